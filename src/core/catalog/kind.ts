@@ -1,0 +1,55 @@
+/**
+ * A node kind: everything about one kind of node in one place — its params
+ * with defaults and ranges, its typed ports, its docs and its executor. The
+ * UI renders every kind generically from this declaration; the engine runs
+ * `execute` with a context that hides where values, metrics and tensors go.
+ */
+import type { TensorRuntime } from '../engine/runtime';
+import type { ParamSpecs, ParamValues } from './params';
+import type { PortSpec } from './ports';
+
+export const nodeCategories = ['data', 'model', 'train', 'eval', 'metric'] as const;
+export type NodeCategory = (typeof nodeCategories)[number];
+
+/** What a node's body can see and do while it runs. */
+export interface NodeContext<P> {
+  /** This node's id in the flow. */
+  readonly node: string;
+  /** Params with defaults filled in and flow inputs substituted. */
+  readonly params: P;
+  /** Values on the connected input ports (absent when an optional port is not wired). */
+  readonly inputs: Readonly<Record<string, unknown>>;
+  /** Aborted when the run is cancelled; long bodies pass it on or call `checkpoint`. */
+  readonly signal: AbortSignal;
+  readonly runtime: TensorRuntime;
+  /** Publish a value on an output port (a streaming port may emit many). */
+  emit(port: string, value: unknown): void;
+  log(message: string): void;
+  progress(done: number, total: number): void;
+  /** Keep bytes the run produced (e.g. a trained model). */
+  artifact(name: string, bytes: Uint8Array, mediaType: string): void;
+  /** Yield to the scheduler; throws if the run was cancelled. */
+  checkpoint(): Promise<void>;
+}
+
+export interface NodeKind<P extends ParamSpecs = ParamSpecs> {
+  kind: string;
+  title: string;
+  category: NodeCategory;
+  description: string;
+  params: P;
+  inputs: readonly PortSpec[];
+  outputs: readonly PortSpec[];
+  execute(ctx: NodeContext<ParamValues<P>>): Promise<void>;
+}
+
+/** Declare a node kind; infers param value types for `execute`. */
+export function defineNodeKind<const P extends ParamSpecs>(kind: NodeKind<P>): NodeKind<P> {
+  return kind;
+}
+
+/** Error a node body throws for bad input; its message is shown on the node. */
+export class NodeInputError extends Error {
+  readonly code = 'node-input';
+  override name = 'NodeInputError';
+}

@@ -1,0 +1,244 @@
+/**
+ * The flow executor: takes one validated flow through one run.
+ *
+ * A node fires as soon as every wired input holds a value, so independent
+ * branches run side by side. A streaming output emits many values while its
+ * node runs; the node's downstream sees the last one when the node finishes.
+ * A failed node skips everything downstream of it while other branches go
+ * on; a cancel stops scheduling, aborts the bodies in flight and marks what
+ * never ran as cancelled.
+ *
+ * The executor records nothing itself: it reports to `RunEvents`, and the run
+ * driver decides what becomes the durable record. That keeps this file free
+ * of storage and lets tests watch a run through the same seam.
+ */
+import type { Catalog } from '../catalog/catalog';
+import type { NodeContext, NodeKind } from '../catalog/kind';
+import { parsePortRef, type FlowDocument } from '../flow/document';
+import { FlowValidationError } from '../flow/issues';
+import { resolveOutput, validateFlow } from '../flow/validate';
+import { resolveNodeParams, type RunParams } from '../run/params';
+import type { NodeStatus } from '../run/record';
+import type { TensorRuntime } from './runtime';
+
+export interface NodeOutcome {
+  status: Extract<NodeStatus, 'ok' | 'error' | 'cancelled' | 'skipped'>;
+  durationMs: number | null;
+  error: string;
+}
+
+/** What a run reports while it executes. */
+export interface RunEvents {
+  nodeQueued(node: string): void;
+  nodeStarted(node: string, at: number): void;
+  nodeFinished(node: string, outcome: NodeOutcome): void;
+  emitted(node: string, port: string, value: unknown, stream: boolean): void;
+  log(node: string, message: string): void;
+  progress(node: string, done: number, total: number): void;
+  artifact(node: string, name: string, bytes: Uint8Array, mediaType: string): void;
+}
+
+export interface ExecuteOptions {
+  flow: FlowDocument;
+  catalog: Catalog;
+  /** Resolved flow input values (see `resolveRunParams`). */
+  inputs: RunParams;
+  runtime: TensorRuntime;
+  events: RunEvents;
+  signal: AbortSignal;
+  /** Epoch milliseconds; injected so tests need no real clock. */
+  now: () => number;
+  /** Lets other work (a cancel message, a flush) in; defaults to a macrotask. */
+  yieldNow?: () => Promise<void>;
+}
+
+export interface ExecuteResult {
+  status: 'ok' | 'error' | 'cancelled';
+  /** Flow outputs by name: the last value each emitted. */
+  outputs: Record<string, unknown>;
+  /** Ids of the nodes that failed, in the order they failed. */
+  failed: string[];
+}
+
+export class RunCancelledError extends Error {
+  readonly code = 'cancelled';
+  override name = 'RunCancelledError';
+  constructor() {
+    super('The run was cancelled');
+  }
+}
+
+const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+/** Bodies yield at most this often, so a tight loop stays cancellable without paying per step. */
+const YIELD_EVERY_MS = 10;
+
+interface NodeState {
+  id: string;
+  kind: NodeKind;
+  params: Record<string, unknown>;
+  waiting: Set<string>;
+  inputs: Record<string, unknown>;
+  last: Map<string, unknown>;
+  status: NodeStatus;
+}
+
+export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResult> {
+  const { flow, catalog, events, signal, now } = options;
+  const yieldNow = options.yieldNow ?? macrotask;
+  const issues = validateFlow(flow, catalog);
+  const states = new Map<string, NodeState>();
+  for (const node of flow.nodes) {
+    const kind = catalog.get(node.kind);
+    if (!kind) continue;
+    const resolved = resolveNodeParams(node, kind, options.inputs);
+    issues.push(...resolved.issues);
+    const waiting = new Set(
+      flow.edges.filter((e) => parsePortRef(e.to).node === node.id).map((e) => e.to),
+    );
+    states.set(node.id, {
+      id: node.id,
+      kind,
+      params: resolved.params,
+      waiting,
+      inputs: {},
+      last: new Map(),
+      status: 'queued',
+    });
+  }
+  if (issues.length > 0) throw new FlowValidationError(issues);
+
+  const failed: string[] = [];
+  const running = new Set<Promise<void>>();
+  for (const state of states.values()) events.nodeQueued(state.id);
+
+  const downstream = (id: string) =>
+    flow.edges.filter((e) => parsePortRef(e.from).node === id).map((e) => parsePortRef(e.to));
+
+  const skipFrom = (id: string) => {
+    for (const to of downstream(id)) {
+      const next = states.get(to.node);
+      if (!next || next.status !== 'queued') continue;
+      next.status = 'skipped';
+      events.nodeFinished(next.id, {
+        status: 'skipped',
+        durationMs: null,
+        error: `skipped: upstream node '${id}' did not finish`,
+      });
+      skipFrom(next.id);
+    }
+  };
+
+  const deliver = (state: NodeState) => {
+    for (const edge of flow.edges) {
+      const from = parsePortRef(edge.from);
+      if (from.node !== state.id) continue;
+      const to = parsePortRef(edge.to);
+      const target = states.get(to.node);
+      if (!target || target.status !== 'queued') continue;
+      if (!state.last.has(from.port)) {
+        target.status = 'error';
+        failed.push(target.id);
+        events.nodeFinished(target.id, {
+          status: 'error',
+          durationMs: null,
+          error: `input '${to.port}' received nothing: ${edge.from} finished without emitting`,
+        });
+        skipFrom(target.id);
+        continue;
+      }
+      target.inputs[to.port] = state.last.get(from.port);
+      target.waiting.delete(edge.to);
+    }
+  };
+
+  const runNode = async (state: NodeState) => {
+    state.status = 'running';
+    const startedAt = now();
+    let lastYield = startedAt;
+    events.nodeStarted(state.id, startedAt);
+    const ctx: NodeContext<Record<string, unknown>> = {
+      node: state.id,
+      params: state.params,
+      inputs: state.inputs,
+      signal,
+      runtime: options.runtime,
+      emit: (port, value) => {
+        const spec = state.kind.outputs.find((p) => p.name === port);
+        if (!spec) throw new Error(`node '${state.id}' has no output port '${port}'`);
+        if (!spec.stream && state.last.has(port))
+          throw new Error(`output '${port}' is not a streaming port and may emit only once`);
+        state.last.set(port, value);
+        events.emitted(state.id, port, value, spec.stream === true);
+      },
+      log: (message) => events.log(state.id, message),
+      progress: (done, total) => events.progress(state.id, done, total),
+      artifact: (name, bytes, mediaType) => events.artifact(state.id, name, bytes, mediaType),
+      checkpoint: async () => {
+        if (signal.aborted) throw new RunCancelledError();
+        if (now() - lastYield < YIELD_EVERY_MS) return;
+        await yieldNow();
+        lastYield = now();
+        if (signal.aborted) throw new RunCancelledError();
+      },
+    };
+    try {
+      await state.kind.execute(ctx as never);
+      if (signal.aborted) throw new RunCancelledError();
+      state.status = 'ok';
+      events.nodeFinished(state.id, { status: 'ok', durationMs: now() - startedAt, error: '' });
+      deliver(state);
+    } catch (error) {
+      const cancelled = signal.aborted;
+      state.status = cancelled ? 'cancelled' : 'error';
+      if (!cancelled) failed.push(state.id);
+      events.nodeFinished(state.id, {
+        status: state.status,
+        durationMs: now() - startedAt,
+        error: cancelled ? 'cancelled while running' : errorMessage(error),
+      });
+      if (!cancelled) skipFrom(state.id);
+    }
+  };
+
+  const schedule = () => {
+    if (signal.aborted) return;
+    for (const state of states.values()) {
+      if (state.status !== 'queued' || state.waiting.size > 0) continue;
+      const task = runNode(state).finally(() => {
+        running.delete(task);
+        schedule();
+      });
+      running.add(task);
+    }
+  };
+
+  schedule();
+  while (running.size > 0) await Promise.race(running);
+
+  if (signal.aborted) {
+    for (const state of states.values()) {
+      if (state.status !== 'queued') continue;
+      state.status = 'cancelled';
+      events.nodeFinished(state.id, {
+        status: 'cancelled',
+        durationMs: null,
+        error: 'cancelled before it started',
+      });
+    }
+  }
+
+  const outputs: Record<string, unknown> = {};
+  for (const name of flow.outputs) {
+    const address = resolveOutput(flow, catalog, name);
+    if (typeof address === 'string') continue;
+    const state = states.get(address.node);
+    if (state?.last.has(address.port)) outputs[name] = state.last.get(address.port);
+  }
+  const status = signal.aborted ? 'cancelled' : failed.length > 0 ? 'error' : 'ok';
+  return { status, outputs, failed };
+}
+
+export function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

@@ -1,0 +1,34 @@
+/** `model.mlp`: declares a multi-layer perceptron; a training node gives it weights. */
+import { defineNodeKind } from '../catalog/kind';
+import type { ModelValue } from '../catalog/values';
+
+export const modelMlp = defineNodeKind({
+  kind: 'model.mlp',
+  title: 'MLP',
+  category: 'model',
+  description:
+    'A multi-layer perceptron. Its input and output sizes come from the dataset it is trained on.',
+  params: {
+    hidden: { type: 'int', default: 32, min: 1, max: 4096, description: 'Units per hidden layer.' },
+    layers: { type: 'int', default: 2, min: 0, max: 16, description: 'Number of hidden layers.' },
+    activation: {
+      type: 'enum',
+      options: ['relu', 'tanh'],
+      default: 'relu',
+      description: 'Activation after each hidden layer.',
+    },
+  },
+  inputs: [],
+  outputs: [{ name: 'model', type: 'model', description: 'The untrained architecture.' }],
+  execute(ctx) {
+    const { hidden, layers, activation } = ctx.params;
+    const model: ModelValue = {
+      kind: 'model',
+      architecture: 'mlp',
+      hidden: Array.from({ length: layers }, () => hidden),
+      activation,
+    };
+    ctx.emit('model', model);
+    return Promise.resolve();
+  },
+});

@@ -1,0 +1,114 @@
+/**
+ * Subgraphs shared by the MLP's inference, loss and train-step models.
+ *
+ * Idea: the forward pass and the loss are written once, and every model that
+ * needs them calls these functions on its own GraphBuilder, so the train step
+ * optimises exactly the function that inference and evaluation compute.
+ * Trade-off: the forward pass hands back every layer's input, which the
+ * backward pass keeps alive (memory a fused kernel would spare); for the
+ * small networks Flowbench trains it is negligible.
+ */
+import type { GraphBuilder, ValueRef } from './graph.ts';
+import { elementCount, type MlpSpec, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
+
+/** Name of the dynamic batch dimension in every MLP model. */
+export const BATCH = 'batch';
+
+/** One dense layer's weight values. */
+export interface LayerParams {
+  readonly W: ValueRef;
+  readonly b: ValueRef;
+}
+
+/** Every activation the backward pass needs. */
+export interface ForwardTrace {
+  /** `inputs[l]` feeds layer `l`: `x`, then each hidden activation. */
+  readonly inputs: readonly ValueRef[];
+  /** The final layer's output (pre-softmax scores). */
+  readonly logits: ValueRef;
+}
+
+/**
+ * Declares the weights as graph inputs, or, when `weights` are given, bakes
+ * them in as initializers. Returns them grouped by layer, in layout order.
+ */
+export function declareWeights(
+  g: GraphBuilder,
+  layout: readonly WeightSlot[],
+  weights?: MlpWeights,
+): LayerParams[] {
+  const refs = layout.map((slot) => {
+    if (weights === undefined) return g.input(slot.name, 'float32', slot.dims);
+    const data = weights.values[slot.name];
+    if (data === undefined || data.length !== elementCount(slot.dims)) {
+      throw new RangeError(
+        `weight ${slot.name}: expected ${elementCount(slot.dims)} values, got ${data?.length ?? 'none'}`,
+      );
+    }
+    return g.initializer(slot.name, data, slot.dims);
+  });
+  const layers: LayerParams[] = [];
+  for (let i = 0; i + 1 < refs.length; i += 2)
+    layers.push({ W: refs[i] as ValueRef, b: refs[i + 1] as ValueRef });
+  return layers;
+}
+
+/** `x → Gemm → act → … → Gemm → logits`; names the logits `logitsName` when given. */
+export function forward(
+  g: GraphBuilder,
+  spec: MlpSpec,
+  x: ValueRef,
+  layers: readonly LayerParams[],
+  logitsName?: string,
+): ForwardTrace {
+  const inputs: ValueRef[] = [];
+  let h = x;
+  layers.forEach((p, l) => {
+    inputs.push(h);
+    const last = l === layers.length - 1;
+    const z = g.op(
+      'Gemm',
+      [h, p.W, p.b],
+      {},
+      last && logitsName !== undefined ? { name: logitsName } : {},
+    );
+    h = last ? z : g.op(spec.activation === 'relu' ? 'Relu' : 'Tanh', [z]);
+  });
+  return { inputs, logits: h };
+}
+
+/** Outputs of {@link softmaxCrossEntropy}. */
+export interface CrossEntropy {
+  /** Scalar mean over the batch of `-Σ y·log softmax(logits)`. */
+  readonly loss: ValueRef;
+  /** `log softmax(logits)`, `[batch, classes]`. */
+  readonly logProbabilities: ValueRef;
+}
+
+/**
+ * Mean softmax cross-entropy, computed stably as a log-softmax
+ * (`s = logits − max`, `log p = s − log Σ exp s`), so no probability is ever
+ * rounded to zero and then logged.
+ */
+export function softmaxCrossEntropy(
+  g: GraphBuilder,
+  logits: ValueRef,
+  y: ValueRef,
+  lossName: string,
+): CrossEntropy {
+  const classAxis = g.constant([1], 'int64');
+  const max = g.op('ReduceMax', [logits], { axes: [1], keepdims: 1 });
+  const shifted = g.op('Sub', [logits, max]);
+  const sumExp = g.op('ReduceSum', [g.op('Exp', [shifted]), classAxis], { keepdims: 1 });
+  const logProbabilities = g.op('Sub', [shifted, g.op('Log', [sumExp])]);
+  const perExample = g.op('ReduceSum', [g.op('Mul', [y, logProbabilities]), classAxis], {
+    keepdims: 0,
+  });
+  const loss = g.op(
+    'Neg',
+    [g.op('ReduceMean', [perExample], { keepdims: 0 })],
+    {},
+    { name: lossName },
+  );
+  return { loss, logProbabilities };
+}

@@ -1,0 +1,103 @@
+/**
+ * The MLP classifier's models, built in code: inference, loss and train step.
+ *
+ * Idea: one spec (`MlpSpec`) yields every model a training flow needs, all
+ * sharing the same forward pass, so what is trained is exactly what is
+ * evaluated and exported. Weights live outside the models (the caller owns
+ * them) until the end, when `buildMlpInference(spec, weights)` bakes them in
+ * as the downloadable artifact. Trade-off: a model is rebuilt (cheap) rather
+ * than patched when the weights change.
+ */
+import { GraphBuilder } from './graph.ts';
+import { BATCH, declareWeights, forward, softmaxCrossEntropy } from './mlp-layers.ts';
+import { mlpWeightLayout, type MlpSpec, type MlpWeights } from './mlp-spec.ts';
+
+export {
+  elementCount,
+  initMlpWeights,
+  layerWidths,
+  mlpWeightLayout,
+  validateMlpSpec,
+  type MlpSpec,
+  type MlpWeights,
+  type WeightSlot,
+} from './mlp-spec.ts';
+export { buildMlpTrainStep, type MlpTrainStep, type MlpTrainStepOptions } from './mlp-train.ts';
+
+/** A built inference model and the names of its inputs and outputs. */
+export interface MlpInference {
+  readonly model: Uint8Array;
+  readonly inputs: {
+    /** `[batch, inputSize]` float32. */
+    readonly x: string;
+    /** Weight name → graph input name; empty when the weights are baked in. */
+    readonly weights: Readonly<Record<string, string>>;
+  };
+  readonly outputs: {
+    /** `[batch, outputSize]` scores. */
+    readonly logits: string;
+    /** `[batch, outputSize]` softmax of the logits. */
+    readonly probabilities: string;
+  };
+}
+
+/**
+ * Builds the inference model. With `weights`, they are stored in the model as
+ * initializers (the trained artifact a person downloads); without, they are
+ * graph inputs, so one session serves weights that change every step.
+ */
+export function buildMlpInference(spec: MlpSpec, weights?: MlpWeights): MlpInference {
+  const layout = mlpWeightLayout(spec);
+  const g = new GraphBuilder('mlp_inference');
+  const x = g.input('x', 'float32', [BATCH, spec.inputSize]);
+  const layers = declareWeights(g, layout, weights);
+  const { logits } = forward(g, spec, x, layers, 'logits');
+  const probabilities = g.op('Softmax', [logits], { axis: 1 }, { name: 'probabilities' });
+  g.output(logits, logits.name, 'float32', [BATCH, spec.outputSize]);
+  g.output(probabilities, probabilities.name, 'float32', [BATCH, spec.outputSize]);
+  return {
+    model: g.toModel(),
+    inputs: {
+      x: x.name,
+      weights: weights === undefined ? Object.fromEntries(layout.map((s) => [s.name, s.name])) : {},
+    },
+    outputs: { logits: logits.name, probabilities: probabilities.name },
+  };
+}
+
+/** A built evaluation model: the train step's loss without the update. */
+export interface MlpLoss {
+  readonly model: Uint8Array;
+  readonly inputs: {
+    readonly x: string;
+    readonly y: string;
+    readonly weights: Readonly<Record<string, string>>;
+  };
+  readonly outputs: { readonly loss: string; readonly logits: string };
+}
+
+/**
+ * Builds the evaluation model: inputs `x`, one-hot `y` and every weight;
+ * outputs the scalar mean softmax cross-entropy (`loss`) and the `logits`.
+ * It computes the same loss as the train step, for validation sets and checks.
+ */
+export function buildMlpLoss(spec: MlpSpec): MlpLoss {
+  const layout = mlpWeightLayout(spec);
+  const g = new GraphBuilder('mlp_loss');
+  const x = g.input('x', 'float32', [BATCH, spec.inputSize]);
+  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
+  const layers = declareWeights(g, layout);
+  const { logits } = forward(g, spec, x, layers, 'logits');
+  const { loss } = softmaxCrossEntropy(g, logits, y, 'loss');
+  g.output(loss, loss.name, 'float32', []);
+  g.output(logits, logits.name, 'float32', [BATCH, spec.outputSize]);
+  return {
+    model: g.toModel(),
+    inputs: {
+      x: x.name,
+      y: y.name,
+      weights: Object.fromEntries(layout.map((s) => [s.name, s.name])),
+    },
+    outputs: { loss: loss.name, logits: logits.name },
+  };
+}

@@ -1,0 +1,105 @@
+/**
+ * Run parameters: checked when a run is submitted, not by a run that fails a
+ * minute later. A flow's inputs declare what a run may set; the run's seed
+ * fills an input named `seed` unless the params set it.
+ */
+import type { NodeKind } from '../catalog/kind';
+import { checkParam } from '../catalog/params';
+import { isInputRef, type FlowDocument, type FlowInput, type FlowNode } from '../flow/document';
+import type { FlowIssue } from '../flow/issues';
+
+export type InputValue = number | string | boolean;
+export type RunParams = Readonly<Record<string, InputValue>>;
+
+function describeInput(input: FlowInput): string {
+  const kind =
+    input.type === 'int'
+      ? 'an integer'
+      : input.type === 'number'
+        ? 'a number'
+        : input.type === 'boolean'
+          ? 'true or false'
+          : 'text';
+  if (input.min !== undefined && input.max !== undefined)
+    return `${kind} from ${input.min} to ${input.max}`;
+  if (input.min !== undefined) return `${kind} ≥ ${input.min}`;
+  if (input.max !== undefined) return `${kind} ≤ ${input.max}`;
+  return kind;
+}
+
+/** Check one value against a flow input; a message when it does not fit. */
+export function checkInputValue(input: FlowInput, value: unknown): string | undefined {
+  const fits =
+    input.type === 'string'
+      ? typeof value === 'string'
+      : input.type === 'boolean'
+        ? typeof value === 'boolean'
+        : typeof value === 'number' &&
+          Number.isFinite(value) &&
+          (input.type === 'number' || Number.isInteger(value)) &&
+          (input.min === undefined || value >= input.min) &&
+          (input.max === undefined || value <= input.max);
+  return fits
+    ? undefined
+    : `'${input.name}' expects ${describeInput(input)}, got ${JSON.stringify(value) ?? String(value)}`;
+}
+
+/**
+ * The value of every flow input for one run: the run's params, then the
+ * seed for an input named `seed`, then defaults. Findings name the param.
+ */
+export function resolveRunParams(
+  flow: FlowDocument,
+  params: Readonly<Record<string, unknown>>,
+  seed: number,
+): { values: RunParams; issues: FlowIssue[] } {
+  const issues: FlowIssue[] = [];
+  const values: Record<string, InputValue> = {};
+  const declared = flow.inputs.map((i) => i.name);
+  for (const name of Object.keys(params)) {
+    if (!declared.includes(name))
+      issues.push({
+        path: `params.${name}`,
+        message: `'${name}' is not an input of flow '${flow.name}' (it declares: ${declared.join(', ') || 'nothing'})`,
+      });
+  }
+  if (!Number.isSafeInteger(seed) || seed < 0)
+    issues.push({ path: 'seed', message: `the seed must be a non-negative integer, got ${seed}` });
+  for (const input of flow.inputs) {
+    const given = Object.hasOwn(params, input.name) ? params[input.name] : undefined;
+    const value = given ?? (input.name === 'seed' ? seed : input.default);
+    if (value === undefined) {
+      issues.push({
+        path: `params.${input.name}`,
+        message: `'${input.name}' has no default: the run must set it`,
+      });
+      continue;
+    }
+    const problem = checkInputValue(input, value);
+    if (problem) issues.push({ path: `params.${input.name}`, message: problem });
+    else values[input.name] = value as InputValue;
+  }
+  return { values, issues };
+}
+
+/** A node's params for one run: declared defaults, its own values, flow inputs substituted. */
+export function resolveNodeParams(
+  node: FlowNode,
+  kind: NodeKind,
+  inputs: RunParams,
+): { params: Record<string, InputValue>; issues: FlowIssue[] } {
+  const params: Record<string, InputValue> = {};
+  const issues: FlowIssue[] = [];
+  for (const [name, spec] of Object.entries(kind.params)) {
+    const raw = Object.hasOwn(node.params, name) ? node.params[name] : undefined;
+    const value = isInputRef(raw) ? inputs[raw.$input] : (raw ?? spec.default);
+    const problem = checkParam(spec, value);
+    if (problem)
+      issues.push({
+        path: `${node.id}.params.${name}`,
+        message: `node '${node.id}' param '${name}'${isInputRef(raw) ? ` (from input '${raw.$input}')` : ''}: ${problem}`,
+      });
+    else params[name] = value as InputValue;
+  }
+  return { params, issues };
+}

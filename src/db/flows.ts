@@ -1,0 +1,42 @@
+/** The flow library: flows autosaved as they are edited. */
+import type { FlowDocument } from '../core/flow/document';
+import type { FlowId } from '../core/run/record';
+import type { FlowbenchDb, FlowRow } from './schema';
+
+export function newFlowId(): FlowId {
+  return crypto.randomUUID() as FlowId;
+}
+
+export async function createFlow(db: FlowbenchDb, doc: FlowDocument): Promise<FlowRow> {
+  const row: FlowRow = {
+    id: newFlowId(),
+    name: doc.name,
+    doc,
+    version: 1,
+    updatedAt: new Date().toISOString(),
+  };
+  await db.flows.add(row);
+  return row;
+}
+
+/** Save a changed document; bumps the version. Returns the saved version. */
+export async function saveFlow(db: FlowbenchDb, id: FlowId, doc: FlowDocument): Promise<number> {
+  return db.transaction('rw', db.flows, async () => {
+    const row = await db.flows.get(id);
+    const version = (row?.version ?? 0) + 1;
+    await db.flows.put({ id, name: doc.name, doc, version, updatedAt: new Date().toISOString() });
+    return version;
+  });
+}
+
+export function listFlows(db: FlowbenchDb): Promise<FlowRow[]> {
+  return db.flows.orderBy('updatedAt').reverse().toArray();
+}
+
+export async function getSetting<T>(db: FlowbenchDb, key: string): Promise<T | undefined> {
+  return (await db.settings.get(key))?.value as T | undefined;
+}
+
+export async function setSetting(db: FlowbenchDb, key: string, value: unknown): Promise<void> {
+  await db.settings.put({ key, value });
+}

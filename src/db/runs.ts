@@ -1,0 +1,138 @@
+/**
+ * Queries and writes of run records. The engine writes through these while a
+ * run executes; the UI reads through the same functions inside live queries.
+ */
+import { Dexie } from 'dexie';
+import type { RunRecord } from '../core/run/export';
+import type { MetricRow, RunId, RunNodeRow, RunRow, RunStatus } from '../core/run/record';
+import type { FlowbenchDb } from './schema';
+
+export class RunClaimError extends Error {
+  readonly code = 'run-claimed';
+  override name = 'RunClaimError';
+}
+
+/** Journal a new run as `queued`, before anything executes. */
+export async function journalRun(db: FlowbenchDb, run: RunRow): Promise<void> {
+  await db.runs.add(run);
+}
+
+/**
+ * Move a run from `queued` to `running` in one transaction. Whoever moves it
+ * owns it: a second engine, tab or retried message gets `RunClaimError`.
+ */
+export async function claimRun(
+  db: FlowbenchDb,
+  id: RunId,
+  changes: Partial<RunRow>,
+): Promise<RunRow> {
+  return db.transaction('rw', db.runs, async () => {
+    const run = await db.runs.get(id);
+    if (!run) throw new RunClaimError(`run ${id} does not exist`);
+    if (run.status !== 'queued')
+      throw new RunClaimError(`run ${id} is ${run.status}, not queued: another engine owns it`);
+    const claimed: RunRow = { ...run, ...changes, status: 'running' };
+    await db.runs.put(claimed);
+    return claimed;
+  });
+}
+
+export async function updateRun(
+  db: FlowbenchDb,
+  id: RunId,
+  changes: Partial<RunRow>,
+): Promise<void> {
+  await db.runs.update(id, changes);
+}
+
+export async function putRunNodes(db: FlowbenchDb, rows: readonly RunNodeRow[]): Promise<void> {
+  await db.runNodes.bulkPut(rows as RunNodeRow[]);
+}
+
+export async function putMetrics(db: FlowbenchDb, rows: readonly MetricRow[]): Promise<void> {
+  await db.metrics.bulkPut(rows as MetricRow[]);
+}
+
+/** Runs, newest first (ids are time-ordered). */
+export function listRuns(db: FlowbenchDb): Promise<RunRow[]> {
+  return db.runs.reverse().toArray();
+}
+
+export function runNodes(db: FlowbenchDb, runId: RunId): Promise<RunNodeRow[]> {
+  return db.runNodes.where('runId').equals(runId).toArray();
+}
+
+/** Names of the metrics a run has points for, sorted. */
+export async function metricNames(db: FlowbenchDb, runId: RunId): Promise<string[]> {
+  const names = new Set<string>();
+  await db.metrics
+    .where('[runId+name+step]')
+    .between([runId, Dexie.minKey, Dexie.minKey], [runId, Dexie.maxKey, Dexie.maxKey])
+    .eachPrimaryKey((key) => names.add(key[1]));
+  return [...names].sort();
+}
+
+/** One metric series of a run, in step order. */
+export function metricSeries(db: FlowbenchDb, runId: RunId, name: string): Promise<MetricRow[]> {
+  return db.metrics
+    .where('[runId+name+step]')
+    .between([runId, name, Dexie.minKey], [runId, name, Dexie.maxKey])
+    .toArray();
+}
+
+/** Everything recorded of one run, for export. */
+export async function readRunRecord(db: FlowbenchDb, id: RunId): Promise<RunRecord | undefined> {
+  return db.transaction(
+    'r',
+    [db.runs, db.runNodes, db.metrics, db.artifacts, db.intervals],
+    async () => {
+      const run = await db.runs.get(id);
+      if (!run) return undefined;
+      const [nodes, metrics, artifacts, intervals] = await Promise.all([
+        db.runNodes.where('runId').equals(id).toArray(),
+        db.metrics.where('runId').equals(id).toArray(),
+        db.artifacts.where('runId').equals(id).toArray(),
+        db.intervals.where('runId').equals(id).toArray(),
+      ]);
+      return {
+        run,
+        nodes,
+        metrics,
+        artifacts,
+        intervals: intervals.map(({ id: _id, ...interval }) => interval),
+      };
+    },
+  );
+}
+
+export class RunImportError extends Error {
+  readonly code = 'run-exists';
+  override name = 'RunImportError';
+}
+
+/** Add an imported record whole, or nothing: an id that exists is refused. */
+export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promise<void> {
+  await db.transaction(
+    'rw',
+    [db.runs, db.runNodes, db.metrics, db.artifacts, db.intervals],
+    async () => {
+      if (await db.runs.get(record.run.id))
+        throw new RunImportError(
+          `run ${record.run.id} is already in this browser; it was not imported again`,
+        );
+      await db.runs.add(record.run);
+      await db.runNodes.bulkAdd(record.nodes);
+      await db.metrics.bulkAdd(record.metrics);
+      await db.artifacts.bulkAdd(record.artifacts);
+      await db.intervals.bulkAdd(record.intervals);
+    },
+  );
+}
+
+/** Runs still marked as active (for the lease sweep on start-up). */
+export function activeRuns(db: FlowbenchDb): Promise<RunRow[]> {
+  return db.runs
+    .where('status')
+    .anyOf(['queued', 'running'] satisfies RunStatus[])
+    .toArray();
+}

@@ -1,0 +1,74 @@
+/**
+ * The engine worker's entry: a switch from protocol calls into the run
+ * service. Everything with substance lives in `engine/`.
+ */
+/// <reference lib="webworker" />
+import { builtinCatalog } from '../src/core/nodes';
+import type { EngineInfo } from '../src/core/engine/runtime';
+import type { RunId } from '../src/core/run/record';
+import { FlowbenchDb } from '../src/db/schema';
+import { sweepAbandoned } from './engine/lease';
+import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
+import { RunService, runLockName } from './engine/run-service';
+import { serializeError, type EngineMessage, type EngineRequest } from './protocol';
+
+declare const self: DedicatedWorkerGlobalScope;
+
+const db = new FlowbenchDb();
+let info: Promise<EngineInfo> | null = null;
+const currentInfo = () => (info ??= detectAdapter().then(engineInfo));
+const post = (message: EngineMessage) => self.postMessage(message);
+
+const service = new RunService({
+  db,
+  catalog: builtinCatalog,
+  engineInfo: currentInfo,
+  runtimeFor: (choice, engine) =>
+    Promise.resolve(new OrtRuntime(engine, browserOrtLoader, OrtRuntime.resolve(choice, engine))),
+  now: () => Date.now(),
+  setTimer: (fire, ms) => {
+    const timer = setTimeout(fire, ms);
+    return () => clearTimeout(timer);
+  },
+  onProgress: (runId, node, done, total) => post({ type: 'progress', runId, node, done, total }),
+  withLock: holdLock,
+});
+
+/** Run `body` while holding the Web Lock `name`. */
+async function holdLock<T>(name: string, body: () => Promise<T>): Promise<T> {
+  let result: T | undefined;
+  await navigator.locks.request(name, async () => {
+    result = await body();
+  });
+  return result as T;
+}
+
+async function isLocked(runId: RunId): Promise<boolean> {
+  const { held = [] } = await navigator.locks.query();
+  return held.some((lock) => lock.name === runLockName(runId));
+}
+
+void sweepAbandoned(db, Date.now(), isLocked);
+
+async function handle(request: EngineRequest): Promise<unknown> {
+  switch (request.call) {
+    case 'info':
+      return currentInfo();
+    case 'start': {
+      const status = await service.start(request.params.runId);
+      post({ type: 'run-finished', runId: request.params.runId, status });
+      return { status };
+    }
+    case 'cancel':
+      return { cancelled: service.cancel(request.params.runId) };
+  }
+}
+
+self.onmessage = (event: MessageEvent<EngineRequest>) => {
+  const request = event.data;
+  handle(request).then(
+    (result) => post({ type: 'reply', id: request.id, ok: true, result } as EngineMessage),
+    (error: unknown) =>
+      post({ type: 'reply', id: request.id, ok: false, error: serializeError(error) }),
+  );
+};

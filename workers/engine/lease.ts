@@ -1,0 +1,41 @@
+/**
+ * Abandoned runs. A run is `running` only while an engine vouches for it: the
+ * engine holds a Web Lock named after the run and keeps a lease timestamp
+ * fresh. When neither holds — the tab was closed, the worker was killed — the
+ * run is marked `abandoned`, keeping every point and outcome written before
+ * its engine died; a node that was mid-way is marked `interrupted`, not ok.
+ */
+import type { RunId } from '../../src/core/run/record';
+import type { FlowbenchDb } from '../../src/db/schema';
+
+export const ABANDONED_REASON = 'The engine running it stopped reporting';
+
+export async function sweepAbandoned(
+  db: FlowbenchDb,
+  now: number,
+  isLocked: (runId: RunId) => Promise<boolean>,
+): Promise<RunId[]> {
+  const running = await db.runs.where('status').equals('running').toArray();
+  const abandoned: RunId[] = [];
+  for (const run of running) {
+    if ((run.leaseUntil ?? 0) > now || (await isLocked(run.id))) continue;
+    const moved = await db.transaction('rw', db.runs, db.runNodes, async () => {
+      const fresh = await db.runs.get(run.id);
+      if (fresh?.status !== 'running') return false;
+      await db.runs.update(run.id, {
+        status: 'abandoned',
+        statusReason: ABANDONED_REASON,
+        finishedAt: new Date(now).toISOString(),
+        leaseUntil: null,
+      });
+      await db.runNodes
+        .where('runId')
+        .equals(run.id)
+        .filter((n) => n.status === 'running' || n.status === 'queued')
+        .modify({ status: 'interrupted' });
+      return true;
+    });
+    if (moved) abandoned.push(run.id);
+  }
+  return abandoned;
+}

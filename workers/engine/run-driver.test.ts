@@ -1,0 +1,160 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import * as ort from 'onnxruntime-web';
+import { builtinCatalog } from '../../src/core/nodes';
+import { flowDocumentSchema, type FlowDocument } from '../../src/core/flow/document';
+import type { RunId, RunRow } from '../../src/core/run/record';
+import { paramsDigest } from '../../src/core/run/digest';
+import { FlowbenchDb } from '../../src/db/schema';
+import { journalRun, metricSeries, readRunRecord } from '../../src/db/runs';
+import { driveRun, type RunDriverOptions } from './run-driver';
+import { engineInfo, OrtRuntime, type OrtModule } from './ort-runtime';
+
+const example = flowDocumentSchema.parse(
+  JSON.parse(readFileSync('src/examples/spirals-mlp.flow.json', 'utf8')),
+);
+
+let db: FlowbenchDb;
+let counter = 0;
+afterEach(async () => {
+  db.close();
+  await db.delete();
+});
+
+async function journal(flow: FlowDocument, params: RunRow['params'], seed = 0): Promise<RunId> {
+  const id = `run-${++counter}` as RunId;
+  await journalRun(db, {
+    id,
+    flowId: null,
+    flow: flow.name,
+    flowVersion: 1,
+    flowSnapshot: flow,
+    params,
+    seed,
+    paramsDigest: await paramsDigest(params, seed),
+    groupId: null,
+    cause: 'ui',
+    backendChoice: 'auto',
+    status: 'queued',
+    statusReason: '',
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+    engine: null,
+    result: {},
+    leaseUntil: null,
+  });
+  return id;
+}
+
+function options(): RunDriverOptions {
+  const info = engineInfo(null);
+  return {
+    db,
+    catalog: builtinCatalog,
+    runtimeFor: (choice) =>
+      Promise.resolve(
+        new OrtRuntime(
+          info,
+          () => Promise.resolve(ort as OrtModule),
+          OrtRuntime.resolve(choice, info),
+        ),
+      ),
+    now: () => Date.now(),
+    setTimer: (fire, ms) => {
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
+  };
+}
+
+describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
+  it('trains, records a falling loss, node outcomes, the accuracy and the model artifact', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const id = await journal(example, { steps: 150 });
+    const status = await driveRun(id, new AbortController().signal, options());
+    expect(status).toBe('ok');
+
+    const record = (await readRunRecord(db, id))!;
+    expect(record.run.status).toBe('ok');
+    expect(record.run.engine?.backend).toBe('wasm');
+    expect(record.nodes.map((n) => [n.node, n.status]).sort()).toEqual([
+      ['data', 'ok'],
+      ['eval', 'ok'],
+      ['model', 'ok'],
+      ['split', 'ok'],
+      ['train', 'ok'],
+    ]);
+    const loss = await metricSeries(db, id, 'train.loss');
+    expect(loss.map((p) => p.step)).toEqual(loss.map((_, i) => i));
+    expect(loss).toHaveLength(30);
+    expect(loss[0]!.value).toBeGreaterThan(loss.at(-1)!.value * 2);
+    expect(record.run.result.accuracy).toBeGreaterThan(0.85);
+    expect(record.artifacts[0]).toMatchObject({
+      name: 'model',
+      node: 'train',
+      mediaType: 'application/onnx',
+    });
+    expect(record.artifacts[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  });
+
+  it('gives the same loss series for the same params and seed', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const a = await journal(example, { steps: 40 }, 7);
+    const b = await journal(example, { steps: 40 }, 7);
+    const c = await journal(example, { steps: 40 }, 8);
+    for (const id of [a, b, c]) await driveRun(id, new AbortController().signal, options());
+    const values = async (id: RunId) =>
+      (await metricSeries(db, id, 'train.loss')).map((p) => p.value);
+    expect(await values(a)).toEqual(await values(b));
+    expect(await values(a)).not.toEqual(await values(c));
+  });
+
+  it('refuses to drive a run twice', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const id = await journal(example, { steps: 5 });
+    const [first, second] = await Promise.allSettled([
+      driveRun(id, new AbortController().signal, options()),
+      driveRun(id, new AbortController().signal, options()),
+    ]);
+    expect([first.status, second.status].sort()).toEqual(['fulfilled', 'rejected']);
+  });
+
+  it('ends cancelled, keeping the points flushed before the cancel', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const id = await journal(example, { steps: 100_000 });
+    const controller = new AbortController();
+    const driving = driveRun(id, controller.signal, options());
+    while ((await metricSeries(db, id, 'train.loss')).length < 3)
+      await new Promise((r) => setTimeout(r, 20));
+    controller.abort();
+    expect(await driving).toBe('cancelled');
+    const record = (await readRunRecord(db, id))!;
+    expect(record.run.statusReason).toBe('Cancelled while running');
+    expect(record.nodes.find((n) => n.node === 'train')?.status).toBe('cancelled');
+    expect(record.nodes.find((n) => n.node === 'eval')?.status).toBe('cancelled');
+    expect(record.metrics.length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('records a forced WebGPU run without an adapter as an error that says why', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const id = await journal(example, { steps: 5 });
+    await db.runs.update(id, { backendChoice: 'webgpu' });
+    const info = engineInfo(null);
+    const status = await driveRun(id, new AbortController().signal, {
+      ...options(),
+      runtimeFor: (choice) =>
+        Promise.resolve(
+          new OrtRuntime(
+            info,
+            () => Promise.resolve(ort as OrtModule),
+            OrtRuntime.resolve(choice, info),
+          ),
+        ),
+    });
+    expect(status).toBe('error');
+    expect((await db.runs.get(id))?.statusReason).toMatch(/no WebGPU adapter/);
+  });
+});

@@ -1,0 +1,241 @@
+/**
+ * The run driver: takes one journaled run from `queued` to its end and writes
+ * its record itself, as it goes.
+ *
+ * The driver — not an event bus the UI listens to — writes the record, so
+ * what is stored does not depend on anyone watching, and a page that reloads
+ * mid-run finds everything flushed so far. It claims the run with a
+ * compare-and-swap, so no second engine can drive it; it holds a lease
+ * (refreshed while it runs) so a run whose engine died can be told from one
+ * that is merely slow; and it always ends the record, whatever way the run
+ * ends, after flushing what was buffered.
+ */
+import type { Catalog } from '../../src/core/catalog/catalog';
+import type { BackendChoice, TensorRuntime } from '../../src/core/engine/runtime';
+import { describeAdapter } from '../../src/core/engine/runtime';
+import { errorMessage, executeFlow } from '../../src/core/engine/executor';
+import { FlowValidationError, describeIssues } from '../../src/core/flow/issues';
+import { sha256Hex } from '../../src/core/run/digest';
+import { MetricBatcher } from '../../src/core/run/metric-batcher';
+import { resolveRunParams } from '../../src/core/run/params';
+import {
+  capText,
+  recordLimits,
+  type RunId,
+  type RunNodeRow,
+  type RunRow,
+  type RunStatus,
+} from '../../src/core/run/record';
+import { claimRun, putMetrics, putRunNodes, updateRun } from '../../src/db/runs';
+import type { FlowbenchDb } from '../../src/db/schema';
+
+export interface RunDriverOptions {
+  db: FlowbenchDb;
+  catalog: Catalog;
+  /** Builds the tensor runtime for a run's backend choice (may fail: no WebGPU). */
+  runtimeFor(choice: BackendChoice): Promise<TensorRuntime & { releaseAll?(): Promise<void> }>;
+  now(): number;
+  setTimer(fire: () => void, ms: number): () => void;
+  onProgress?(node: string, done: number, total: number): void;
+  /** How long a lease vouches for a run; refreshed every third of it. */
+  leaseMs?: number;
+  metricBatch?: { maxPoints?: number; maxDelayMs?: number };
+}
+
+/** Serialises writes of node outcomes so they land in the order they happened. */
+class WriteChain {
+  private tail: Promise<void> = Promise.resolve();
+  failure: unknown = null;
+  add(write: () => Promise<void>): void {
+    this.tail = this.tail.then(write).catch((error: unknown) => {
+      this.failure ??= error;
+    });
+  }
+  settled(): Promise<void> {
+    return this.tail;
+  }
+}
+
+export async function driveRun(
+  runId: RunId,
+  signal: AbortSignal,
+  options: RunDriverOptions,
+): Promise<RunStatus> {
+  const { db, now } = options;
+  const leaseMs = options.leaseMs ?? 10_000;
+  const started = now();
+  const run = await claimRun(db, runId, {
+    startedAt: new Date(started).toISOString(),
+    leaseUntil: started + leaseMs,
+    statusReason: '',
+  });
+
+  const stopLease = startLease(run, options, leaseMs);
+  const nodes = new Map<string, RunNodeRow>();
+  const writes = new WriteChain();
+  const saveNode = (node: string, changes: Partial<RunNodeRow>) => {
+    const row = { ...nodes.get(node)!, ...changes };
+    nodes.set(node, row);
+    writes.add(() => putRunNodes(db, [row]));
+  };
+
+  let storageFailure: unknown = null;
+  const batcher = new MetricBatcher({
+    runId,
+    write: (rows) => putMetrics(db, rows),
+    now,
+    setTimer: options.setTimer,
+    onError: (error) => {
+      storageFailure ??= error;
+      abort.abort();
+    },
+    ...options.metricBatch,
+  });
+  // The executor's signal: the person's cancel, or a storage failure that makes going on pointless.
+  const abort = new AbortController();
+  signal.addEventListener('abort', () => abort.abort(), { once: true });
+
+  let runtime: Awaited<ReturnType<RunDriverOptions['runtimeFor']>> | null = null;
+  let end: Pick<RunRow, 'status' | 'statusReason' | 'result'>;
+  try {
+    const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
+    if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters');
+    runtime = await options.runtimeFor(run.backendChoice);
+    const info = runtime.info;
+    await updateRun(db, runId, {
+      engine: {
+        backend: run.backendChoice === 'auto' ? info.backend : run.backendChoice,
+        adapter: describeAdapter(info.adapter),
+        ...(info.adapter && {
+          vendor: info.adapter.vendor,
+          architecture: info.adapter.architecture,
+          fallback: info.adapter.isFallbackAdapter,
+        }),
+      },
+    });
+    const artifacts: Promise<unknown>[] = [];
+    const result = await executeFlow({
+      flow: run.flowSnapshot,
+      catalog: options.catalog,
+      inputs: values,
+      runtime,
+      signal: abort.signal,
+      now,
+      events: {
+        nodeQueued(node) {
+          nodes.set(node, emptyNode(runId, node));
+          writes.add(() => putRunNodes(db, [nodes.get(node)!]));
+        },
+        nodeStarted(node, at) {
+          saveNode(node, { status: 'running', startedAt: new Date(at).toISOString() });
+        },
+        nodeFinished(node, outcome) {
+          saveNode(node, {
+            status: outcome.status,
+            durationMs: outcome.durationMs,
+            error: capText(outcome.error, recordLimits.error),
+          });
+        },
+        emitted(node, port, value) {
+          if (typeof value === 'number') batcher.push(`${node}.${port}`, value);
+        },
+        log(node, message) {
+          const row = nodes.get(node);
+          if (row)
+            row.logs = capText(row.logs ? `${row.logs}\n${message}` : message, recordLimits.logs);
+        },
+        progress(node, done, total) {
+          options.onProgress?.(node, done, total);
+        },
+        artifact(node, name, bytes, mediaType) {
+          artifacts.push(
+            sha256Hex(bytes).then((hex) =>
+              db.artifacts.put({
+                runId,
+                name,
+                node,
+                digest: `sha256:${hex}`,
+                size: bytes.byteLength,
+                mediaType,
+                bytes,
+              }),
+            ),
+          );
+        },
+      },
+    });
+    await Promise.all(artifacts);
+    end = {
+      status: result.status,
+      statusReason:
+        result.status === 'cancelled'
+          ? 'Cancelled while running'
+          : result.failed.length > 0
+            ? `node '${result.failed[0]}' failed: ${nodes.get(result.failed[0]!)?.error ?? ''}`
+            : '',
+      result: recordable(result.outputs),
+    };
+  } catch (error) {
+    end = {
+      status: signal.aborted ? 'cancelled' : 'error',
+      statusReason: signal.aborted
+        ? 'Cancelled while running'
+        : error instanceof FlowValidationError
+          ? describeIssues(error.issues)
+          : errorMessage(error),
+      result: {},
+    };
+  } finally {
+    await runtime?.releaseAll?.();
+  }
+
+  // Whatever happened, what was recorded is flushed before the run is closed.
+  await batcher.flush().catch(() => undefined);
+  for (const row of nodes.values())
+    if (row.status === 'running' || row.status === 'queued')
+      saveNode(row.node, { status: end.status === 'cancelled' ? 'cancelled' : 'interrupted' });
+  // Logs are kept in memory while nodes run; write them once with the final outcomes.
+  writes.add(() => putRunNodes(db, [...nodes.values()]));
+  await writes.settled();
+  stopLease();
+  if (storageFailure !== null || writes.failure !== null)
+    end = {
+      status: 'error',
+      statusReason: `could not store the run's record: ${errorMessage(storageFailure ?? writes.failure)}`,
+      result: end.result,
+    };
+  const finished = now();
+  await updateRun(db, runId, {
+    ...end,
+    statusReason: capText(end.statusReason, recordLimits.error),
+    finishedAt: new Date(finished).toISOString(),
+    durationMs: finished - started,
+    leaseUntil: null,
+  });
+  return end.status;
+}
+
+function emptyNode(runId: RunId, node: string): RunNodeRow {
+  return { runId, node, status: 'queued', startedAt: null, durationMs: null, error: '', logs: '' };
+}
+
+/** Keep the lease fresh while the run is alive; returns a stop function. */
+function startLease(run: RunRow, options: RunDriverOptions, leaseMs: number): () => void {
+  let stop: (() => void) | null = null;
+  const renew = () => {
+    void updateRun(options.db, run.id, { leaseUntil: options.now() + leaseMs }).catch(
+      () => undefined,
+    );
+    stop = options.setTimer(renew, leaseMs / 3);
+  };
+  stop = options.setTimer(renew, leaseMs / 3);
+  return () => stop?.();
+}
+
+/** Flow outputs as a record keeps them: numbers, text and booleans. */
+function recordable(outputs: Record<string, unknown>): Record<string, unknown> {
+  const kept: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(outputs))
+    if (['number', 'string', 'boolean'].includes(typeof value)) kept[name] = value;
+  return kept;
+}

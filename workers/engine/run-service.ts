@@ -1,0 +1,76 @@
+/**
+ * The run service: the engine's front door. It admits at most `maxActive`
+ * runs at once (the rest wait, still `queued`), keeps one AbortController
+ * per run for cancel, and holds a Web Lock named after each run while it is
+ * driven, so other tabs can tell a live run from one whose engine died.
+ */
+import type { BackendChoice, EngineInfo } from '../../src/core/engine/runtime';
+import type { RunId, RunStatus } from '../../src/core/run/record';
+import { driveRun, type RunDriverOptions } from './run-driver';
+
+export interface RunServiceOptions extends Omit<RunDriverOptions, 'runtimeFor' | 'onProgress'> {
+  engineInfo(): Promise<EngineInfo>;
+  runtimeFor(choice: BackendChoice, info: EngineInfo): ReturnType<RunDriverOptions['runtimeFor']>;
+  onProgress(runId: RunId, node: string, done: number, total: number): void;
+  /** Hold `name` while `body` runs (Web Locks in the browser). */
+  withLock<T>(name: string, body: () => Promise<T>): Promise<T>;
+  maxActive?: number;
+}
+
+export function runLockName(runId: RunId): string {
+  return `flowbench.run.${runId}`;
+}
+
+export class RunService {
+  private readonly controllers = new Map<RunId, AbortController>();
+  private readonly waiting: (() => void)[] = [];
+  private active = 0;
+
+  constructor(private readonly options: RunServiceOptions) {}
+
+  /** Drive a queued run to its end; waits for a free slot first. */
+  async start(runId: RunId): Promise<RunStatus> {
+    if (this.controllers.has(runId)) throw new Error(`run ${runId} is already being driven here`);
+    const controller = new AbortController();
+    this.controllers.set(runId, controller);
+    try {
+      await this.admit();
+      if (controller.signal.aborted) return 'cancelled';
+      const info = await this.options.engineInfo();
+      return await this.options.withLock(runLockName(runId), () =>
+        driveRun(runId, controller.signal, {
+          ...this.options,
+          runtimeFor: (choice) => this.options.runtimeFor(choice, info),
+          onProgress: (node, done, total) => this.options.onProgress(runId, node, done, total),
+        }),
+      );
+    } finally {
+      this.controllers.delete(runId);
+      this.release();
+    }
+  }
+
+  cancel(runId: RunId): boolean {
+    const controller = this.controllers.get(runId);
+    controller?.abort();
+    return controller !== undefined;
+  }
+
+  private admit(): Promise<void> {
+    if (this.active < (this.options.maxActive ?? 2)) {
+      this.active++;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) =>
+      this.waiting.push(() => {
+        this.active++;
+        resolve();
+      }),
+    );
+  }
+
+  private release(): void {
+    this.active--;
+    this.waiting.shift()?.();
+  }
+}

@@ -1,0 +1,63 @@
+/**
+ * The one protocol between the UI and the engine worker.
+ *
+ * Requests carry an id and name a call; every call has one typed result. The
+ * worker answers each request exactly once, with the result or with an error
+ * that keeps its `code`, so the UI can tell "the run was already claimed"
+ * from "the engine crashed". Besides replies, the worker pushes events
+ * (progress, a run that finished) that need no answer. Records themselves
+ * never travel here: the worker writes them to IndexedDB and the UI reads
+ * them back through live queries, so there is one copy of the truth.
+ */
+import type { EngineInfo } from '../src/core/engine/runtime';
+import type { RunId, RunStatus } from '../src/core/run/record';
+
+/** Every call: its params and its result. */
+export interface EngineCalls {
+  /** What `auto` resolves to here and which adapter there is. */
+  info: { params: Record<string, never>; result: EngineInfo };
+  /** Claim a queued run and drive it to the end; resolves with its final status. */
+  start: { params: { runId: RunId }; result: { status: RunStatus } };
+  /** Cancel a run this engine is driving; false when it is not driving it. */
+  cancel: { params: { runId: RunId }; result: { cancelled: boolean } };
+}
+export type EngineCall = keyof EngineCalls;
+
+export type EngineRequest = {
+  [C in EngineCall]: { id: number; call: C; params: EngineCalls[C]['params'] };
+}[EngineCall];
+
+export interface SerializedError {
+  code: string;
+  message: string;
+}
+
+export type EngineReply =
+  | { type: 'reply'; id: number; ok: true; result: EngineCalls[EngineCall]['result'] }
+  | { type: 'reply'; id: number; ok: false; error: SerializedError };
+
+/** Pushed by the worker without a request. */
+export type EngineEvent =
+  | { type: 'progress'; runId: RunId; node: string; done: number; total: number }
+  | { type: 'run-finished'; runId: RunId; status: RunStatus };
+
+export type EngineMessage = EngineReply | EngineEvent;
+
+/** An error that crossed the protocol, with its code kept. */
+export class EngineError extends Error {
+  override name = 'EngineError';
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function serializeError(error: unknown): SerializedError {
+  if (error instanceof Error) {
+    const code = (error as { code?: unknown }).code;
+    return { code: typeof code === 'string' ? code : error.name, message: error.message };
+  }
+  return { code: 'unknown', message: String(error) };
+}
