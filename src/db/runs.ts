@@ -67,7 +67,8 @@ export async function metricNames(db: FlowbenchDb, runId: RunId): Promise<string
   const names = new Set<string>();
   await db.metrics
     .where('[runId+name+step]')
-    .between([runId, Dexie.minKey, Dexie.minKey], [runId, Dexie.maxKey, Dexie.maxKey])
+    // One `Dexie.maxKey` only: the same array twice in a key is not a valid IndexedDB key.
+    .between([runId, Dexie.minKey, Dexie.minKey], [runId, Dexie.maxKey])
     .eachPrimaryKey((key) => names.add(key[1]));
   return [...names].sort();
 }
@@ -135,4 +136,18 @@ export function activeRuns(db: FlowbenchDb): Promise<RunRow[]> {
     .where('status')
     .anyOf(['queued', 'running'] satisfies RunStatus[])
     .toArray();
+}
+
+/** Cancel a run that has not started: `queued → cancelled` in one transaction. */
+export async function cancelQueuedRun(db: FlowbenchDb, id: RunId): Promise<boolean> {
+  return db.transaction('rw', db.runs, async () => {
+    const run = await db.runs.get(id);
+    if (run?.status !== 'queued') return false;
+    await db.runs.update(id, {
+      status: 'cancelled',
+      statusReason: 'Cancelled before it started',
+      finishedAt: new Date().toISOString(),
+    });
+    return true;
+  });
 }

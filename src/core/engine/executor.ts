@@ -87,11 +87,13 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   const yieldNow = options.yieldNow ?? macrotask;
   const issues = validateFlow(flow, catalog);
   const states = new Map<string, NodeState>();
-  for (const node of flow.nodes) {
+  const found = new Set(issues.map((issue) => issue.path));
+  for (const [index, node] of flow.nodes.entries()) {
     const kind = catalog.get(node.kind);
     if (!kind) continue;
-    const resolved = resolveNodeParams(node, kind, options.inputs);
-    issues.push(...resolved.issues);
+    const resolved = resolveNodeParams(node, kind, options.inputs, index);
+    // A literal param out of range is already a validation finding; report it once.
+    issues.push(...resolved.issues.filter((issue) => !found.has(issue.path)));
     const waiting = new Set(
       flow.edges.filter((e) => parsePortRef(e.to).node === node.id).map((e) => e.to),
     );

@@ -1,10 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createCatalog } from '../catalog/catalog';
-import { defineNodeKind, type NodeKind } from '../catalog/kind';
-import { dataSplit } from '../nodes/data-split';
-import { dataSynthetic } from '../nodes/data-synthetic';
-import { modelMlp } from '../nodes/model-mlp';
+import { builtinCatalog } from '../nodes/index';
 import { FLOW_FORMAT, type FlowDocument } from './document';
 import { describeIssues, FlowValidationError } from './issues';
 import { findCycle, parseFlow, resolveOutput, validateFlow } from './validate';
@@ -24,56 +20,7 @@ const EXAMPLE = '../../examples/spirals-mlp.flow.json';
 const CYCLIC = '../../../e2e/flows/cyclic.flow.json';
 const TYPE_MISMATCH = '../../../e2e/flows/type-mismatch.flow.json';
 
-/*
- * Stand-ins for the training and evaluation kinds, declared with the ports and
- * params the example flow uses. Validation only reads declarations, so these
- * test the same contract the real kinds must meet.
- */
-const trainClassifier = defineNodeKind({
-  kind: 'train.classifier',
-  title: 'Train classifier',
-  category: 'train',
-  description: 'test stand-in',
-  params: {
-    steps: { type: 'int', default: 100, min: 1, max: 100_000, description: '' },
-    batch_size: { type: 'int', default: 32, min: 1, max: 65_536, description: '' },
-    lr: { type: 'number', default: 0.1, min: 0, max: 10, description: '' },
-    momentum: { type: 'number', default: 0.9, min: 0, max: 1, description: '' },
-    log_every: { type: 'int', default: 10, min: 1, description: '' },
-    seed: { type: 'int', default: 0, min: 0, description: '' },
-  },
-  inputs: [
-    { name: 'dataset', type: 'dataset', description: '' },
-    { name: 'model', type: 'model', description: '' },
-  ],
-  outputs: [
-    { name: 'model', type: 'model', description: '' },
-    { name: 'loss', type: 'number', description: '', stream: true },
-  ],
-  execute: () => Promise.resolve(),
-});
-
-const evalAccuracy = defineNodeKind({
-  kind: 'eval.accuracy',
-  title: 'Accuracy',
-  category: 'eval',
-  description: 'test stand-in',
-  params: {},
-  inputs: [
-    { name: 'model', type: 'model', description: '' },
-    { name: 'dataset', type: 'dataset', description: '' },
-  ],
-  outputs: [{ name: 'accuracy', type: 'number', description: '' }],
-  execute: () => Promise.resolve(),
-});
-
-const catalog = createCatalog([
-  dataSynthetic,
-  dataSplit,
-  modelMlp,
-  trainClassifier,
-  evalAccuracy,
-] as unknown as NodeKind[]);
+const catalog = builtinCatalog;
 
 /** A fresh, mutable copy of the example flow. */
 function example(): FlowDocument {
@@ -128,6 +75,7 @@ describe('validateFlow', () => {
   it('reports an unknown node kind on the node', () => {
     const flow = example();
     flow.nodes[nodeIndex(flow, 'model')]!.kind = 'model.transformer';
+    // Only the node is reported: train.model is still wired, so it is not "not connected".
     expect(validateFlow(flow, catalog)).toEqual([
       { path: 'nodes[2].kind', message: "node 'model' has unknown kind 'model.transformer'" },
     ]);
@@ -258,7 +206,7 @@ describe('validateFlow', () => {
   });
 
   it('finds no cycle in an acyclic flow with a diamond', () => {
-    // split feeds both train (via train) and eval directly: a diamond, not a cycle.
+    // split → train → eval and split → eval: a diamond, not a cycle.
     expect(findCycle(example())).toBeNull();
   });
 

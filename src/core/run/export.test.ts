@@ -151,7 +151,9 @@ describe('run export round trip', () => {
   });
 
   it('writes a non-finite point as null with the value kept beside it', () => {
-    const doc = toRunExport(record([metric('train.loss', 0, Number.NaN, 5), metric('train.loss', 1, 1.5, 6)]));
+    const doc = toRunExport(
+      record([metric('train.loss', 0, Number.NaN, 5), metric('train.loss', 1, 1.5, 6)]),
+    );
     expect(JSON.parse(JSON.stringify(doc.metrics))).toEqual({
       'train.loss': [
         [0, null, 5, 'NaN'],
@@ -210,7 +212,11 @@ describe('run export round trip', () => {
 });
 
 describe('run import refuses malformed files, naming the field', () => {
-  const valid = () => throughJson(record([metric('train.loss', 0, 1), metric('train.loss', 1, 2)])) as Record<string, unknown> & { run: Record<string, unknown>; metrics: Record<string, unknown[]> };
+  const valid = () =>
+    throughJson(record([metric('train.loss', 0, 1), metric('train.loss', 1, 2)])) as Record<
+      string,
+      unknown
+    > & { run: Record<string, unknown>; metrics?: Record<string, unknown[]>; nodes?: unknown };
 
   function pathsOf(input: unknown): string[] {
     const result = fromRunExport(input);
@@ -259,7 +265,7 @@ describe('run import refuses malformed files, naming the field', () => {
       [1, 2],
     ]) {
       const doc = valid();
-      doc.metrics['train.loss']![1] = bad;
+      doc.metrics!['train.loss']![1] = bad;
       const paths = pathsOf(doc);
       expect(paths.length).toBeGreaterThan(0);
       for (const path of paths) expect(path.startsWith('metrics.train.loss[1]')).toBe(true);

@@ -120,7 +120,10 @@ describe('MetricBatcher', () => {
     // Release writes in reverse order of request, as soon as each is waiting.
     while (order.length < 3) {
       await settle();
-      releases.splice(0).reverse().forEach((release) => release());
+      releases
+        .splice(0)
+        .reverse()
+        .forEach((release) => release());
     }
     await done;
     expect(overlapped).toBe(false);

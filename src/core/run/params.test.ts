@@ -139,8 +139,14 @@ describe('resolveNodeParams', () => {
       frac: 2,
     });
     expect(issues).toHaveLength(1);
+    expect(issues[0]!.path).toBe('split.params.test_fraction');
     expect(issues[0]!.message).toBe(
       "node 'split' param 'test_fraction' (from input 'frac'): expected a number from 0.01 to 0.99, got 2",
     );
+  });
+
+  it('names the param by its document path when given the node index', () => {
+    const { issues } = resolveNodeParams(node({ test_fraction: 0 }), split, {}, 1);
+    expect(issues.map((i) => i.path)).toEqual(['nodes[1].params.test_fraction']);
   });
 });

@@ -82,12 +82,17 @@ export function resolveRunParams(
   return { values, issues };
 }
 
-/** A node's params for one run: declared defaults, its own values, flow inputs substituted. */
+/**
+ * A node's params for one run: declared defaults, its own values, flow inputs substituted.
+ * With the node's `index` in the flow, findings carry its document path (`nodes[2].params.lr`).
+ */
 export function resolveNodeParams(
   node: FlowNode,
   kind: NodeKind,
   inputs: RunParams,
+  index?: number,
 ): { params: Record<string, InputValue>; issues: FlowIssue[] } {
+  const at = index === undefined ? node.id : `nodes[${index}]`;
   const params: Record<string, InputValue> = {};
   const issues: FlowIssue[] = [];
   for (const [name, spec] of Object.entries(kind.params)) {
@@ -96,7 +101,7 @@ export function resolveNodeParams(
     const problem = checkParam(spec, value);
     if (problem)
       issues.push({
-        path: `${node.id}.params.${name}`,
+        path: `${at}.params.${name}`,
         message: `node '${node.id}' param '${name}'${isInputRef(raw) ? ` (from input '${raw.$input}')` : ''}: ${problem}`,
       });
     else params[name] = value as InputValue;

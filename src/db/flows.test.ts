@@ -1,0 +1,63 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeIssues } from '../core/flow/issues';
+import { parseFlow } from '../core/flow/validate';
+import { createFlow, getSetting, listFlows, saveFlow, setSetting } from './flows';
+import { FlowbenchDb } from './schema';
+
+const parsed = parseFlow(
+  JSON.parse(
+    readFileSync(new URL('../examples/spirals-mlp.flow.json', import.meta.url), 'utf8'),
+  ) as unknown,
+);
+if (!parsed.ok) throw new Error(describeIssues(parsed.issues));
+const flow = parsed.flow;
+
+const opened: FlowbenchDb[] = [];
+function freshDb(): FlowbenchDb {
+  const db = new FlowbenchDb(`flowbench-test-flows-${crypto.randomUUID()}`);
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.delete();
+});
+
+describe('flow library', () => {
+  it('creates a flow at version 1 and bumps the version on every save', async () => {
+    const db = freshDb();
+    const row = await createFlow(db, flow);
+    expect(row.version).toBe(1);
+    expect(await saveFlow(db, row.id, { ...flow, description: 'edited' })).toBe(2);
+    expect(await saveFlow(db, row.id, { ...flow, name: 'renamed' })).toBe(3);
+    const stored = await db.flows.get(row.id);
+    expect(stored).toMatchObject({ version: 3, name: 'renamed' });
+    expect(stored?.doc).toEqual({ ...flow, name: 'renamed' });
+  });
+
+  it('gives each of two concurrent saves its own version', async () => {
+    const db = freshDb();
+    const row = await createFlow(db, flow);
+    const versions = await Promise.all([saveFlow(db, row.id, flow), saveFlow(db, row.id, flow)]);
+    expect(versions.sort()).toEqual([2, 3]);
+  });
+
+  it('lists flows most recently saved first', async () => {
+    const db = freshDb();
+    const a = await createFlow(db, { ...flow, name: 'a' });
+    await createFlow(db, { ...flow, name: 'b' });
+    // Make the order independent of the wall clock's resolution.
+    await db.flows.update(a.id, { updatedAt: '2999-01-01T00:00:00.000Z' });
+    expect((await listFlows(db)).map((f) => f.name)).toEqual(['a', 'b']);
+  });
+
+  it('keeps settings across connections', async () => {
+    const db = freshDb();
+    await setSetting(db, 'openFlow', { id: 'x' });
+    const again = new FlowbenchDb(db.name);
+    opened.push(again);
+    expect(await getSetting(again, 'openFlow')).toEqual({ id: 'x' });
+    expect(await getSetting(again, 'missing')).toBeUndefined();
+  });
+});

@@ -1,0 +1,377 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fromRunExport, toRunExport, type RunRecord } from '../core/run/export';
+import { describeIssues } from '../core/flow/issues';
+import { parseFlow } from '../core/flow/validate';
+import type { MetricRow, RunId, RunRow } from '../core/run/record';
+import {
+  activeRuns,
+  cancelQueuedRun,
+  claimRun,
+  importRunRecord,
+  journalRun,
+  listRuns,
+  metricNames,
+  metricSeries,
+  putMetrics,
+  putRunNodes,
+  readRunRecord,
+  RunClaimError,
+  RunImportError,
+  runNodes,
+  updateRun,
+} from './runs';
+import { FlowbenchDb } from './schema';
+
+const parsed = parseFlow(
+  JSON.parse(
+    readFileSync(new URL('../examples/spirals-mlp.flow.json', import.meta.url), 'utf8'),
+  ) as unknown,
+);
+if (!parsed.ok) throw new Error(describeIssues(parsed.issues));
+const flow = parsed.flow;
+
+const opened: FlowbenchDb[] = [];
+let dbCount = 0;
+/** A fresh database per test, so no test sees another's rows. */
+function freshDb(): FlowbenchDb {
+  const db = new FlowbenchDb(`flowbench-test-runs-${++dbCount}-${crypto.randomUUID()}`);
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.delete();
+});
+
+function runRow(id: string, overrides: Partial<RunRow> = {}): RunRow {
+  return {
+    id: id as RunId,
+    flowId: null,
+    flow: flow.name,
+    flowVersion: 1,
+    flowSnapshot: flow,
+    params: { lr: 0.1 },
+    seed: 0,
+    paramsDigest: '0'.repeat(64),
+    groupId: null,
+    cause: 'ui',
+    backendChoice: 'auto',
+    status: 'queued',
+    statusReason: '',
+    createdAt: '2024-11-29T16:53:20.000Z',
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+    engine: null,
+    result: {},
+    leaseUntil: null,
+    ...overrides,
+  };
+}
+
+const point = (runId: string, name: string, step: number, value: number): MetricRow => ({
+  runId: runId as RunId,
+  name,
+  step,
+  value,
+  ts: 1732900000 + step,
+});
+
+describe('claimRun', () => {
+  it('moves a queued run to running with the given changes', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1'));
+    const claimed = await claimRun(db, 'r1' as RunId, {
+      startedAt: '2024-11-29T16:53:21.000Z',
+      leaseUntil: 5,
+    });
+    expect(claimed).toMatchObject({ status: 'running', leaseUntil: 5 });
+    expect(await db.runs.get('r1' as RunId)).toEqual(claimed);
+  });
+
+  it('is a compare-and-swap: of two concurrent claims exactly one wins', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1'));
+    const outcomes = await Promise.allSettled([
+      claimRun(db, 'r1' as RunId, { statusReason: 'engine A' }),
+      claimRun(db, 'r1' as RunId, { statusReason: 'engine B' }),
+    ]);
+    const won = outcomes.filter((o) => o.status === 'fulfilled');
+    const lost = outcomes.filter((o) => o.status === 'rejected');
+    expect(won).toHaveLength(1);
+    expect(lost).toHaveLength(1);
+    expect(lost[0]!.reason).toBeInstanceOf(RunClaimError);
+    expect((lost[0]!.reason as Error).message).toContain('not queued');
+    const stored = await db.runs.get('r1' as RunId);
+    expect(stored?.status).toBe('running');
+    expect(stored?.statusReason).toBe(won[0]!.value.statusReason);
+  });
+
+  it('is a compare-and-swap across two connections to one database', async () => {
+    const a = freshDb();
+    const b = new FlowbenchDb(a.name);
+    opened.push(b);
+    await journalRun(a, runRow('r1'));
+    const outcomes = await Promise.allSettled([
+      claimRun(a, 'r1' as RunId, {}),
+      claimRun(b, 'r1' as RunId, {}),
+    ]);
+    expect(outcomes.map((o) => o.status).sort()).toEqual(['fulfilled', 'rejected']);
+  });
+
+  it('refuses a run that is not queued, or that does not exist', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('done', { status: 'cancelled' }));
+    await expect(claimRun(db, 'done' as RunId, {})).rejects.toThrow(RunClaimError);
+    await expect(claimRun(db, 'missing' as RunId, {})).rejects.toThrow(
+      'run missing does not exist',
+    );
+    expect((await db.runs.get('done' as RunId))?.status).toBe('cancelled');
+  });
+});
+
+describe('cancelQueuedRun', () => {
+  it('cancels a queued run with the reason a person sees', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1'));
+    expect(await cancelQueuedRun(db, 'r1' as RunId)).toBe(true);
+    expect(await db.runs.get('r1' as RunId)).toMatchObject({
+      status: 'cancelled',
+      statusReason: 'Cancelled before it started',
+    });
+    await expect(claimRun(db, 'r1' as RunId, {})).rejects.toThrow(RunClaimError);
+  });
+
+  it('leaves a run that an engine already claimed alone', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1'));
+    await claimRun(db, 'r1' as RunId, {});
+    expect(await cancelQueuedRun(db, 'r1' as RunId)).toBe(false);
+    expect((await db.runs.get('r1' as RunId))?.status).toBe('running');
+  });
+});
+
+describe('metrics', () => {
+  it('upserts on (run, name, step): writing a step twice keeps one row, the last', async () => {
+    const db = freshDb();
+    await putMetrics(db, [point('r1', 'train.loss', 0, 2.3), point('r1', 'train.loss', 1, 2.1)]);
+    await putMetrics(db, [point('r1', 'train.loss', 1, 1.9), point('r1', 'train.loss', 2, 1.7)]);
+    const series = await metricSeries(db, 'r1' as RunId, 'train.loss');
+    expect(series.map((r) => [r.step, r.value])).toEqual([
+      [0, 2.3],
+      [1, 1.9],
+      [2, 1.7],
+    ]);
+    expect(await db.metrics.count()).toBe(3);
+  });
+
+  it('returns one series of one run, in step order', async () => {
+    const db = freshDb();
+    // Written out of order, interleaved with another metric and another run.
+    await putMetrics(db, [
+      point('r1', 'train.loss', 10, 0.5),
+      point('r1', 'train.loss', 2, 0.9),
+      point('r1', 'train.lossy', 0, 9),
+      point('r1', 'eval.acc', 0, 0.8),
+      point('r2', 'train.loss', 0, 7),
+      point('r2', 'r2.only', 0, 7),
+      point('r1', 'train.loss', 0, 1.2),
+      point('r1', 'train.loss', 1, Number.NaN),
+    ]);
+    const series = await metricSeries(db, 'r1' as RunId, 'train.loss');
+    expect(series.map((r) => r.step)).toEqual([0, 1, 2, 10]);
+    expect(series.every((r) => r.runId === 'r1' && r.name === 'train.loss')).toBe(true);
+    expect(series[1]!.value).toBeNaN();
+    expect(await metricNames(db, 'r1' as RunId)).toEqual(['eval.acc', 'train.loss', 'train.lossy']);
+  });
+});
+
+describe('run rows', () => {
+  it('lists runs newest first by their time-ordered id', async () => {
+    const db = freshDb();
+    for (const id of ['0002', '0001', '0003']) await journalRun(db, runRow(id));
+    expect((await listRuns(db)).map((r) => r.id)).toEqual(['0003', '0002', '0001']);
+  });
+
+  it('lists the runs still marked active', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('q'));
+    await journalRun(db, runRow('r', { status: 'running' }));
+    await journalRun(db, runRow('ok', { status: 'ok' }));
+    await journalRun(db, runRow('ab', { status: 'abandoned' }));
+    expect((await activeRuns(db)).map((r) => r.id).sort()).toEqual(['q', 'r']);
+  });
+
+  it('refuses to journal a run id twice', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1'));
+    await expect(journalRun(db, runRow('r1'))).rejects.toThrow();
+  });
+});
+
+/** A finished run with every kind of row, written the way the engine writes it. */
+async function writeFinishedRun(db: FlowbenchDb, id: string): Promise<void> {
+  const runId = id as RunId;
+  await journalRun(db, runRow(id));
+  await claimRun(db, runId, { startedAt: '2024-11-29T16:53:21.000Z' });
+  await putRunNodes(db, [
+    { runId, node: 'data', status: 'ok', startedAt: 'x', durationMs: 3, error: '', logs: 'ok' },
+    {
+      runId,
+      node: 'eval',
+      status: 'skipped',
+      startedAt: null,
+      durationMs: null,
+      error: 'e',
+      logs: '',
+    },
+  ]);
+  await putMetrics(db, [
+    point(id, 'train.loss', 0, 2.3),
+    point(id, 'train.loss', 1, Number.NaN),
+    point(id, 'train.loss', 2, -0),
+    point(id, 'train.loss', 3, Infinity),
+    point(id, 'eval.accuracy', 0, 0.97),
+  ]);
+  await db.artifacts.add({
+    runId,
+    name: 'model',
+    node: 'train',
+    digest: 'sha256:00',
+    size: 3,
+    mediaType: 'application/onnx',
+    bytes: new Uint8Array([1, 2, 3]),
+  });
+  await db.intervals.bulkAdd([
+    { runId, kind: 'data_wait', start: 0, end: 0.1 },
+    { runId, kind: 'quota_wait', start: 0.2, end: 0.25 },
+  ]);
+  await updateRun(db, runId, {
+    status: 'ok',
+    finishedAt: '2024-11-29T16:53:22.000Z',
+    durationMs: 1000,
+    result: { accuracy: 0.97 },
+  });
+}
+
+function expectSameRecord(actual: RunRecord | undefined, expected: RunRecord) {
+  expect(actual).toBeDefined();
+  if (!actual) return;
+  expect(actual.run).toEqual(expected.run);
+  expect(actual.nodes).toEqual(expected.nodes);
+  expect(actual.artifacts).toEqual(expected.artifacts);
+  expect(actual.intervals).toEqual(expected.intervals);
+  expect(actual.metrics.length).toBe(expected.metrics.length);
+  actual.metrics.forEach((row, i) => {
+    const want = expected.metrics[i]!;
+    expect([row.runId, row.name, row.step, row.ts]).toEqual([
+      want.runId,
+      want.name,
+      want.step,
+      want.ts,
+    ]);
+    expect(Object.is(row.value, want.value)).toBe(true);
+  });
+}
+
+describe('readRunRecord and importRunRecord', () => {
+  it('round-trip a record into another database unchanged', async () => {
+    const source = freshDb();
+    await writeFinishedRun(source, 'r1');
+    const record = await readRunRecord(source, 'r1' as RunId);
+    expect(record?.run.status).toBe('ok');
+    expect(record?.metrics).toHaveLength(5);
+    expect(record?.intervals).toEqual([
+      { runId: 'r1', kind: 'data_wait', start: 0, end: 0.1 },
+      { runId: 'r1', kind: 'quota_wait', start: 0.2, end: 0.25 },
+    ]);
+
+    const target = freshDb();
+    await importRunRecord(target, record!);
+    expectSameRecord(await readRunRecord(target, 'r1' as RunId), record!);
+  });
+
+  it('import of an export gives back the same record (bytes excepted)', async () => {
+    const source = freshDb();
+    await writeFinishedRun(source, 'r1');
+    const record = (await readRunRecord(source, 'r1' as RunId))!;
+    const file = JSON.parse(JSON.stringify(toRunExport(record))) as unknown;
+    const imported = fromRunExport(file);
+    expect(imported.ok).toBe(true);
+    if (!imported.ok) return;
+
+    const target = freshDb();
+    await importRunRecord(target, imported.record);
+    expectSameRecord(await readRunRecord(target, 'r1' as RunId), {
+      ...record,
+      artifacts: record.artifacts.map((a) => ({ ...a, bytes: null })),
+    });
+  });
+
+  it('refuses an id that exists and changes nothing', async () => {
+    const db = freshDb();
+    await writeFinishedRun(db, 'r1');
+    const before = (await readRunRecord(db, 'r1' as RunId))!;
+    const other: RunRecord = {
+      run: runRow('r1', { status: 'error', statusReason: 'imported' }),
+      nodes: [
+        { ...before.nodes[0]!, status: 'error' },
+        {
+          runId: 'r1' as RunId,
+          node: 'new',
+          status: 'ok',
+          startedAt: null,
+          durationMs: 1,
+          error: '',
+          logs: '',
+        },
+      ],
+      metrics: [point('r1', 'other.metric', 0, 1)],
+      artifacts: [],
+      intervals: [{ runId: 'r1' as RunId, kind: 'usage_throttle', start: 1, end: 2 }],
+    };
+    const error = await importRunRecord(db, other).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RunImportError);
+    expect((error as Error).message).toBe(
+      'run r1 is already in this browser; it was not imported again',
+    );
+    expectSameRecord(await readRunRecord(db, 'r1' as RunId), before);
+    expect(await db.intervals.count()).toBe(2);
+  });
+
+  it('imports nothing when any row of the record is refused', async () => {
+    const db = freshDb();
+    const record: RunRecord = {
+      run: runRow('r9', { status: 'ok' }),
+      nodes: [],
+      // the same (run, name, step) twice: the add fails part way through
+      metrics: [point('r9', 'm', 0, 1), point('r9', 'm', 0, 2)],
+      artifacts: [],
+      intervals: [],
+    };
+    await expect(importRunRecord(db, record)).rejects.toThrow();
+    expect(await db.runs.get('r9' as RunId)).toBeUndefined();
+    expect(await db.metrics.count()).toBe(0);
+  });
+
+  it('reads nothing for an unknown run', async () => {
+    expect(await readRunRecord(freshDb(), 'nope' as RunId)).toBeUndefined();
+  });
+
+  it('keeps node outcomes per (run, node)', async () => {
+    const db = freshDb();
+    const row = {
+      runId: 'r1' as RunId,
+      node: 'a',
+      startedAt: null,
+      durationMs: null,
+      error: '',
+      logs: '',
+    };
+    await putRunNodes(db, [{ ...row, status: 'queued' }]);
+    await putRunNodes(db, [{ ...row, status: 'running' }]);
+    await putRunNodes(db, [{ ...row, status: 'ok' }]);
+    expect((await runNodes(db, 'r1' as RunId)).map((n) => n.status)).toEqual(['ok']);
+  });
+});

@@ -1,0 +1,21 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './ui/App';
+import { EngineProvider } from './ui/engine/EngineContext';
+import { EditorProvider } from './ui/store/context';
+import './ui/app.css';
+
+const queryClient = new QueryClient();
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={queryClient}>
+      <EditorProvider>
+        <EngineProvider>
+          <App />
+        </EngineProvider>
+      </EditorProvider>
+    </QueryClientProvider>
+  </StrictMode>,
+);

@@ -1,0 +1,24 @@
+/** Messages for the person: bad imports, refused connections, bad params, failed starts. */
+import { useEditor, useEditorStore } from './store/context';
+
+export function Alerts() {
+  const store = useEditorStore();
+  const alerts = useEditor((s) => s.alerts);
+  if (alerts.length === 0) return null;
+  return (
+    <div className="fb-alerts">
+      {alerts.map((a) => (
+        <div key={a.id} role="alert" className="fb-alert">
+          <pre>{a.message}</pre>
+          <button
+            type="button"
+            aria-label="Dismiss"
+            onClick={() => store.getState().dismissAlert(a.id)}
+          >
+            ×
+          </button>
+        </div>
+      ))}
+    </div>
+  );
+}

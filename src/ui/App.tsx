@@ -1,0 +1,47 @@
+/** The workbench: toolbar, library and palette, canvas, inspector and parameters, runs. */
+import { ReactFlowProvider } from '@xyflow/react';
+import { useEffect } from 'react';
+import { Alerts } from './Alerts';
+import { Canvas } from './canvas/Canvas';
+import { restoreSession, useAutosave } from './library';
+import { FlowsList } from './panels/FlowsList';
+import { Inspector } from './panels/Inspector';
+import { Palette } from './panels/Palette';
+import { RunParameters } from './panels/RunParameters';
+import { RunDetail } from './runs/RunDetail';
+import { RunsTable } from './runs/RunsTable';
+import { useEditorStore } from './store/context';
+import { Toolbar } from './Toolbar';
+
+export function App() {
+  const store = useEditorStore();
+  useAutosave();
+  useEffect(() => {
+    restoreSession(store).catch((error: unknown) =>
+      store.getState().alert(`Could not open the flow library: ${String(error)}`),
+    );
+  }, [store]);
+  return (
+    <ReactFlowProvider>
+      <div className="fb-app">
+        <Toolbar />
+        <Alerts />
+        <aside className="fb-left">
+          <FlowsList />
+          <Palette />
+        </aside>
+        <main className="fb-main">
+          <Canvas />
+        </main>
+        <aside className="fb-right">
+          <RunParameters />
+          <Inspector />
+        </aside>
+        <section className="fb-bottom">
+          <RunsTable />
+          <RunDetail />
+        </section>
+      </div>
+    </ReactFlowProvider>
+  );
+}

@@ -1,0 +1,82 @@
+/** The top bar: the open flow's name, files in and out, the backend, Run and Cancel run. */
+import { useState, type ChangeEvent } from 'react';
+import { backendChoices, type BackendChoice } from '../core/engine/runtime';
+import { useEngineInfo } from './engine/EngineContext';
+import { useRunActions } from './engine/actions';
+import { ExamplesDialog } from './panels/ExamplesDialog';
+import { download, readJsonFile } from './files';
+import { importDocument } from './library';
+import { useSelectedRun } from './runs/queries';
+import { useEditor, useEditorStore } from './store/context';
+
+export function Toolbar() {
+  const store = useEditorStore();
+  const doc = useEditor((s) => s.doc);
+  const backend = useEditor((s) => s.backend);
+  const selected = useSelectedRun();
+  const info = useEngineInfo();
+  const { run, cancel } = useRunActions();
+  const [examplesOpen, setExamplesOpen] = useState(false);
+
+  const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
+    const input = event.currentTarget;
+    const file = input.files?.[0];
+    input.value = '';
+    if (!file) return;
+    try {
+      await importDocument(store, file.name, await readJsonFile(file));
+    } catch (error) {
+      store.getState().alert(error instanceof Error ? error.message : String(error));
+    }
+  };
+
+  const active = selected?.status === 'queued' || selected?.status === 'running';
+  const auto = info.data
+    ? `auto (${info.data.backend}${info.data.adapter?.isFallbackAdapter ? ', adapter is a software fallback' : ''})`
+    : 'auto';
+
+  return (
+    <header className="fb-toolbar">
+      <span className="fb-brand">Flowbench</span>
+      <h1 className="fb-flow-name">{doc?.name ?? '…'}</h1>
+      <div className="fb-toolbar-group">
+        <button type="button" onClick={() => setExamplesOpen(true)}>
+          Examples
+        </button>
+        <label className="fb-file-button">
+          Import
+          <input type="file" accept=".json,application/json" onChange={(e) => void onImport(e)} />
+        </label>
+        <button
+          type="button"
+          disabled={!doc}
+          onClick={() => doc && download(`${doc.name}.flow.json`, doc)}
+        >
+          Export flow
+        </button>
+      </div>
+      <div className="fb-toolbar-group">
+        <label>
+          Backend{' '}
+          <select
+            value={backend}
+            onChange={(e) => store.getState().setBackend(e.currentTarget.value as BackendChoice)}
+          >
+            {backendChoices.map((choice) => (
+              <option key={choice} value={choice}>
+                {choice === 'auto' ? auto : choice}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="button" className="fb-primary" disabled={!doc} onClick={() => void run()}>
+          Run
+        </button>
+        <button type="button" disabled={!active} onClick={() => selected && void cancel(selected)}>
+          Cancel run
+        </button>
+      </div>
+      {examplesOpen && <ExamplesDialog onClose={() => setExamplesOpen(false)} />}
+    </header>
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * Every node kind is drawn by this one component, from its catalog entry:
+ * title, typed ports as handles, the live status of the displayed run,
+ * progress while it runs and the error when it fails.
+ */
+import { Handle, Position, type NodeProps } from '@xyflow/react';
+import { memo } from 'react';
+import type { PortSpec } from '../../core/catalog/ports';
+import type { CanvasNode } from './adapter';
+
+function Port({ port, side }: { port: PortSpec; side: 'in' | 'out' }) {
+  return (
+    <div className={`fb-port fb-port-${side}`} title={port.description}>
+      <Handle
+        type={side === 'in' ? 'target' : 'source'}
+        position={side === 'in' ? Position.Left : Position.Right}
+        id={port.name}
+        className={`fb-handle fb-type-${port.type}`}
+        aria-label={`${side === 'in' ? 'input' : 'output'} ${port.name} (${port.type}${port.stream ? ' stream' : ''})`}
+      />
+      <span className="fb-port-name">{port.name}</span>
+      <span className="fb-port-type">
+        {port.type}
+        {port.stream ? '…' : ''}
+      </span>
+    </div>
+  );
+}
+
+function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
+  const { kind, status, progress, error } = data;
+  return (
+    <div
+      className={`fb-node fb-status-${status}${selected ? ' fb-selected' : ''}`}
+      data-testid={`node-${id}`}
+      data-status={status}
+      title={error || undefined}
+    >
+      <header className="fb-node-header">
+        <span className="fb-node-title">{kind?.title ?? data.kindName}</span>
+        <span className="fb-node-status">{status}</span>
+      </header>
+      <div className="fb-node-id">
+        {data.label} · <code>{data.kindName}</code>
+      </div>
+      {!kind && <div className="fb-node-error">unknown kind</div>}
+      <div className="fb-node-ports">
+        <div>
+          {kind?.inputs.map((p) => (
+            <Port key={p.name} port={p} side="in" />
+          ))}
+        </div>
+        <div>
+          {kind?.outputs.map((p) => (
+            <Port key={p.name} port={p} side="out" />
+          ))}
+        </div>
+      </div>
+      {status === 'running' && progress && (
+        <progress
+          className="fb-node-progress"
+          max={progress.total}
+          value={progress.done}
+          aria-label={`${id} progress`}
+        />
+      )}
+      {error && status === 'error' && <div className="fb-node-error">{error}</div>}
+    </div>
+  );
+}
+
+export const FlowNodeView = memo(FlowNodeViewBase);

@@ -1,0 +1,67 @@
+/** The engine client in React, and the actions that go through it. */
+import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import type { RunId } from '../../core/run/record';
+import { db } from '../db';
+import { useEditorStore } from '../store/context';
+import { EngineClient } from './client';
+import { journalRequest, type RunRequest } from './submit';
+
+const EngineContext = createContext<EngineClient | null>(null);
+
+export function EngineProvider({ children }: { children: ReactNode }) {
+  const store = useEditorStore();
+  const [client] = useState(() => new EngineClient((message) => store.getState().alert(message)));
+  useEffect(
+    () =>
+      client.subscribe((event) => {
+        if (event.type === 'progress')
+          store.getState().setProgress(event.runId, event.node, {
+            done: event.done,
+            total: event.total,
+          });
+      }),
+    [client, store],
+  );
+  return <EngineContext.Provider value={client}>{children}</EngineContext.Provider>;
+}
+
+export function useEngine(): EngineClient {
+  const client = useContext(EngineContext);
+  if (!client) throw new Error('useEngine must be used inside <EngineProvider>');
+  return client;
+}
+
+/** What the engine runs on: the backend `auto` picks and the WebGPU adapter. */
+export function useEngineInfo() {
+  const engine = useEngine();
+  return useQuery({
+    queryKey: ['engine-info'],
+    queryFn: () => engine.call('info', {}),
+    staleTime: Infinity,
+  });
+}
+
+/** Journal a run, select it, and start it; errors become alerts. */
+export function useSubmitRun() {
+  const engine = useEngine();
+  const store = useEditorStore();
+  return async (request: RunRequest): Promise<RunId | null> => {
+    let id: RunId;
+    try {
+      id = await journalRequest(db, request);
+    } catch (error) {
+      store.getState().alert(error instanceof Error ? error.message : String(error));
+      return null;
+    }
+    store.getState().selectRun(id);
+    engine.call('start', { runId: id }).catch((error: unknown) => {
+      store
+        .getState()
+        .alert(
+          `Run ${id} could not start: ${error instanceof Error ? error.message : String(error)}`,
+        );
+    });
+    return id;
+  };
+}

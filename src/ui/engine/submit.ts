@@ -1,0 +1,61 @@
+/**
+ * Submitting a run: check everything that can be checked, journal the run as
+ * `queued`, then hand it to the engine. A flow or params that cannot run are
+ * refused here, with the findings, and nothing is journaled.
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { BackendChoice } from '../../core/engine/runtime';
+import type { FlowDocument } from '../../core/flow/document';
+import { FlowValidationError } from '../../core/flow/issues';
+import { validateFlow } from '../../core/flow/validate';
+import { builtinCatalog } from '../../core/nodes';
+import { paramsDigest } from '../../core/run/digest';
+import { resolveRunParams } from '../../core/run/params';
+import type { FlowId, RunCause, RunId, RunRow } from '../../core/run/record';
+import { journalRun } from '../../db/runs';
+import type { FlowbenchDb } from '../../db/schema';
+
+export interface RunRequest {
+  flowId: FlowId | null;
+  flowVersion: number;
+  flow: FlowDocument;
+  params: Record<string, unknown>;
+  seed: number;
+  backendChoice: BackendChoice;
+  cause: RunCause;
+  groupId?: string | null;
+}
+
+/** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */
+export async function journalRequest(db: FlowbenchDb, request: RunRequest): Promise<RunId> {
+  const { flow, seed } = request;
+  const flowIssues = validateFlow(flow, builtinCatalog);
+  if (flowIssues.length > 0) throw new FlowValidationError(flowIssues, `The flow '${flow.name}'`);
+  const { issues } = resolveRunParams(flow, request.params, seed);
+  if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters');
+  const params = request.params as RunRow['params'];
+  const id = uuidv7() as RunId;
+  await journalRun(db, {
+    id,
+    flowId: request.flowId,
+    flow: flow.name,
+    flowVersion: request.flowVersion,
+    flowSnapshot: structuredClone(flow),
+    params,
+    seed,
+    paramsDigest: await paramsDigest(params, seed),
+    groupId: request.groupId ?? null,
+    cause: request.cause,
+    backendChoice: request.backendChoice,
+    status: 'queued',
+    statusReason: '',
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+    engine: null,
+    result: {},
+    leaseUntil: null,
+  });
+  return id;
+}

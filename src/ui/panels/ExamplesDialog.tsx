@@ -1,0 +1,36 @@
+/** The examples gallery: each example opens as a new flow in the library. */
+import { useEffect, useRef } from 'react';
+import { examples } from '../examples';
+import { addAndOpen } from '../library';
+import { useEditorStore } from '../store/context';
+
+export function ExamplesDialog({ onClose }: { onClose: () => void }) {
+  const store = useEditorStore();
+  const ref = useRef<HTMLDialogElement>(null);
+  useEffect(() => {
+    ref.current?.showModal();
+  }, []);
+  return (
+    <dialog ref={ref} className="fb-dialog" aria-labelledby="examples-title" onClose={onClose}>
+      <h2 id="examples-title">Examples</h2>
+      <ul className="fb-examples">
+        {examples.map((example) => (
+          <li key={example.name}>
+            <button
+              type="button"
+              onClick={() => {
+                void addAndOpen(store, example).then(onClose);
+              }}
+            >
+              {example.name}
+            </button>
+            <p>{example.description}</p>
+          </li>
+        ))}
+      </ul>
+      <button type="button" onClick={onClose}>
+        Close
+      </button>
+    </dialog>
+  );
+}

@@ -1,0 +1,113 @@
+/** The inspector: the selected node's params as a form from its kind's declaration, and its last outcome. */
+import type { ParamSpec } from '../../core/catalog/params';
+import { checkParam } from '../../core/catalog/params';
+import { isInputRef, type ParamValue } from '../../core/flow/document';
+import { builtinCatalog } from '../../core/nodes';
+import { useRunNodes, useSelectedRun } from '../runs/queries';
+import { useEditor, useEditorStore } from '../store/context';
+import { edits } from '../store/editor';
+
+function ParamField({
+  name,
+  spec,
+  value,
+  onChange,
+}: {
+  name: string;
+  spec: ParamSpec;
+  value: ParamValue | undefined;
+  onChange: (value: ParamValue) => void;
+}) {
+  const id = `node-param-${name}`;
+  if (isInputRef(value))
+    return (
+      <div className="fb-field">
+        <label htmlFor={id}>{name}</label>
+        <input id={id} readOnly value={`← flow input '${value.$input}'`} />
+        <button type="button" onClick={() => onChange(spec.default)}>
+          Unbind
+        </button>
+      </div>
+    );
+  const current = value ?? spec.default;
+  const problem = checkParam(spec, current);
+  return (
+    <div className="fb-field">
+      <label htmlFor={id}>{name}</label>
+      {spec.type === 'enum' ? (
+        <select id={id} value={String(current)} onChange={(e) => onChange(e.currentTarget.value)}>
+          {spec.options.map((o) => (
+            <option key={o}>{o}</option>
+          ))}
+        </select>
+      ) : spec.type === 'boolean' ? (
+        <input
+          id={id}
+          type="checkbox"
+          checked={current === true}
+          onChange={(e) => onChange(e.currentTarget.checked)}
+        />
+      ) : (
+        <input
+          id={id}
+          type={spec.type === 'string' ? 'text' : 'number'}
+          min={'min' in spec ? spec.min : undefined}
+          max={'max' in spec ? spec.max : undefined}
+          step={spec.type === 'int' ? 1 : 'any'}
+          value={String(current)}
+          aria-invalid={problem ? 'true' : undefined}
+          onChange={(e) => {
+            const text = e.currentTarget.value;
+            onChange(spec.type === 'string' || text === '' ? text : Number(text));
+          }}
+        />
+      )}
+      <small className={problem ? 'fb-invalid' : 'fb-muted'}>{problem ?? spec.description}</small>
+    </div>
+  );
+}
+
+export function Inspector() {
+  const store = useEditorStore();
+  const selected = useEditor((s) => s.selectedNode);
+  const node = useEditor((s) => s.doc?.nodes.find((n) => n.id === selected));
+  const run = useSelectedRun();
+  const outcomes = useRunNodes(run?.id ?? null);
+  if (!node) return <section className="fb-inspector fb-muted">Select a node to edit it.</section>;
+  const kind = builtinCatalog.get(node.kind);
+  const outcome = outcomes?.find((o) => o.node === node.id);
+  return (
+    <section className="fb-inspector" aria-label="Inspector">
+      <h2>
+        {kind?.title ?? node.kind} <code>{node.id}</code>
+      </h2>
+      <p className="fb-muted">{kind?.description ?? `Unknown kind ${node.kind}`}</p>
+      {kind &&
+        Object.entries(kind.params).map(([name, spec]) => (
+          <ParamField
+            key={name}
+            name={name}
+            spec={spec}
+            value={node.params[name]}
+            onChange={(value) => store.getState().changeDoc(edits.setParam(node.id, name, value))}
+          />
+        ))}
+      {outcome && (
+        <div className="fb-outcome">
+          <h3>Last outcome: {outcome.status}</h3>
+          {outcome.error && <p className="fb-invalid">{outcome.error}</p>}
+          {outcome.logs && <pre>{outcome.logs}</pre>}
+        </div>
+      )}
+      <button
+        type="button"
+        onClick={() => {
+          store.getState().changeDoc(edits.removeNodes([node.id]));
+          store.getState().selectNode(null);
+        }}
+      >
+        Delete node
+      </button>
+    </section>
+  );
+}

@@ -1,0 +1,65 @@
+/** The node palette: every kind in the catalog, added at the centre of the view. */
+import { useReactFlow } from '@xyflow/react';
+import { useState } from 'react';
+import { defaultParams } from '../../core/catalog/catalog';
+import { builtinKinds } from '../../core/nodes';
+import { useEditorStore } from '../store/context';
+import { edits, freshNodeId } from '../store/editor';
+
+export function Palette() {
+  const store = useEditorStore();
+  const flow = useReactFlow();
+  const [query, setQuery] = useState('');
+  const needle = query.trim().toLowerCase();
+  const kinds = builtinKinds.filter(
+    (k) => needle === '' || `${k.title} ${k.kind} ${k.description}`.toLowerCase().includes(needle),
+  );
+
+  const add = (kindName: string) => {
+    const kind = builtinKinds.find((k) => k.kind === kindName);
+    const doc = store.getState().doc;
+    if (!kind || !doc) return;
+    const bounds = document.querySelector('.fb-canvas')?.getBoundingClientRect();
+    const centre = bounds
+      ? flow.screenToFlowPosition({
+          x: bounds.x + bounds.width / 2,
+          y: bounds.y + bounds.height / 2,
+        })
+      : { x: 0, y: 0 };
+    const id = freshNodeId(doc, kind.kind);
+    store
+      .getState()
+      .changeDoc(
+        edits.addNode({ id, kind: kind.kind, params: defaultParams(kind), position: centre }),
+      );
+    store.getState().selectNode(id);
+  };
+
+  return (
+    <section className="fb-palette" aria-label="Palette">
+      <h2>Nodes</h2>
+      <input
+        type="search"
+        placeholder="Find a node…"
+        aria-label="Find a node"
+        value={query}
+        onChange={(e) => setQuery(e.currentTarget.value)}
+      />
+      <ul>
+        {kinds.map((kind) => (
+          <li key={kind.kind}>
+            <button
+              type="button"
+              aria-label={`Add ${kind.title}`}
+              title={kind.description}
+              onClick={() => add(kind.kind)}
+            >
+              <span className={`fb-cat fb-cat-${kind.category}`}>{kind.category}</span>
+              {kind.title}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,96 @@
+/** The selected run: what it ran with, how it ended, its live charts, Export run and Re-run. */
+import { findPort } from '../../core/catalog/catalog';
+import { parsePortRef } from '../../core/flow/document';
+import { builtinCatalog } from '../../core/nodes';
+import { toRunExport } from '../../core/run/export';
+import type { RunId, RunRow } from '../../core/run/record';
+import { readRunRecord } from '../../db/runs';
+import { MetricChart } from '../charts/MetricChart';
+import { db } from '../db';
+import { useRunActions } from '../engine/actions';
+import { download } from '../files';
+import { useEditorStore } from '../store/context';
+import { formatDuration, formatValue, shortId } from './format';
+import { useMetricNames, useMetricSeries, useSelectedRun } from './queries';
+
+/** Metrics from streaming ports are curves; single values are shown as results. */
+function isCurve(run: RunRow, metric: string): boolean {
+  const { node, port } = parsePortRef(metric);
+  const kind = builtinCatalog.get(run.flowSnapshot.nodes.find((n) => n.id === node)?.kind ?? '');
+  return kind ? findPort(kind, 'outputs', port)?.stream === true : true;
+}
+
+function LiveChart({ runId, metric }: { runId: RunId; metric: string }) {
+  const rows = useMetricSeries(runId, metric);
+  const points = rows?.map((r) => [r.step, r.value, r.ts] as const) ?? [];
+  return <MetricChart metric={metric} points={points} />;
+}
+
+export function RunDetail() {
+  const store = useEditorStore();
+  const run = useSelectedRun();
+  const metrics = useMetricNames(run?.id ?? null);
+  const { rerun } = useRunActions();
+  if (!run) return <section className="fb-run-detail fb-muted">Select a run to see it.</section>;
+
+  const exportRun = async () => {
+    const record = await readRunRecord(db, run.id);
+    if (!record) return store.getState().alert(`Run ${run.id} is no longer stored`);
+    download(`${run.id}.run.json`, toRunExport(record));
+  };
+
+  return (
+    <section className="fb-run-detail" aria-label="Run">
+      <header>
+        <h2>
+          Run <code title={run.id}>{shortId(run.id)}</code> · {run.flow}
+        </h2>
+        <div className="fb-toolbar-group">
+          <button type="button" onClick={() => void exportRun()}>
+            Export run
+          </button>
+          <button type="button" onClick={() => void rerun(run)}>
+            Re-run
+          </button>
+        </div>
+      </header>
+      <dl className="fb-facts">
+        <dt>Status</dt>
+        <dd data-testid="run-status">{run.status}</dd>
+        {run.statusReason && (
+          <>
+            <dt>Reason</dt>
+            <dd className={run.status === 'error' ? 'fb-invalid' : undefined}>
+              {run.statusReason}
+            </dd>
+          </>
+        )}
+        <dt>Engine</dt>
+        <dd>
+          {run.engine
+            ? `${run.engine.backend} · adapter ${run.engine.adapter}`
+            : `${run.backendChoice} (not started)`}
+        </dd>
+        <dt>Params</dt>
+        <dd>
+          <code>{JSON.stringify(run.params)}</code> seed {run.seed}
+        </dd>
+        <dt>Duration</dt>
+        <dd>{formatDuration(run.durationMs)}</dd>
+        {Object.entries(run.result).map(([name, value]) => (
+          <div key={name} className="fb-fact">
+            <dt>{name}</dt>
+            <dd>{formatValue(value)}</dd>
+          </div>
+        ))}
+      </dl>
+      <div className="fb-charts">
+        {metrics
+          ?.filter((m) => isCurve(run, m))
+          .map((metric) => (
+            <LiveChart key={`${run.id}:${metric}`} runId={run.id} metric={metric} />
+          ))}
+      </div>
+    </section>
+  );
+}
