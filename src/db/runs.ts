@@ -46,11 +46,11 @@ export async function updateRun(
 }
 
 export async function putRunNodes(db: FlowbenchDb, rows: readonly RunNodeRow[]): Promise<void> {
-  await db.runNodes.bulkPut(rows as RunNodeRow[]);
+  await db.runNodes.bulkPut(rows);
 }
 
 export async function putMetrics(db: FlowbenchDb, rows: readonly MetricRow[]): Promise<void> {
-  await db.metrics.bulkPut(rows as MetricRow[]);
+  await db.metrics.bulkPut(rows);
 }
 
 /** Runs, newest first (ids are time-ordered). */

@@ -65,7 +65,8 @@ export const browserOrtLoader: OrtLoader = async (backend) => {
     backend === 'webgpu'
       ? await import('onnxruntime-web/webgpu')
       : await import('onnxruntime-web/wasm');
-  const cores = globalThis.navigator?.hardwareConcurrency ?? 1;
+  ort.env.logLevel = 'error';
+  const cores = navigator.hardwareConcurrency || 1;
   // Threads need SharedArrayBuffer, which only cross-origin isolated pages get.
   ort.env.wasm.numThreads = globalThis.crossOriginIsolated ? Math.min(4, cores) : 1;
   return ort;

@@ -9,7 +9,7 @@ import { paramsDigest } from '../../src/core/run/digest';
 import { FlowbenchDb } from '../../src/db/schema';
 import { journalRun, metricSeries, readRunRecord } from '../../src/db/runs';
 import { driveRun, type RunDriverOptions } from './run-driver';
-import { engineInfo, OrtRuntime, type OrtModule } from './ort-runtime';
+import { engineInfo, OrtRuntime } from './ort-runtime';
 
 const example = flowDocumentSchema.parse(
   JSON.parse(readFileSync('src/examples/spirals-mlp.flow.json', 'utf8')),
@@ -56,11 +56,7 @@ function options(): RunDriverOptions {
     catalog: builtinCatalog,
     runtimeFor: (choice) =>
       Promise.resolve(
-        new OrtRuntime(
-          info,
-          () => Promise.resolve(ort as OrtModule),
-          OrtRuntime.resolve(choice, info),
-        ),
+        new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
       ),
     now: () => Date.now(),
     setTimer: (fire, ms) => {
@@ -147,11 +143,7 @@ describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
       ...options(),
       runtimeFor: (choice) =>
         Promise.resolve(
-          new OrtRuntime(
-            info,
-            () => Promise.resolve(ort as OrtModule),
-            OrtRuntime.resolve(choice, info),
-          ),
+          new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
         ),
     });
     expect(status).toBe('error');

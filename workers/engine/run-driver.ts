@@ -33,10 +33,10 @@ export interface RunDriverOptions {
   db: FlowbenchDb;
   catalog: Catalog;
   /** Builds the tensor runtime for a run's backend choice (may fail: no WebGPU). */
-  runtimeFor(choice: BackendChoice): Promise<TensorRuntime & { releaseAll?(): Promise<void> }>;
-  now(): number;
-  setTimer(fire: () => void, ms: number): () => void;
-  onProgress?(node: string, done: number, total: number): void;
+  runtimeFor: (choice: BackendChoice) => Promise<TensorRuntime & { releaseAll?(): Promise<void> }>;
+  now: () => number;
+  setTimer: (fire: () => void, ms: number) => () => void;
+  onProgress?: (node: string, done: number, total: number) => void;
   /** How long a lease vouches for a run; refreshed every third of it. */
   leaseMs?: number;
   metricBatch?: { maxPoints?: number; maxDelayMs?: number };

@@ -78,7 +78,7 @@ export function describeParam(spec: ParamSpec): string {
  */
 export function checkParam(spec: ParamSpec, value: unknown): string | undefined {
   const expected = describeParam(spec);
-  const given = JSON.stringify(value) ?? String(value);
+  const given = value === undefined ? 'nothing' : JSON.stringify(value);
   switch (spec.type) {
     case 'number':
     case 'int': {

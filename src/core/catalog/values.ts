@@ -30,15 +30,20 @@ export interface ModelValue extends MlpArchitecture {
   readonly weights?: MlpWeights;
 }
 
+/** The `kind` tag of a value that travelled along an edge, if it has one. */
+function kindOf(value: unknown): unknown {
+  return typeof value === 'object' && value !== null
+    ? (value as { kind?: unknown }).kind
+    : undefined;
+}
+
 export function expectDataset(value: unknown, port: string): Dataset {
-  if (typeof value === 'object' && value !== null && (value as Dataset).kind === 'dataset')
-    return value as Dataset;
+  if (kindOf(value) === 'dataset') return value as Dataset;
   throw new NodeInputError(`input '${port}' expected a dataset`);
 }
 
 export function expectModel(value: unknown, port: string): ModelValue {
-  if (typeof value === 'object' && value !== null && (value as ModelValue).kind === 'model')
-    return value as ModelValue;
+  if (kindOf(value) === 'model') return value as ModelValue;
   throw new NodeInputError(`input '${port}' expected a model`);
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createCatalog } from '../catalog/catalog';
-import { defineNodeKind, type NodeKind } from '../catalog/kind';
+import { defineNodeKind } from '../catalog/kind';
 import type { Dataset } from '../catalog/values';
 import { FLOW_FORMAT, type FlowDocument, type FlowEdge } from '../flow/document';
 import { FlowValidationError } from '../flow/issues';
@@ -178,7 +178,7 @@ const catalog = createCatalog([
   dataSynthetic,
   dataSplit,
   modelMlp,
-] as unknown as NodeKind[]);
+]);
 
 // --- harness ---------------------------------------------------------------
 

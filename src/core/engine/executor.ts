@@ -180,6 +180,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
         if (now() - lastYield < YIELD_EVERY_MS) return;
         await yieldNow();
         lastYield = now();
+        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may abort while we yield
         if (signal.aborted) throw new RunCancelledError();
       },
     };

@@ -13,6 +13,6 @@ export const builtinKinds: readonly NodeKind[] = [
   modelMlp,
   trainClassifier,
   evalAccuracy,
-] as unknown as readonly NodeKind[];
+];
 
 export const builtinCatalog = createCatalog(builtinKinds);

@@ -41,6 +41,8 @@ export function validateMlpSpec(spec: MlpSpec): void {
   check('inputSize', spec.inputSize);
   spec.hidden.forEach((h, i) => check(`hidden[${i}]`, h));
   check('outputSize', spec.outputSize);
+  // A guard for specs that come from untyped data (an imported flow, a message).
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   if (spec.activation !== 'relu' && spec.activation !== 'tanh') {
     throw new RangeError(
       `MlpSpec.activation must be "relu" or "tanh", got ${String(spec.activation)}`,

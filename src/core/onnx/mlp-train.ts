@@ -58,6 +58,8 @@ export interface MlpTrainStep {
  * one session serves every batch size; the loss is averaged over the batch.
  */
 export function buildMlpTrainStep(spec: MlpSpec, options: MlpTrainStepOptions): MlpTrainStep {
+  // A guard for options that come from untyped data.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
   if (options.loss !== 'softmax_cross_entropy')
     throw new RangeError(`unknown loss: ${String(options.loss)}`);
   const layout = mlpWeightLayout(spec);

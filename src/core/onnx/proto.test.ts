@@ -109,8 +109,8 @@ describe('encodeModel', () => {
     ]);
     expect(reduce?.attribute).toEqual([{ name: 'keepdims', type: 2, i: 0 }]);
     expect(transpose?.attribute).toEqual([{ name: 'perm', type: 7, ints: [1, 0] }]);
-    expect(cast?.attribute?.[1]).toMatchObject({ name: 'mode', type: 3 });
-    expect(new TextDecoder().decode(cast?.attribute?.[1]?.s as Uint8Array)).toBe('unused');
+    expect(cast?.attribute[1]).toMatchObject({ name: 'mode', type: 3 });
+    expect(new TextDecoder().decode(cast?.attribute[1]?.s as Uint8Array)).toBe('unused');
     expect(identity).toMatchObject({ opType: 'Identity', output: ['z'] });
     expect(m.graph.output.map((o) => o.name)).toEqual(['z']);
   });

@@ -11,13 +11,13 @@ import type { MetricRow, RunId } from './record';
 
 export interface MetricBatcherOptions {
   runId: RunId;
-  write(rows: MetricRow[]): Promise<void>;
+  write: (rows: MetricRow[]) => Promise<void>;
   /** Epoch milliseconds. */
-  now(): number;
+  now: () => number;
   /** Run `fire` after `ms`; returns a function that cancels it. */
-  setTimer(fire: () => void, ms: number): () => void;
+  setTimer: (fire: () => void, ms: number) => () => void;
   /** A write failed; later pushes are dropped and `flush` rejects with it. */
-  onError(error: unknown): void;
+  onError: (error: unknown) => void;
   maxPoints?: number;
   maxDelayMs?: number;
 }
@@ -70,7 +70,7 @@ export class MetricBatcher {
     const batch = this.buffer;
     this.buffer = [];
     this.writing = this.writing.then(async () => {
-      if (this.failure !== null) throw this.failure;
+      if (this.failure !== null) throw this.failure as Error;
       if (batch.length === 0) return;
       try {
         await this.options.write(batch);

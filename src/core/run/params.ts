@@ -41,7 +41,7 @@ export function checkInputValue(input: FlowInput, value: unknown): string | unde
           (input.max === undefined || value <= input.max);
   return fits
     ? undefined
-    : `'${input.name}' expects ${describeInput(input)}, got ${JSON.stringify(value) ?? String(value)}`;
+    : `'${input.name}' expects ${describeInput(input)}, got ${value === undefined ? 'nothing' : JSON.stringify(value)}`;
 }
 
 /**

@@ -10,7 +10,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
@@ -24,7 +24,8 @@ export function Canvas() {
   const store = useEditorStore();
   const doc = useEditor((s) => s.doc);
   const run = useSelectedRun();
-  const shown = run && run.flowId === store.getState().flowId ? run : undefined;
+  const flowId = useEditor((s) => s.flowId);
+  const shown = run && run.flowId === flowId ? run : undefined;
   const rows = useRunNodes(shown?.id ?? null);
   const progress = useEditor((s) => (shown ? s.progress[shown.id] : undefined));
 
@@ -35,15 +36,17 @@ export function Canvas() {
     return state;
   }, [rows, progress]);
 
-  const [nodes, setNodes] = useState<CanvasNode[]>([]);
-  useEffect(() => {
-    if (doc) setNodes((previous) => toCanvasNodes(doc, runState, previous));
-  }, [doc, runState]);
+  // React Flow's side of each node (measured size, selection, drag) as it last reported it.
+  const [view, setView] = useState<readonly CanvasNode[]>([]);
+  const nodes = useMemo(
+    () => (doc ? toCanvasNodes(doc, runState, view) : []),
+    [doc, runState, view],
+  );
   const edges = useMemo(() => (doc ? toCanvasEdges(doc, runState) : []), [doc, runState]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<CanvasNode>[]) => {
-      setNodes((current) => applyNodeChanges(changes, current));
+      setView(applyNodeChanges(changes, nodes));
       const { changeDoc, selectNode } = store.getState();
       const removed: string[] = [];
       for (const change of changes) {
@@ -57,7 +60,7 @@ export function Canvas() {
         if (removed.includes(store.getState().selectedNode ?? '')) selectNode(null);
       }
     },
-    [store],
+    [store, nodes],
   );
 
   const onEdgesChange = useCallback(
@@ -95,7 +98,10 @@ export function Canvas() {
       const { doc: current, changeDoc, alert } = store.getState();
       if (!current) return;
       const refused = refuseConnection(current, c);
-      if (refused) return alert(refused);
+      if (refused) {
+        alert(refused);
+        return;
+      }
       changeDoc(
         edits.connect({
           from: `${c.source}.${c.sourceHandle}`,

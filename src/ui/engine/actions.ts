@@ -62,7 +62,7 @@ export function useRunActions() {
 
   const cancel = async (target: RunRow) => {
     // A queued run may be waiting in this engine for a slot: stop it there too.
-    const cancelledHere = await engine.call('cancel', { runId: target.id });
+    const { cancelled: cancelledHere } = await engine.call('cancel', { runId: target.id });
     if (await cancelQueuedRun(db, target.id)) return;
     if (!cancelledHere && target.status === 'running')
       store.getState().alert(`Run ${target.id} is driven by another tab; cancel it there`);

@@ -9,10 +9,12 @@ import {
   type EngineCalls,
   type EngineEvent,
   type EngineMessage,
-  type EngineRequest,
 } from '../../../workers/protocol';
 
-type Pending = { resolve(value: unknown): void; reject(error: Error): void };
+interface Pending {
+  resolve: (value: unknown) => void;
+  reject: (error: Error) => void;
+}
 
 export class EngineClient {
   private readonly worker: Worker;
@@ -41,8 +43,11 @@ export class EngineClient {
   ): Promise<EngineCalls[C]['result']> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve: resolve as (value: unknown) => void, reject });
-      this.worker.postMessage({ id, call, params } as EngineRequest);
+      this.pending.set(id, {
+        resolve: (value) => resolve(value as EngineCalls[C]['result']),
+        reject,
+      });
+      this.worker.postMessage({ id, call, params });
     });
   }
 

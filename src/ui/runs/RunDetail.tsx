@@ -35,7 +35,10 @@ export function RunDetail() {
 
   const exportRun = async () => {
     const record = await readRunRecord(db, run.id);
-    if (!record) return store.getState().alert(`Run ${run.id} is no longer stored`);
+    if (!record) {
+      store.getState().alert(`Run ${run.id} is no longer stored`);
+      return;
+    }
     download(`${run.id}.run.json`, toRunExport(record));
   };
 

@@ -32,15 +32,15 @@ export interface EditorState {
   /** Messages shown to the person in an alert, newest last. */
   alerts: { id: number; message: string }[];
 
-  openFlow(flowId: FlowId, doc: FlowDocument): void;
-  changeDoc(change: (doc: FlowDocument) => FlowDocument): void;
-  selectNode(id: string | null): void;
-  selectRun(id: RunId | null): void;
-  setBackend(backend: BackendChoice): void;
-  setRunParam(name: string, value: string): void;
-  setProgress(runId: RunId, node: string, progress: NodeProgress): void;
-  alert(message: string): void;
-  dismissAlert(id: number): void;
+  openFlow: (flowId: FlowId, doc: FlowDocument) => void;
+  changeDoc: (change: (doc: FlowDocument) => FlowDocument) => void;
+  selectNode: (id: string | null) => void;
+  selectRun: (id: RunId | null) => void;
+  setBackend: (backend: BackendChoice) => void;
+  setRunParam: (name: string, value: string) => void;
+  setProgress: (runId: RunId, node: string, progress: NodeProgress) => void;
+  alert: (message: string) => void;
+  dismissAlert: (id: number) => void;
 }
 
 let alertIds = 0;
