@@ -48,7 +48,11 @@ async function isLocked(runId: RunId): Promise<boolean> {
   return held.some((lock) => lock.name === runLockName(runId));
 }
 
-void sweepAbandoned(db, Date.now(), isLocked);
+// On start-up and then periodically: a run whose engine died is marked abandoned.
+const SWEEP_EVERY_MS = 5_000;
+const sweep = () => void sweepAbandoned(db, Date.now(), isLocked).catch(() => undefined);
+sweep();
+setInterval(sweep, SWEEP_EVERY_MS);
 
 async function handle(request: EngineRequest): Promise<unknown> {
   switch (request.call) {

@@ -5,7 +5,9 @@ import { useEngineInfo } from './engine/EngineContext';
 import { useRunActions } from './engine/actions';
 import { ExamplesDialog } from './panels/ExamplesDialog';
 import { download, readJsonFile } from './files';
-import { importDocument } from './library';
+import { setSetting } from '../db/flows';
+import { db } from './db';
+import { BACKEND, importDocument } from './library';
 import { useSelectedRun } from './runs/queries';
 import { useEditor, useEditorStore } from './store/context';
 
@@ -60,7 +62,11 @@ export function Toolbar() {
           Backend{' '}
           <select
             value={backend}
-            onChange={(e) => store.getState().setBackend(e.currentTarget.value as BackendChoice)}
+            onChange={(e) => {
+              const choice = e.currentTarget.value as BackendChoice;
+              store.getState().setBackend(choice);
+              void setSetting(db, BACKEND, choice);
+            }}
           >
             {backendChoices.map((choice) => (
               <option key={choice} value={choice}>

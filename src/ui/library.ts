@@ -4,6 +4,7 @@
  * writes the open document back on every change.
  */
 import { useEffect } from 'react';
+import { backendChoices, type BackendChoice } from '../core/engine/runtime';
 import type { FlowDocument } from '../core/flow/document';
 import { describeIssues, type FlowIssue } from '../core/flow/issues';
 import { parseFlow, validateFlow } from '../core/flow/validate';
@@ -18,6 +19,7 @@ import { useEditorStore } from './store/context';
 import type { EditorStore } from './store/editor';
 
 const OPEN_FLOW = 'openFlow';
+export const BACKEND = 'backend';
 const AUTOSAVE_MS = 250;
 
 /** Open a library flow in the editor and remember it across reloads. */
@@ -38,6 +40,8 @@ export async function addAndOpen(store: EditorStore, doc: FlowDocument): Promise
 
 /** On start-up: reopen the flow that was open, or put the default example on the canvas. */
 export async function restoreSession(store: EditorStore): Promise<void> {
+  const backend = await getSetting<BackendChoice>(db, BACKEND);
+  if (backend && backendChoices.includes(backend)) store.getState().setBackend(backend);
   const open = await getSetting<FlowId>(db, OPEN_FLOW);
   if (open && (await db.flows.get(open))) return openLibraryFlow(store, open);
   const any = await db.flows.orderBy('updatedAt').last();

@@ -1,0 +1,84 @@
+import 'fake-indexeddb/auto';
+import { afterEach, expect, it } from 'vitest';
+import type { RunId, RunNodeRow, RunRow } from '../../src/core/run/record';
+import { FlowbenchDb } from '../../src/db/schema';
+import { ABANDONED_REASON, sweepAbandoned } from './lease';
+
+let db: FlowbenchDb;
+let n = 0;
+afterEach(async () => {
+  db.close();
+  await db.delete();
+});
+
+function run(id: string, status: RunRow['status'], leaseUntil: number | null): RunRow {
+  return {
+    id: id as RunId,
+    flowId: null,
+    flow: 'f',
+    flowVersion: 1,
+    flowSnapshot: {
+      format: 'flowbench.flow/1',
+      name: 'f',
+      inputs: [],
+      outputs: [],
+      nodes: [],
+      edges: [],
+    },
+    params: {},
+    seed: 0,
+    paramsDigest: '',
+    groupId: null,
+    cause: 'ui',
+    backendChoice: 'auto',
+    status,
+    statusReason: '',
+    createdAt: '',
+    startedAt: '',
+    finishedAt: null,
+    durationMs: null,
+    engine: null,
+    result: {},
+    leaseUntil,
+  };
+}
+
+function node(runId: string, id: string, status: RunNodeRow['status']): RunNodeRow {
+  return {
+    runId: runId as RunId,
+    node: id,
+    status,
+    startedAt: null,
+    durationMs: null,
+    error: '',
+    logs: '',
+  };
+}
+
+it('marks a running run with a stale lease and a free lock abandoned, keeping its record', async () => {
+  db = new FlowbenchDb(`lease-${++n}`);
+  await db.runs.bulkAdd([
+    run('stale', 'running', 1_000),
+    run('fresh', 'running', 10_000),
+    run('locked', 'running', 1_000),
+    run('done', 'ok', 1_000),
+  ]);
+  await db.runNodes.bulkAdd([
+    node('stale', 'a', 'ok'),
+    node('stale', 'b', 'running'),
+    node('stale', 'c', 'queued'),
+  ]);
+  await db.metrics.add({ runId: 'stale' as RunId, name: 'a.x', step: 0, value: 1, ts: 0 });
+
+  const swept = await sweepAbandoned(db, 5_000, (id) => Promise.resolve(id === 'locked'));
+
+  expect(swept).toEqual(['stale']);
+  const stale = await db.runs.get('stale' as RunId);
+  expect(stale).toMatchObject({ status: 'abandoned', statusReason: ABANDONED_REASON });
+  expect((await db.runs.get('fresh' as RunId))?.status).toBe('running');
+  expect((await db.runs.get('locked' as RunId))?.status).toBe('running');
+  expect((await db.runs.get('done' as RunId))?.status).toBe('ok');
+  const nodes = await db.runNodes.where('runId').equals('stale').sortBy('node');
+  expect(nodes.map((row) => row.status)).toEqual(['ok', 'interrupted', 'interrupted']);
+  expect(await db.metrics.count()).toBe(1);
+});
