@@ -40,6 +40,8 @@ function run(id: string, status: RunRow['status'], leaseUntil: number | null): R
     engine: null,
     result: {},
     leaseUntil,
+    requires: [],
+    rerunOf: null,
   };
 }
 

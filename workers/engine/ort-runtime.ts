@@ -14,6 +14,7 @@ import type {
   BackendChoice,
   EngineInfo,
   ModelSession,
+  NodeBackend,
   Tensor,
   TensorRuntime,
 } from '../../src/core/engine/runtime';
@@ -103,8 +104,15 @@ export class OrtRuntime implements TensorRuntime {
     return choice;
   }
 
-  async createSession(model: Uint8Array, choice: BackendChoice): Promise<ModelSession> {
-    const backend = choice === 'auto' ? this.runBackend : OrtRuntime.resolve(choice, this.info);
+  async createSession(model: Uint8Array, choice: NodeBackend): Promise<ModelSession> {
+    const backend =
+      choice === 'auto'
+        ? this.runBackend
+        : choice === 'prefer-webgpu'
+          ? this.info.adapter
+            ? 'webgpu'
+            : 'wasm'
+          : OrtRuntime.resolve(choice, this.info);
     let module = this.modules.get(backend);
     if (!module) {
       module = this.load(backend);

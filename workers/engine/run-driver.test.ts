@@ -1,19 +1,13 @@
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import * as ort from 'onnxruntime-web';
-import { builtinCatalog } from '../../src/core/nodes';
-import { flowDocumentSchema, type FlowDocument } from '../../src/core/flow/document';
+import type { FlowDocument } from '../../src/core/flow/document';
 import type { RunId, RunRow } from '../../src/core/run/record';
-import { paramsDigest } from '../../src/core/run/digest';
 import { FlowbenchDb } from '../../src/db/schema';
-import { journalRun, metricSeries, readRunRecord } from '../../src/db/runs';
-import { driveRun, type RunDriverOptions } from './run-driver';
-import { engineInfo, OrtRuntime } from './ort-runtime';
+import { metricSeries, readRunRecord } from '../../src/db/runs';
+import { driveRun } from './run-driver';
+import { journalTestRun, loadFlow, testDriverOptions } from './testing';
 
-const example = flowDocumentSchema.parse(
-  JSON.parse(readFileSync('src/examples/spirals-mlp.flow.json', 'utf8')),
-);
+const example = loadFlow('src/examples/spirals-mlp.flow.json');
 
 let db: FlowbenchDb;
 let counter = 0;
@@ -22,49 +16,9 @@ afterEach(async () => {
   await db.delete();
 });
 
-async function journal(flow: FlowDocument, params: RunRow['params'], seed = 0): Promise<RunId> {
-  const id = `run-${++counter}` as RunId;
-  await journalRun(db, {
-    id,
-    flowId: null,
-    flow: flow.name,
-    flowVersion: 1,
-    flowSnapshot: flow,
-    params,
-    seed,
-    paramsDigest: await paramsDigest(params, seed),
-    groupId: null,
-    cause: 'ui',
-    backendChoice: 'auto',
-    status: 'queued',
-    statusReason: '',
-    createdAt: new Date().toISOString(),
-    startedAt: null,
-    finishedAt: null,
-    durationMs: null,
-    engine: null,
-    result: {},
-    leaseUntil: null,
-  });
-  return id;
-}
-
-function options(): RunDriverOptions {
-  const info = engineInfo(null);
-  return {
-    db,
-    catalog: builtinCatalog,
-    runtimeFor: (choice) =>
-      Promise.resolve(
-        new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
-      ),
-    now: () => Date.now(),
-    setTimer: (fire, ms) => {
-      const timer = setTimeout(fire, ms);
-      return () => clearTimeout(timer);
-    },
-  };
-}
+const journal = (flow: FlowDocument, params: RunRow['params'], seed = 0) =>
+  journalTestRun(db, flow, params, { seed });
+const options = () => testDriverOptions(db);
 
 describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
   it('trains, records a falling loss, node outcomes, the accuracy and the model artifact', async () => {
@@ -138,14 +92,7 @@ describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
     db = new FlowbenchDb(`driver-${++counter}`);
     const id = await journal(example, { steps: 5 });
     await db.runs.update(id, { backendChoice: 'webgpu' });
-    const info = engineInfo(null);
-    const status = await driveRun(id, new AbortController().signal, {
-      ...options(),
-      runtimeFor: (choice) =>
-        Promise.resolve(
-          new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
-        ),
-    });
+    const status = await driveRun(id, new AbortController().signal, options());
     expect(status).toBe('error');
     expect((await db.runs.get(id))?.statusReason).toMatch(/no WebGPU adapter/);
   });

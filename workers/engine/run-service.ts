@@ -6,6 +6,8 @@
  */
 import type { BackendChoice, EngineInfo } from '../../src/core/engine/runtime';
 import type { RunId, RunStatus } from '../../src/core/run/record';
+import { waitingReason } from '../../src/core/run/devices';
+import { updateRun } from '../../src/db/runs';
 import { driveRun, type RunDriverOptions } from './run-driver';
 
 export interface RunServiceOptions extends Omit<RunDriverOptions, 'runtimeFor' | 'onProgress'> {
@@ -37,6 +39,8 @@ export class RunService {
       await this.admit();
       if (controller.signal.aborted) return 'cancelled';
       const info = await this.options.engineInfo();
+      const missing = await this.missingDevice(runId, info);
+      if (missing) return 'queued';
       return await this.options.withLock(runLockName(runId), () =>
         driveRun(runId, controller.signal, {
           ...this.options,
@@ -48,6 +52,19 @@ export class RunService {
       this.controllers.delete(runId);
       this.release();
     }
+  }
+
+  /**
+   * A run that requires a device this engine lacks stays queued, with the
+   * reason on its record, for an engine that has it; it is not failed.
+   */
+  private async missingDevice(runId: RunId, info: EngineInfo): Promise<boolean> {
+    const { db } = this.options;
+    const run = await db.runs.get(runId);
+    const missing = run?.requires.find((device) => device === 'webgpu' && !info.adapter);
+    if (!missing || run?.status !== 'queued') return false;
+    await updateRun(db, runId, { statusReason: waitingReason(missing) });
+    return true;
   }
 
   cancel(runId: RunId): boolean {

@@ -8,6 +8,13 @@
 export type Backend = 'webgpu' | 'wasm';
 export type BackendChoice = 'auto' | Backend;
 export const backendChoices: readonly BackendChoice[] = ['auto', 'webgpu', 'wasm'];
+/**
+ * Where one node's sessions run: a run-level choice, or `prefer-webgpu` —
+ * WebGPU on any adapter (even a software one), WASM when there is none.
+ * A node set to `webgpu` *requires* it: its run waits for an engine that has it.
+ */
+export type NodeBackend = BackendChoice | 'prefer-webgpu';
+export const nodeBackends = ['auto', 'webgpu', 'prefer-webgpu', 'wasm'] as const;
 
 export interface Tensor {
   type: 'float32' | 'int32';
@@ -40,8 +47,8 @@ export interface AdapterInfo {
 
 export interface TensorRuntime {
   readonly info: EngineInfo;
-  /** `auto` resolves to `info.backend`; a forced backend that is missing fails with a clear error. */
-  createSession(model: Uint8Array, backend: BackendChoice): Promise<ModelSession>;
+  /** `auto` follows the run; a forced backend that is missing fails with a clear error. */
+  createSession(model: Uint8Array, backend: NodeBackend): Promise<ModelSession>;
 }
 
 export function float32(data: Float32Array, dims: readonly number[]): Tensor {

@@ -1,7 +1,7 @@
 /** `eval.accuracy`: the share of a dataset's rows a trained classifier gets right. */
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
-import { float32 } from '../engine/runtime';
+import { float32, nodeBackends } from '../engine/runtime';
 import { buildMlpInference } from '../onnx/mlp';
 
 export const evalAccuracy = defineNodeKind({
@@ -13,9 +13,10 @@ export const evalAccuracy = defineNodeKind({
   params: {
     backend: {
       type: 'enum',
-      options: ['auto', 'webgpu', 'wasm'],
+      options: nodeBackends,
       default: 'auto',
-      description: 'Where inference runs; auto follows the run.',
+      description:
+        'Where inference runs: auto follows the run; webgpu requires it; prefer-webgpu falls back to wasm.',
     },
   },
   inputs: [
@@ -55,6 +56,8 @@ export const evalAccuracy = defineNodeKind({
     }
     const accuracy = correct / data.count;
     ctx.log(`${correct} of ${data.count} rows right on ${session.backend}`);
+    if (ctx.params.backend === 'prefer-webgpu' && session.backend !== 'webgpu')
+      ctx.log('preferred webgpu, but this engine has no WebGPU adapter: ran on wasm');
     ctx.emit('accuracy', accuracy);
   },
 });

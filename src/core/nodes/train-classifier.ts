@@ -8,7 +8,7 @@ import { defineNodeKind } from '../catalog/kind';
 import { expectDataset, expectModel, type Dataset, type ModelValue } from '../catalog/values';
 import type { MlpSpec } from '../onnx/mlp-spec';
 import { buildMlpInference, buildMlpTrainStep, initMlpWeights } from '../onnx/mlp';
-import { float32, type Tensor } from '../engine/runtime';
+import { float32, nodeBackends, type Tensor } from '../engine/runtime';
 import { createRandom, permutation } from '../random';
 
 /** Copy rows `order[from..from+size)` into a batch of features and one-hot targets. */
@@ -58,9 +58,10 @@ export const trainClassifier = defineNodeKind({
     seed: { type: 'int', default: 0, min: 0, description: 'Seed of weight init and batch order.' },
     backend: {
       type: 'enum',
-      options: ['auto', 'webgpu', 'wasm'],
+      options: nodeBackends,
       default: 'auto',
-      description: 'Where the steps run; auto follows the run.',
+      description:
+        'Where the steps run: auto follows the run; webgpu requires it (the run waits for an engine with WebGPU); prefer-webgpu falls back to wasm.',
     },
   },
   inputs: [
@@ -89,6 +90,8 @@ export const trainClassifier = defineNodeKind({
     });
     const session = await ctx.runtime.createSession(step.model, backend);
     ctx.log(`training on ${session.backend}: ${steps} steps of ${batch_size} rows`);
+    if (backend === 'prefer-webgpu' && session.backend !== 'webgpu')
+      ctx.log('preferred webgpu, but this engine has no WebGPU adapter: ran on wasm');
     try {
       const size = Math.min(batch_size, data.count);
       const x = new Float32Array(size * data.featureSize);

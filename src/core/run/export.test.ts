@@ -37,6 +37,8 @@ function runRow(overrides: Partial<RunRow> = {}): RunRow {
     engine: { backend: 'wasm', adapter: 'none', fallback: false },
     result: { accuracy: 0.97 },
     leaseUntil: null,
+    requires: [],
+    rerunOf: null,
     ...overrides,
   };
 }

@@ -47,6 +47,8 @@ export const runExportSchema = z.object({
     groupId: z.string().nullable(),
     cause: z.enum(runCauses).optional(),
     backendChoice: z.enum(['auto', 'webgpu', 'wasm']).optional(),
+    requires: z.array(z.enum(['webgpu', 'wasm'])).optional(),
+    rerunOf: z.string().nullable().optional(),
     status: z.enum(runStatuses),
     statusReason: z.string(),
     createdAt: z.string(),
@@ -146,6 +148,8 @@ export function toRunExport(record: RunRecord): RunExport {
       groupId: run.groupId,
       cause: run.cause,
       backendChoice: run.backendChoice,
+      requires: run.requires,
+      rerunOf: run.rerunOf,
       status: run.status,
       statusReason: run.statusReason,
       createdAt: run.createdAt,
@@ -178,6 +182,8 @@ export function fromRunExport(
     flowSnapshot: doc.flow,
     cause: doc.run.cause ?? 'ui',
     backendChoice: doc.run.backendChoice ?? 'auto',
+    requires: doc.run.requires ?? [],
+    rerunOf: (doc.run.rerunOf ?? null) as RunId | null,
     leaseUntil: null,
   };
   return {

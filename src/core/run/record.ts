@@ -56,6 +56,10 @@ export interface RunRow {
   cause: RunCause;
   /** The backend the person asked for. */
   backendChoice: BackendChoice;
+  /** Devices the run cannot run without (a node or the run forced to `webgpu`). */
+  requires: Backend[];
+  /** The run this one re-ran, to compare their series. */
+  rerunOf: RunId | null;
   status: RunStatus;
   statusReason: string;
   createdAt: string;

@@ -9,6 +9,7 @@ import type { FlowDocument } from '../../core/flow/document';
 import { FlowValidationError } from '../../core/flow/issues';
 import { validateFlow } from '../../core/flow/validate';
 import { builtinCatalog } from '../../core/nodes';
+import { requiredDevices } from '../../core/run/devices';
 import { paramsDigest } from '../../core/run/digest';
 import { resolveRunParams } from '../../core/run/params';
 import type { FlowId, RunCause, RunId, RunRow } from '../../core/run/record';
@@ -24,6 +25,7 @@ export interface RunRequest {
   backendChoice: BackendChoice;
   cause: RunCause;
   groupId?: string | null;
+  rerunOf?: RunId | null;
 }
 
 /** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */
@@ -47,6 +49,8 @@ export async function journalRequest(db: FlowbenchDb, request: RunRequest): Prom
     groupId: request.groupId ?? null,
     cause: request.cause,
     backendChoice: request.backendChoice,
+    requires: requiredDevices(flow, request.backendChoice),
+    rerunOf: request.rerunOf ?? null,
     status: 'queued',
     statusReason: '',
     createdAt: new Date().toISOString(),

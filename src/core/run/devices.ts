@@ -1,0 +1,17 @@
+/**
+ * Device labels: what a run cannot run without. A run forced to `webgpu`, or
+ * a node whose `backend` param is `webgpu`, requires WebGPU; an engine
+ * without an adapter leaves such a run queued with its reason instead of
+ * failing it, so it can still run where WebGPU exists.
+ */
+import type { Backend, BackendChoice } from '../engine/runtime';
+import type { FlowDocument } from '../flow/document';
+
+export function requiredDevices(flow: FlowDocument, choice: BackendChoice): Backend[] {
+  const nodeRequires = flow.nodes.some((node) => node.params.backend === 'webgpu');
+  return choice === 'webgpu' || nodeRequires ? ['webgpu'] : [];
+}
+
+export function waitingReason(device: Backend): string {
+  return `Waiting for an engine with ${device}`;
+}

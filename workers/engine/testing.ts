@@ -1,0 +1,77 @@
+/**
+ * Shared set-up for engine tests under Node: journal a run the way the UI
+ * does, and driver options over real onnxruntime-web (WASM) with real timers.
+ */
+import * as ort from 'onnxruntime-web';
+import { readFileSync } from 'node:fs';
+import { builtinCatalog } from '../../src/core/nodes';
+import type { EngineInfo } from '../../src/core/engine/runtime';
+import { flowDocumentSchema, type FlowDocument } from '../../src/core/flow/document';
+import { paramsDigest } from '../../src/core/run/digest';
+import type { RunId, RunRow } from '../../src/core/run/record';
+import { journalRun } from '../../src/db/runs';
+import type { FlowbenchDb } from '../../src/db/schema';
+import { engineInfo, OrtRuntime } from './ort-runtime';
+import type { RunDriverOptions } from './run-driver';
+
+export function loadFlow(path: string): FlowDocument {
+  return flowDocumentSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
+}
+
+let counter = 0;
+
+export async function journalTestRun(
+  db: FlowbenchDb,
+  flow: FlowDocument,
+  params: RunRow['params'],
+  changes: Partial<RunRow> = {},
+): Promise<RunId> {
+  const id = `run-${String(++counter).padStart(4, '0')}` as RunId;
+  const seed = changes.seed ?? 0;
+  await journalRun(db, {
+    id,
+    flowId: null,
+    flow: flow.name,
+    flowVersion: 1,
+    flowSnapshot: flow,
+    params,
+    seed,
+    paramsDigest: await paramsDigest(params, seed),
+    groupId: null,
+    cause: 'ui',
+    backendChoice: 'auto',
+    status: 'queued',
+    statusReason: '',
+    createdAt: new Date().toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+    engine: null,
+    result: {},
+    leaseUntil: null,
+    requires: [],
+    rerunOf: null,
+    ...changes,
+  });
+  return id;
+}
+
+export function nodeRuntime(info: EngineInfo = engineInfo(null)): RunDriverOptions['runtimeFor'] {
+  return (choice) =>
+    Promise.resolve(
+      new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
+    );
+}
+
+export function testDriverOptions(db: FlowbenchDb): RunDriverOptions {
+  return {
+    db,
+    catalog: builtinCatalog,
+    runtimeFor: nodeRuntime(),
+    now: () => Date.now(),
+    setTimer: (fire, ms) => {
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
+  };
+}
