@@ -66,6 +66,8 @@ function runRow(id: string, overrides: Partial<RunRow> = {}): RunRow {
     engine: null,
     result: {},
     leaseUntil: null,
+    requires: [],
+    rerunOf: null,
     ...overrides,
   };
 }
