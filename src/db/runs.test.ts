@@ -9,6 +9,7 @@ import {
   activeRuns,
   cancelQueuedRun,
   claimRun,
+  deleteRuns,
   importRunRecord,
   journalRun,
   listRuns,
@@ -375,5 +376,31 @@ describe('readRunRecord and importRunRecord', () => {
     await putRunNodes(db, [{ ...row, status: 'running' }]);
     await putRunNodes(db, [{ ...row, status: 'ok' }]);
     expect((await runNodes(db, 'r1' as RunId)).map((n) => n.status)).toEqual(['ok']);
+  });
+});
+
+describe('deleteRuns', () => {
+  it('deletes finished runs with their nodes, metrics, artifacts and intervals, and nothing else', async () => {
+    const db = freshDb();
+    await writeFinishedRun(db, 'gone');
+    await writeFinishedRun(db, 'kept');
+    await deleteRuns(db, ['gone' as RunId]);
+    expect(await readRunRecord(db, 'gone' as RunId)).toBeUndefined();
+    for (const table of [db.runNodes, db.metrics, db.artifacts, db.intervals])
+      expect(await table.where('runId').equals('gone').count()).toBe(0);
+    const kept = await readRunRecord(db, 'kept' as RunId);
+    expect(kept?.metrics).toHaveLength(5);
+    expect(kept?.nodes).toHaveLength(2);
+  });
+
+  it('refuses to delete a queued or running run, and deletes nothing', async () => {
+    const db = freshDb();
+    await writeFinishedRun(db, 'done');
+    await journalRun(db, runRow('waiting'));
+    await expect(deleteRuns(db, ['done', 'waiting'] as RunId[])).rejects.toThrow(
+      /cancel waiting first/,
+    );
+    expect(await db.runs.count()).toBe(2);
+    expect(await db.metrics.where('runId').equals('done').count()).toBe(5);
   });
 });

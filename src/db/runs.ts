@@ -151,3 +151,22 @@ export async function cancelQueuedRun(db: FlowbenchDb, id: RunId): Promise<boole
     return true;
   });
 }
+
+/** Delete finished runs with everything recorded of them, in one transaction. */
+export async function deleteRuns(db: FlowbenchDb, ids: readonly RunId[]): Promise<void> {
+  await db.transaction(
+    'rw',
+    [db.runs, db.runNodes, db.metrics, db.artifacts, db.intervals],
+    async () => {
+      const runs = await db.runs.bulkGet(ids as RunId[]);
+      const active = runs.filter((r) => r?.status === 'queued' || r?.status === 'running');
+      if (active.length > 0)
+        throw new Error(
+          `cancel ${active.map((r) => r!.id).join(', ')} first: a queued or running run cannot be deleted`,
+        );
+      for (const table of [db.runNodes, db.metrics, db.artifacts, db.intervals])
+        await table.where('runId').anyOf(ids).delete();
+      await db.runs.bulkDelete(ids as RunId[]);
+    },
+  );
+}

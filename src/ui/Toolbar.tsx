@@ -58,23 +58,22 @@ export function Toolbar() {
         </button>
       </div>
       <div className="fb-toolbar-group">
-        <label>
-          Backend{' '}
-          <select
-            value={backend}
-            onChange={(e) => {
-              const choice = e.currentTarget.value as BackendChoice;
-              store.getState().setBackend(choice);
-              void setSetting(db, BACKEND, choice);
-            }}
-          >
-            {backendChoices.map((choice) => (
-              <option key={choice} value={choice}>
-                {choice === 'auto' ? auto : choice}
-              </option>
-            ))}
-          </select>
-        </label>
+        <label htmlFor="backend-choice">Backend</label>
+        <select
+          id="backend-choice"
+          value={backend}
+          onChange={(e) => {
+            const choice = e.currentTarget.value as BackendChoice;
+            store.getState().setBackend(choice);
+            void setSetting(db, BACKEND, choice);
+          }}
+        >
+          {backendChoices.map((choice) => (
+            <option key={choice} value={choice}>
+              {choice === 'auto' ? auto : choice}
+            </option>
+          ))}
+        </select>
         <button type="button" className="fb-primary" disabled={!doc} onClick={() => void run()}>
           Run
         </button>

@@ -5,7 +5,7 @@ import type { RunId } from '../../core/run/record';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
 import { EngineClient } from './client';
-import { journalRequest, type RunRequest } from './submit';
+import { checkRequest, journalRequest, type RunRequest } from './submit';
 
 const EngineContext = createContext<EngineClient | null>(null);
 
@@ -42,26 +42,38 @@ export function useEngineInfo() {
   });
 }
 
-/** Journal a run, select it, and start it; errors become alerts. */
-export function useSubmitRun() {
+/**
+ * Journal several runs as one submission: all are checked first, so a bad
+ * combination refuses the whole sweep and nothing is journaled.
+ */
+export function useSubmitRuns() {
   const engine = useEngine();
   const store = useEditorStore();
-  return async (request: RunRequest): Promise<RunId | null> => {
-    let id: RunId;
+  return async (requests: readonly RunRequest[]): Promise<RunId[]> => {
+    const ids: RunId[] = [];
     try {
-      id = await journalRequest(db, request);
+      for (const request of requests) checkRequest(request);
+      for (const request of requests) ids.push(await journalRequest(db, request));
     } catch (error) {
       store.getState().alert(error instanceof Error ? error.message : String(error));
-      return null;
+      return ids;
     }
-    store.getState().selectRun(id);
-    engine.call('start', { runId: id }).catch((error: unknown) => {
-      store
-        .getState()
-        .alert(
-          `Run ${id} could not start: ${error instanceof Error ? error.message : String(error)}`,
-        );
-    });
-    return id;
+    if (ids[0]) store.getState().selectRun(ids[0]);
+    for (const id of ids)
+      engine.call('start', { runId: id }).catch((error: unknown) => {
+        store
+          .getState()
+          .alert(
+            `Run ${id} could not start: ${error instanceof Error ? error.message : String(error)}`,
+          );
+      });
+    return ids;
   };
+}
+
+/** Journal a run, select it, and start it; errors become alerts. */
+export function useSubmitRun() {
+  const submitMany = useSubmitRuns();
+  return async (request: RunRequest): Promise<RunId | null> =>
+    (await submitMany([request]))[0] ?? null;
 }

@@ -4,7 +4,9 @@ import type { RunRow } from '../../core/run/record';
 import { cancelQueuedRun } from '../../db/runs';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
-import { useEngine, useSubmitRun } from './EngineContext';
+import { useEngine, useSubmitRun, useSubmitRuns } from './EngineContext';
+import { v7 as uuidv7 } from 'uuid';
+import { grid, MAX_SWEEP_RUNS, sweepValues } from '../../core/run/sweep';
 
 /** Turn the form's text into param values; text that is no number stays text, to be refused by name. */
 export function formParams(
@@ -26,10 +28,33 @@ export function formParams(
   return { params, seed };
 }
 
+/**
+ * The runs a sweep stands for: one per combination of the fields' values.
+ * A message instead when a field cannot be read or the grid is too large.
+ */
+export function planSweep(
+  flow: FlowDocument,
+  typed: Readonly<Record<string, string>>,
+): { params: Record<string, unknown>; seed: number }[] | string {
+  const axes: { name: string; values: string[] }[] = [];
+  for (const input of flow.inputs) {
+    const text = typed[input.name];
+    if (text === undefined || text.trim() === '') continue;
+    const values = sweepValues(input, text);
+    if (typeof values === 'string') return values;
+    axes.push({ name: input.name, values });
+  }
+  const size = axes.reduce((n, axis) => n * axis.values.length, 1);
+  if (size > MAX_SWEEP_RUNS)
+    return `This sweep is ${size} runs; Flowbench runs sweeps of up to ${MAX_SWEEP_RUNS}`;
+  return grid(axes).map((combo) => formParams(flow, combo));
+}
+
 export function useRunActions() {
   const store = useEditorStore();
   const engine = useEngine();
   const submit = useSubmitRun();
+  const submitMany = useSubmitRuns();
 
   const run = async () => {
     const { doc, flowId, runParams, backend } = store.getState();
@@ -47,6 +72,30 @@ export function useRunActions() {
     });
   };
 
+  /** Every combination of the form's lists and ranges, journaled as one group. */
+  const sweep = async () => {
+    const { doc, flowId, runParams, backend } = store.getState();
+    if (!doc || !flowId) return;
+    const plan = planSweep(doc, runParams);
+    if (typeof plan === 'string') {
+      store.getState().alert(plan);
+      return;
+    }
+    const row = await db.flows.get(flowId);
+    const groupId = uuidv7();
+    const requests = plan.map(({ params, seed }) => ({
+      flowId,
+      flowVersion: row?.version ?? 1,
+      flow: doc,
+      params,
+      seed,
+      backendChoice: backend,
+      cause: 'sweep' as const,
+      groupId,
+    }));
+    await submitMany(requests);
+  };
+
   const rerun = async (original: RunRow) => {
     await submit({
       flowId: original.flowId,
@@ -56,7 +105,7 @@ export function useRunActions() {
       seed: original.seed,
       backendChoice: original.backendChoice,
       cause: 'rerun',
-      groupId: original.groupId,
+      rerunOf: original.id,
     });
   };
 
@@ -68,5 +117,5 @@ export function useRunActions() {
       store.getState().alert(`Run ${target.id} is driven by another tab; cancel it there`);
   };
 
-  return { run, rerun, cancel };
+  return { run, sweep, rerun, cancel };
 }

@@ -28,13 +28,19 @@ export interface RunRequest {
   rerunOf?: RunId | null;
 }
 
-/** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */
-export async function journalRequest(db: FlowbenchDb, request: RunRequest): Promise<RunId> {
+/** Throws FlowValidationError, naming what is wrong, when a request cannot run. */
+export function checkRequest(request: RunRequest): void {
   const { flow, seed } = request;
   const flowIssues = validateFlow(flow, builtinCatalog);
   if (flowIssues.length > 0) throw new FlowValidationError(flowIssues, `The flow '${flow.name}'`);
   const { issues } = resolveRunParams(flow, request.params, seed);
   if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters');
+}
+
+/** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */
+export async function journalRequest(db: FlowbenchDb, request: RunRequest): Promise<RunId> {
+  checkRequest(request);
+  const { flow, seed } = request;
   const params = request.params as RunRow['params'];
   const id = uuidv7() as RunId;
   await journalRun(db, {

@@ -1,6 +1,6 @@
 /** The `Run parameters` form: one labelled field per flow input, with its default. */
 import type { FlowInput } from '../../core/flow/document';
-import { useRunActions } from '../engine/actions';
+import { planSweep, useRunActions } from '../engine/actions';
 import { useEditor, useEditorStore } from '../store/context';
 
 function placeholder(input: FlowInput): string {
@@ -12,7 +12,9 @@ export function RunParameters() {
   const doc = useEditor((s) => s.doc);
   const inputs = doc?.inputs ?? [];
   const typed = useEditor((s) => s.runParams);
-  const { run } = useRunActions();
+  const { run, sweep } = useRunActions();
+  const plan = doc ? planSweep(doc, typed) : [];
+  const sweepSize = typeof plan === 'string' ? 0 : plan.length;
   return (
     <form
       className="fb-run-params"
@@ -59,6 +61,13 @@ export function RunParameters() {
           </div>
         );
       })}
+      <p className="fb-muted">
+        A list (<code>0.01, 0.1</code>) or an integer range (<code>0..2</code>) in any field makes a
+        sweep: one run per combination.
+      </p>
+      <button type="button" disabled={sweepSize < 2} onClick={() => void sweep()}>
+        Run sweep{sweepSize >= 2 ? ` (${sweepSize} runs)` : ''}
+      </button>
     </form>
   );
 }

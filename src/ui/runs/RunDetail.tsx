@@ -11,6 +11,7 @@ import { useRunActions } from '../engine/actions';
 import { download } from '../files';
 import { useEditorStore } from '../store/context';
 import { formatDuration, formatValue, shortId } from './format';
+import { RerunComparison } from './RerunComparison';
 import { useMetricNames, useMetricSeries, useSelectedRun } from './queries';
 
 /** Metrics from streaming ports are curves; single values are shown as results. */
@@ -87,6 +88,7 @@ export function RunDetail() {
           </div>
         ))}
       </dl>
+      <RerunComparison run={run} />
       <div className="fb-charts">
         {metrics
           ?.filter((m) => isCurve(run, m))

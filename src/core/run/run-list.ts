@@ -1,0 +1,100 @@
+/**
+ * The runs table's logic, apart from React: filter, sort by any column
+ * (including a param or a result), and the progress of each sweep group.
+ */
+import { finishedRunStatuses, type RunRow, type RunStatus } from './record';
+
+export type RunSortKey =
+  'started' | 'status' | 'flow' | 'duration' | `param:${string}` | `result:${string}`;
+
+export interface RunListQuery {
+  text: string;
+  status: RunStatus | 'all';
+  sort: RunSortKey;
+  descending: boolean;
+}
+
+export const defaultRunListQuery: RunListQuery = {
+  text: '',
+  status: 'all',
+  sort: 'started',
+  descending: true,
+};
+
+function sortValue(run: RunRow, key: RunSortKey): string | number | null {
+  if (key === 'started') return run.id; // time-ordered ids sort by creation
+  if (key === 'status') return run.status;
+  if (key === 'flow') return run.flow;
+  if (key === 'duration') return run.durationMs;
+  const [kind, name] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
+  const value =
+    kind === 'param'
+      ? (run.params[name] ?? (name === 'seed' ? run.seed : undefined))
+      : run.result[name];
+  return typeof value === 'number' || typeof value === 'string' ? value : null;
+}
+
+/** The text a filter matches against: flow, status, group, params and results. */
+function haystack(run: RunRow): string {
+  return [
+    run.id,
+    run.flow,
+    run.status,
+    run.groupId ?? '',
+    run.engine?.backend ?? run.backendChoice,
+    ...Object.entries(run.params).map(([k, v]) => `${k}=${String(v)}`),
+    `seed=${run.seed}`,
+    ...Object.entries(run.result).map(([k, v]) => `${k}=${String(v)}`),
+  ]
+    .join(' ')
+    .toLowerCase();
+}
+
+/** Runs that match the query, in its order; runs without the sort value go last. */
+export function queryRuns(runs: readonly RunRow[], query: RunListQuery): RunRow[] {
+  const words = query.text.toLowerCase().split(/\s+/).filter(Boolean);
+  const kept = runs.filter(
+    (run) =>
+      (query.status === 'all' || run.status === query.status) &&
+      words.every((word) => haystack(run).includes(word)),
+  );
+  const direction = query.descending ? -1 : 1;
+  return kept
+    .map((run) => ({ run, value: sortValue(run, query.sort) }))
+    .sort((a, b) => {
+      if (a.value === null || b.value === null)
+        return a.value === b.value ? 0 : a.value === null ? 1 : -1;
+      if (a.value === b.value) return 0;
+      return (a.value < b.value ? -1 : 1) * direction;
+    })
+    .map(({ run }) => run);
+}
+
+export interface GroupProgress {
+  done: number;
+  total: number;
+}
+
+/** For each sweep group: how many of its runs have finished. */
+export function groupProgress(runs: readonly RunRow[]): Map<string, GroupProgress> {
+  const groups = new Map<string, GroupProgress>();
+  for (const run of runs) {
+    if (!run.groupId) continue;
+    const group = groups.get(run.groupId) ?? { done: 0, total: 0 };
+    group.total++;
+    if (finishedRunStatuses.includes(run.status)) group.done++;
+    groups.set(run.groupId, group);
+  }
+  return groups;
+}
+
+/** Param and result names across runs, for sort options. */
+export function sortableNames(runs: readonly RunRow[]): { params: string[]; results: string[] } {
+  const params = new Set<string>(['seed']);
+  const results = new Set<string>();
+  for (const run of runs) {
+    Object.keys(run.params).forEach((k) => params.add(k));
+    Object.keys(run.result).forEach((k) => results.add(k));
+  }
+  return { params: [...params].sort(), results: [...results].sort() };
+}
