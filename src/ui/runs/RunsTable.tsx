@@ -11,7 +11,6 @@ import {
   type RunListQuery,
   type RunSortKey,
 } from '../../core/run/run-list';
-import type { RunId } from '../../core/run/record';
 import { useEditor, useEditorStore } from '../store/context';
 import { formatDuration, formatTime, formatValue, shortId } from './format';
 import { useRuns } from './queries';
@@ -44,18 +43,12 @@ export function RunsTable() {
   const runs = useRuns();
   const selected = useEditor((s) => s.selectedRun);
   const [query, setQuery] = useState<RunListQuery>(defaultRunListQuery);
-  const [picked, setPicked] = useState<ReadonlySet<RunId>>(new Set());
+  const picked = useEditor((s) => s.pickedRuns);
   const shown = useMemo(() => queryRuns(runs ?? [], query), [runs, query]);
   const groups = useMemo(() => groupProgress(runs ?? []), [runs]);
   const sort = (key: RunSortKey) =>
     setQuery((q) => ({ ...q, sort: key, descending: q.sort === key ? !q.descending : true }));
-  const toggle = (id: RunId) =>
-    setPicked((current) => {
-      const next = new Set(current);
-      if (!next.delete(id)) next.add(id);
-      return next;
-    });
-  const pickedRuns = (runs ?? []).filter((r) => picked.has(r.id));
+  const pickedRuns = (runs ?? []).filter((r) => picked.includes(r.id));
 
   return (
     <section className="fb-runs">
@@ -64,7 +57,7 @@ export function RunsTable() {
         query={query}
         onQuery={setQuery}
         picked={pickedRuns}
-        onDeleted={() => setPicked(new Set())}
+        onDeleted={() => store.getState().setPicked([])}
       />
       <table aria-label="Runs">
         <thead>
@@ -104,8 +97,8 @@ export function RunsTable() {
                   <input
                     type="checkbox"
                     aria-label={`Pick run ${shortId(run.id)}`}
-                    checked={picked.has(run.id)}
-                    onChange={() => toggle(run.id)}
+                    checked={picked.includes(run.id)}
+                    onChange={() => store.getState().togglePicked(run.id)}
                   />
                 </td>
                 <td title={run.id}>

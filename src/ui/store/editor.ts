@@ -24,6 +24,8 @@ export interface EditorState {
   revision: number;
   selectedNode: string | null;
   selectedRun: RunId | null;
+  /** Runs ticked in the Runs table, to export, delete or compare together. */
+  pickedRuns: readonly RunId[];
   backend: BackendChoice;
   /** What the person typed in the `Run parameters` form, by input name. */
   runParams: Record<string, string>;
@@ -36,6 +38,8 @@ export interface EditorState {
   changeDoc: (change: (doc: FlowDocument) => FlowDocument) => void;
   selectNode: (id: string | null) => void;
   selectRun: (id: RunId | null) => void;
+  togglePicked: (id: RunId) => void;
+  setPicked: (ids: readonly RunId[]) => void;
   setBackend: (backend: BackendChoice) => void;
   setRunParam: (name: string, value: string) => void;
   setProgress: (runId: RunId, node: string, progress: NodeProgress) => void;
@@ -52,6 +56,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     revision: 0,
     selectedNode: null,
     selectedRun: null,
+    pickedRuns: [],
     backend: 'auto',
     runParams: {},
     progress: {},
@@ -66,6 +71,13 @@ export function createEditorStore(initial?: Partial<EditorState>) {
       ),
     selectNode: (selectedNode) => set({ selectedNode }),
     selectRun: (selectedRun) => set({ selectedRun }),
+    togglePicked: (id) =>
+      set((state) => ({
+        pickedRuns: state.pickedRuns.includes(id)
+          ? state.pickedRuns.filter((p) => p !== id)
+          : [...state.pickedRuns, id],
+      })),
+    setPicked: (pickedRuns) => set({ pickedRuns }),
     setBackend: (backend) => set({ backend }),
     setRunParam: (name, value) =>
       set((state) => ({ runParams: { ...state.runParams, [name]: value } })),
