@@ -40,3 +40,8 @@ export async function getSetting<T>(db: FlowbenchDb, key: string): Promise<T | u
 export async function setSetting(db: FlowbenchDb, key: string, value: unknown): Promise<void> {
   await db.settings.put({ key, value });
 }
+
+/** Delete a flow from the library. Its runs stay: they keep their own snapshot of it. */
+export async function deleteFlow(db: FlowbenchDb, id: FlowId): Promise<void> {
+  await db.flows.delete(id);
+}

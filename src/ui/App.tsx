@@ -1,10 +1,12 @@
 /** The workbench: toolbar, library and palette, canvas, inspector and parameters, runs. */
 import { ReactFlowProvider } from '@xyflow/react';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { Alerts } from './Alerts';
 import { Canvas } from './canvas/Canvas';
 import { restoreSession, useAutosave } from './library';
 import { FlowsList } from './panels/FlowsList';
+import { HelpDialog } from './panels/HelpDialog';
+import { HistoryPanel } from './panels/HistoryPanel';
 import { Inspector } from './panels/Inspector';
 import { Palette } from './panels/Palette';
 import { RunParameters } from './panels/RunParameters';
@@ -12,6 +14,7 @@ import { RunDetail } from './runs/RunDetail';
 import { RunsTable } from './runs/RunsTable';
 import { useEditorStore } from './store/context';
 import { Toolbar } from './Toolbar';
+import { useShortcuts } from './shortcuts';
 
 export function App() {
   const store = useEditorStore();
@@ -23,12 +26,24 @@ export function App() {
   }, [store]);
   return (
     <ReactFlowProvider>
+      <Workbench />
+    </ReactFlowProvider>
+  );
+}
+
+function Workbench() {
+  const [help, setHelp] = useState(false);
+  useShortcuts(() => setHelp(true));
+  return (
+    <>
+      {help && <HelpDialog onClose={() => setHelp(false)} />}
       <div className="fb-app">
         <Toolbar />
         <Alerts />
         <aside className="fb-left">
           <FlowsList />
           <Palette />
+          <HistoryPanel />
         </aside>
         <main className="fb-main">
           <Canvas />
@@ -42,6 +57,6 @@ export function App() {
           <RunDetail />
         </section>
       </div>
-    </ReactFlowProvider>
+    </>
   );
 }

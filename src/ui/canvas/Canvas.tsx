@@ -14,7 +14,13 @@ import { useCallback, useMemo, useState } from 'react';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
-import { toCanvasEdges, toCanvasNodes, type CanvasNode, type NodeRunState } from './adapter';
+import {
+  edgeId,
+  toCanvasEdges,
+  toCanvasNodes,
+  type CanvasNode,
+  type NodeRunState,
+} from './adapter';
 import { refuseConnection } from './connect';
 import { FlowNodeView } from './FlowNodeView';
 
@@ -48,13 +54,16 @@ export function Canvas() {
     (changes: NodeChange<CanvasNode>[]) => {
       setView(applyNodeChanges(changes, nodes));
       const { changeDoc, selectNode } = store.getState();
+      const moves = new Map<string, { x: number; y: number }>();
       const removed: string[] = [];
       for (const change of changes) {
+        // A drag is committed once, when it ends: one history entry per drag.
         if (change.type === 'position' && change.dragging === false && change.position)
-          changeDoc(edits.moveNode(change.id, change.position));
+          moves.set(change.id, change.position);
         if (change.type === 'remove') removed.push(change.id);
         if (change.type === 'select' && change.selected) selectNode(change.id);
       }
+      if (moves.size > 0) changeDoc(edits.moveNodes(moves));
       if (removed.length > 0) {
         changeDoc(edits.removeNodes(removed));
         if (removed.includes(store.getState().selectedNode ?? '')) selectNode(null);
@@ -65,13 +74,10 @@ export function Canvas() {
 
   const onEdgesChange = useCallback(
     (changes: EdgeChange[]) => {
-      const removed = changes.flatMap((c) => (c.type === 'remove' ? [c.id] : []));
-      if (removed.length === 0) return;
-      store
-        .getState()
-        .changeDoc((d) =>
-          edits.removeEdges(d.edges.filter((e) => removed.includes(`${e.from}->${e.to}`)))(d),
-        );
+      const { doc: current, changeDoc } = store.getState();
+      const removed = new Set(changes.flatMap((c) => (c.type === 'remove' ? [c.id] : [])));
+      if (!current || removed.size === 0) return;
+      changeDoc(edits.removeEdges(current.edges.filter((e) => removed.has(edgeId(e.from, e.to)))));
     },
     [store],
   );

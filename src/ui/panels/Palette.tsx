@@ -30,7 +30,7 @@ export function Palette() {
     store
       .getState()
       .changeDoc(
-        edits.addNode({ id, kind: kind.kind, params: defaultParams(kind), position: centre }),
+        edits.addNodes([{ id, kind: kind.kind, params: defaultParams(kind), position: centre }]),
       );
     store.getState().selectNode(id);
   };

@@ -11,6 +11,8 @@ import { createStore } from 'zustand/vanilla';
 import type { FlowDocument, FlowEdge, FlowNode } from '../../core/flow/document';
 import type { FlowId, RunId } from '../../core/run/record';
 import type { BackendChoice } from '../../core/engine/runtime';
+import { freshId } from './clipboard';
+import { emptyHistory, jump, record, redo, undo, type History } from './history';
 
 export interface NodeProgress {
   done: number;
@@ -34,8 +36,16 @@ export interface EditorState {
   /** Messages shown to the person in an alert, newest last. */
   alerts: { id: number; message: string }[];
 
+  /** Undo and redo of the open flow's edits. */
+  history: History;
+
   openFlow: (flowId: FlowId, doc: FlowDocument) => void;
-  changeDoc: (change: (doc: FlowDocument) => FlowDocument) => void;
+  /** Apply an edit to the open flow, as one entry of its history. */
+  changeDoc: (edit: Edit) => void;
+  undo: () => void;
+  redo: () => void;
+  /** Go to the state after `target` edits of the history (0 is before all of them). */
+  jumpTo: (target: number) => void;
   selectNode: (id: string | null) => void;
   selectRun: (id: RunId | null) => void;
   togglePicked: (id: RunId) => void;
@@ -61,14 +71,34 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     runParams: {},
     progress: {},
     alerts: [],
+    history: emptyHistory,
     ...initial,
 
     openFlow: (flowId, doc) =>
-      set({ flowId, doc, revision: 0, selectedNode: null, selectedRun: null, runParams: {} }),
-    changeDoc: (change) =>
-      set((state) =>
-        state.doc ? { doc: change(state.doc), revision: state.revision + 1 } : state,
-      ),
+      set({
+        flowId,
+        doc,
+        revision: 0,
+        selectedNode: null,
+        selectedRun: null,
+        runParams: {},
+        history: emptyHistory,
+      }),
+    changeDoc: (edit) =>
+      set((state) => {
+        if (!state.doc) return state;
+        const doc = edit.apply(state.doc);
+        if (doc === state.doc) return state;
+        return {
+          doc,
+          revision: state.revision + 1,
+          history: record(state.history, state.doc, edit.label, Date.now(), edit.key),
+        };
+      }),
+    undo: () => set((state) => travel(state, state.doc && undo(state.history, state.doc))),
+    redo: () => set((state) => travel(state, state.doc && redo(state.history, state.doc))),
+    jumpTo: (target) =>
+      set((state) => travel(state, state.doc && jump(state.history, state.doc, target))),
     selectNode: (selectedNode) => set({ selectedNode }),
     selectRun: (selectedRun) => set({ selectedRun }),
     togglePicked: (id) =>
@@ -93,45 +123,98 @@ export function createEditorStore(initial?: Partial<EditorState>) {
 
 export type EditorStore = ReturnType<typeof createEditorStore>;
 
-/** Document edits as pure functions, so they are easy to test and to undo later. */
+function travel(
+  state: EditorState,
+  to: { history: History; doc: FlowDocument } | null,
+): Partial<EditorState> {
+  if (!to || to.doc === state.doc) return {};
+  const selectedNode = to.doc.nodes.some((n) => n.id === state.selectedNode)
+    ? state.selectedNode
+    : null;
+  return { doc: to.doc, history: to.history, revision: state.revision + 1, selectedNode };
+}
+
+/** A change to the document: a pure function and the words the history shows for it. */
+export interface Edit {
+  label: string;
+  /** Edits with the same key in quick succession merge (e.g. typing in one field). */
+  key?: string;
+  apply: (doc: FlowDocument) => FlowDocument;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Document edits as pure functions, so they are easy to test and to undo. */
 export const edits = {
-  addNode: (node: FlowNode) => (doc: FlowDocument) => ({ ...doc, nodes: [...doc.nodes, node] }),
-  moveNode: (id: string, position: { x: number; y: number }) => (doc: FlowDocument) => ({
-    ...doc,
-    nodes: doc.nodes.map((n) => (n.id === id ? { ...n, position } : n)),
+  addNodes: (
+    nodes: readonly FlowNode[],
+    newEdges: readonly FlowEdge[] = [],
+    label?: string,
+  ): Edit => ({
+    label:
+      label ?? (nodes.length === 1 ? `Add ${nodes[0]!.id}` : `Add ${plural(nodes.length, 'node')}`),
+    apply: (doc) => ({
+      ...doc,
+      nodes: [...doc.nodes, ...nodes],
+      edges: [...doc.edges, ...newEdges],
+    }),
   }),
-  connect: (edge: FlowEdge) => (doc: FlowDocument) => ({
-    ...doc,
-    // An input takes one edge: a new connection replaces the old one.
-    edges: [...doc.edges.filter((e) => e.to !== edge.to), edge],
+  moveNodes: (moves: ReadonlyMap<string, { x: number; y: number }>): Edit => ({
+    label:
+      moves.size === 1 ? `Move ${[...moves.keys()][0]!}` : `Move ${plural(moves.size, 'node')}`,
+    apply: (doc) => ({
+      ...doc,
+      nodes: doc.nodes.map((n) => {
+        const position = moves.get(n.id);
+        return position ? { ...n, position } : n;
+      }),
+    }),
   }),
-  removeEdges: (refs: readonly FlowEdge[]) => (doc: FlowDocument) => ({
-    ...doc,
-    edges: doc.edges.filter((e) => !refs.some((r) => r.from === e.from && r.to === e.to)),
+  connect: (edge: FlowEdge): Edit => ({
+    label: `Connect ${edge.from} → ${edge.to}`,
+    apply: (doc) => ({
+      ...doc,
+      // An input takes one edge: a new connection replaces the old one.
+      edges: [...doc.edges.filter((e) => e.to !== edge.to), edge],
+    }),
   }),
-  removeNodes: (ids: readonly string[]) => (doc: FlowDocument) => ({
-    ...doc,
-    nodes: doc.nodes.filter((n) => !ids.includes(n.id)),
-    edges: doc.edges.filter(
-      (e) => !ids.some((id) => e.from.startsWith(`${id}.`) || e.to.startsWith(`${id}.`)),
-    ),
+  removeEdges: (refs: readonly FlowEdge[]): Edit => ({
+    label:
+      refs.length === 1 ? `Disconnect ${refs[0]!.to}` : `Remove ${plural(refs.length, 'edge')}`,
+    apply: (doc) => ({
+      ...doc,
+      edges: doc.edges.filter((e) => !refs.some((r) => r.from === e.from && r.to === e.to)),
+    }),
   }),
-  setParam:
-    (id: string, name: string, value: FlowNode['params'][string]) => (doc: FlowDocument) => ({
+  removeNodes: (ids: readonly string[]): Edit => ({
+    label: ids.length === 1 ? `Delete ${ids[0]!}` : `Delete ${plural(ids.length, 'node')}`,
+    apply: (doc) => ({
+      ...doc,
+      nodes: doc.nodes.filter((n) => !ids.includes(n.id)),
+      edges: doc.edges.filter(
+        (e) => !ids.some((id) => e.from.startsWith(`${id}.`) || e.to.startsWith(`${id}.`)),
+      ),
+    }),
+  }),
+  setParam: (id: string, name: string, value: FlowNode['params'][string]): Edit => ({
+    label: `Set ${id}.${name}`,
+    key: `param:${id}.${name}`,
+    apply: (doc) => ({
       ...doc,
       nodes: doc.nodes.map((n) =>
         n.id === id ? { ...n, params: { ...n.params, [name]: value } } : n,
       ),
     }),
-  rename: (name: string) => (doc: FlowDocument) => ({ ...doc, name }),
+  }),
+  rename: (name: string): Edit => ({
+    label: `Rename to ${name}`,
+    key: 'rename',
+    apply: (doc) => ({ ...doc, name }),
+  }),
 };
 
 /** A node id not yet used in `doc`, from a kind name: `train`, `train2`, … */
 export function freshNodeId(doc: FlowDocument, kind: string): string {
   const base = (kind.split('.').pop() ?? 'node').replace(/[^A-Za-z0-9_-]/g, '_');
-  const taken = new Set(doc.nodes.map((n) => n.id));
-  if (!taken.has(base)) return base;
-  let i = 2;
-  while (taken.has(`${base}${i}`)) i++;
-  return `${base}${i}`;
+  return freshId(base, new Set(doc.nodes.map((n) => n.id)));
 }
