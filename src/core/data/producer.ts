@@ -1,0 +1,26 @@
+/**
+ * A producer: something that makes episodes on request. The engine only ever
+ * asks for "`count` episodes of generation `g`" and awaits the answer, so a
+ * producer may run in-process (`SimulatorProducer`) or in a Web Worker behind
+ * a message port, and the engine cannot tell the difference.
+ */
+import type { EpisodeData } from './episode';
+
+export interface ProduceRequest {
+  generation: number;
+  /** Episodes wanted: this producer's share of the generation. */
+  count: number;
+}
+
+export interface Producer {
+  /** The producer's index among the engine's `num_envs` producers. */
+  readonly index: number;
+  /**
+   * Make exactly `request.count` episodes. Rejects with the producer's own
+   * error when it fails (or its worker dies); stops promptly when `signal`
+   * aborts.
+   */
+  produce(request: ProduceRequest, signal: AbortSignal): Promise<EpisodeData[]>;
+  /** Release what the producer holds (a worker); it produces nothing afterwards. */
+  close(): void;
+}
