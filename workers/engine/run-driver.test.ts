@@ -4,6 +4,8 @@ import type { FlowDocument } from '../../src/core/flow/document';
 import type { RunId, RunRow } from '../../src/core/run/record';
 import { FlowbenchDb } from '../../src/db/schema';
 import { metricSeries, readRunRecord } from '../../src/db/runs';
+import { createCatalog } from '../../src/core/catalog/catalog';
+import { defineNodeKind, type NodeKind } from '../../src/core/catalog/kind';
 import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, testDriverOptions } from './testing';
 
@@ -95,5 +97,44 @@ describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
     const status = await driveRun(id, new AbortController().signal, options());
     expect(status).toBe('error');
     expect((await db.runs.get(id))?.statusReason).toMatch(/no WebGPU adapter/);
+  });
+});
+
+describe('driveRun with a node that records waits', () => {
+  it('stores its intervals on the run, for the run view and the export', async () => {
+    db = new FlowbenchDb(`driver-${Date.now()}`);
+    const waiter = defineNodeKind({
+      kind: 'test.waiter',
+      title: 'Waiter',
+      category: 'data',
+      description: 'Records two waits.',
+      params: {},
+      inputs: [],
+      outputs: [],
+      execute(ctx) {
+        ctx.interval('data_wait', 10, 10.5);
+        ctx.interval('quota_wait', 11, 11.25);
+        return Promise.resolve();
+      },
+    });
+    const flow: FlowDocument = {
+      format: 'flowbench.flow/1',
+      name: 'waits',
+      inputs: [],
+      outputs: [],
+      nodes: [{ id: 'w', kind: 'test.waiter', params: {}, position: { x: 0, y: 0 } }],
+      edges: [],
+    };
+    const id = await journal(flow, {});
+    const status = await driveRun(id, new AbortController().signal, {
+      ...options(),
+      catalog: createCatalog([waiter as unknown as NodeKind]),
+    });
+    expect(status).toBe('ok');
+    const record = await readRunRecord(db, id);
+    expect(record?.intervals).toEqual([
+      { runId: id, kind: 'data_wait', start: 10, end: 10.5 },
+      { runId: id, kind: 'quota_wait', start: 11, end: 11.25 },
+    ]);
   });
 });

@@ -147,6 +147,11 @@ export async function driveRun(
         progress(node, done, total) {
           options.onProgress?.(node, done, total);
         },
+        interval(_node, kind, start, end) {
+          writes.add(async () => {
+            await db.intervals.add({ runId, kind, start, end });
+          });
+        },
         artifact(node, name, bytes, mediaType) {
           artifacts.push(
             sha256Hex(bytes).then((hex) =>

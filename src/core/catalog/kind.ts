@@ -28,6 +28,8 @@ export interface NodeContext<P> {
   progress(done: number, total: number): void;
   /** Keep bytes the run produced (e.g. a trained model). */
   artifact(name: string, bytes: Uint8Array, mediaType: string): void;
+  /** Record a span of time the node spent in a named state (e.g. `data_wait`), in epoch seconds. */
+  interval(kind: string, start: number, end: number): void;
   /** Yield to the scheduler; throws if the run was cancelled. */
   checkpoint(): Promise<void>;
 }

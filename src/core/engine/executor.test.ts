@@ -233,6 +233,7 @@ async function run(
       recorded.emitted.push({ node, port, value, stream: isStream }),
     log: (node, message) => recorded.logs.push(`${node}: ${message}`),
     progress: (node, done) => opts.onProgress?.(node, done),
+    interval: () => {},
     artifact: () => {},
   };
   const result = await executeFlow({
@@ -498,6 +499,7 @@ describe('executeFlow', () => {
         emitted: () => {},
         log: () => {},
         progress: () => {},
+        interval: () => {},
         artifact: () => {},
       },
       signal: new AbortController().signal,

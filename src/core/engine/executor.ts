@@ -36,6 +36,7 @@ export interface RunEvents {
   log(node: string, message: string): void;
   progress(node: string, done: number, total: number): void;
   artifact(node: string, name: string, bytes: Uint8Array, mediaType: string): void;
+  interval(node: string, kind: string, start: number, end: number): void;
 }
 
 export interface ExecuteOptions {
@@ -175,6 +176,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
       log: (message) => events.log(state.id, message),
       progress: (done, total) => events.progress(state.id, done, total),
       artifact: (name, bytes, mediaType) => events.artifact(state.id, name, bytes, mediaType),
+      interval: (kind, start, end) => events.interval(state.id, kind, start, end),
       checkpoint: async () => {
         if (signal.aborted) throw new RunCancelledError();
         if (now() - lastYield < YIELD_EVERY_MS) return;
