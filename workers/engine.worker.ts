@@ -9,6 +9,7 @@ import type { RunId } from '../src/core/run/record';
 import { FlowbenchDb } from '../src/db/schema';
 import { sweepAbandoned } from './engine/lease';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
+import { throttleProgress } from './engine/progress';
 import { RunService, runLockName } from './engine/run-service';
 import { serializeError, type EngineMessage, type EngineRequest } from './protocol';
 
@@ -18,6 +19,12 @@ const db = new FlowbenchDb();
 let info: Promise<EngineInfo> | null = null;
 const currentInfo = () => (info ??= detectAdapter().then(engineInfo));
 const post = (message: EngineMessage) => self.postMessage(message);
+
+const PROGRESS_EVERY_MS = 100;
+const progress = throttleProgress(
+  (report) => post({ type: 'progress', ...report }),
+  PROGRESS_EVERY_MS,
+);
 
 const service = new RunService({
   db,
@@ -30,7 +37,7 @@ const service = new RunService({
     const timer = setTimeout(fire, ms);
     return () => clearTimeout(timer);
   },
-  onProgress: (runId, node, done, total) => post({ type: 'progress', runId, node, done, total }),
+  onProgress: (runId, node, done, total) => progress({ runId, node, done, total }),
   withLock: holdLock,
 });
 

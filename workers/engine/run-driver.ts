@@ -99,7 +99,7 @@ export async function driveRun(
   let end: Pick<RunRow, 'status' | 'statusReason' | 'result'>;
   try {
     const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
-    if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters');
+    if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters are');
     runtime = await options.runtimeFor(run.backendChoice);
     const info = runtime.info;
     await updateRun(db, runId, {

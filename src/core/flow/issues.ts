@@ -33,11 +33,12 @@ export function describeIssues(issues: readonly FlowIssue[]): string {
 /** Thrown at the edges when a document or a run request is refused. */
 export class FlowValidationError extends Error {
   readonly code = 'invalid-flow';
+  /** `subject` with its verb, e.g. "The run parameters are" ("… not valid" follows). */
   constructor(
     readonly issues: readonly FlowIssue[],
-    subject = 'The flow',
+    subject = 'The flow is',
   ) {
-    super(`${subject} is not valid:\n${describeIssues(issues)}`);
+    super(`${subject} not valid:\n${describeIssues(issues)}`);
     this.name = 'FlowValidationError';
   }
 }

@@ -12,6 +12,7 @@ const EngineContext = createContext<EngineClient | null>(null);
 export function EngineProvider({ children }: { children: ReactNode }) {
   const store = useEditorStore();
   const [client] = useState(() => new EngineClient((message) => store.getState().alert(message)));
+  // The worker thins progress to a few reports a second (workers/engine/progress.ts).
   useEffect(
     () =>
       client.subscribe((event) => {

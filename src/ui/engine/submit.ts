@@ -32,9 +32,10 @@ export interface RunRequest {
 export function checkRequest(request: RunRequest): void {
   const { flow, seed } = request;
   const flowIssues = validateFlow(flow, builtinCatalog);
-  if (flowIssues.length > 0) throw new FlowValidationError(flowIssues, `The flow '${flow.name}'`);
+  if (flowIssues.length > 0)
+    throw new FlowValidationError(flowIssues, `The flow '${flow.name}' is`);
   const { issues } = resolveRunParams(flow, request.params, seed);
-  if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters');
+  if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters are');
 }
 
 /** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */

@@ -1,0 +1,21 @@
+/** The inspector: the selected node's params, its last outcome, and `Delete node`. */
+import type { Locator, Page } from '@playwright/test';
+
+export class Inspector {
+  readonly root: Locator;
+  readonly deleteButton: Locator;
+
+  constructor(page: Page) {
+    this.root = page.getByRole('region', { name: 'Inspector' });
+    this.deleteButton = this.root.getByRole('button', { name: 'Delete node' });
+  }
+
+  /** The inspector's title names the node's id. */
+  showing(id: string): Locator {
+    return this.root.getByRole('heading').filter({ hasText: id });
+  }
+
+  async deleteNode(): Promise<void> {
+    await this.deleteButton.click();
+  }
+}

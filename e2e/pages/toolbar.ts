@@ -1,0 +1,53 @@
+/** The top bar: the open flow's name, Import, Export flow, Backend, Run, Cancel run. */
+import type { Locator, Page } from '@playwright/test';
+import { downloadJson, type DownloadedJson } from '../support/files';
+import type { FlowFile } from '../support/formats';
+
+/** A file to import: a path on disk, or a name and its bytes. */
+export type ImportFile = string | { name: string; text: string };
+
+export class Toolbar {
+  readonly root: Locator;
+  /** The open flow's name. */
+  readonly flowName: Locator;
+  readonly importInput: Locator;
+  readonly exportFlowButton: Locator;
+  readonly backend: Locator;
+  readonly runButton: Locator;
+  readonly cancelButton: Locator;
+
+  constructor(private readonly page: Page) {
+    this.root = page.getByRole('banner');
+    this.flowName = this.root.getByRole('heading', { level: 1 });
+    this.importInput = this.root.getByLabel('Import');
+    this.exportFlowButton = this.root.getByRole('button', { name: 'Export flow' });
+    this.backend = this.root.getByRole('combobox', { name: 'Backend' });
+    this.runButton = this.root.getByRole('button', { name: 'Run', exact: true });
+    this.cancelButton = this.root.getByRole('button', { name: 'Cancel run' });
+  }
+
+  async run(): Promise<void> {
+    await this.runButton.click();
+  }
+
+  async cancelRun(): Promise<void> {
+    await this.cancelButton.click();
+  }
+
+  async chooseBackend(choice: 'auto' | 'webgpu' | 'wasm'): Promise<void> {
+    // The `auto` option's label says what it resolves to; its value stays `auto`.
+    await this.backend.selectOption(choice);
+  }
+
+  async importFile(file: ImportFile): Promise<void> {
+    await this.importInput.setInputFiles(
+      typeof file === 'string'
+        ? file
+        : { name: file.name, mimeType: 'application/json', buffer: Buffer.from(file.text) },
+    );
+  }
+
+  async exportFlow(): Promise<DownloadedJson<FlowFile>> {
+    return downloadJson<FlowFile>(this.page, () => this.exportFlowButton.click());
+  }
+}

@@ -1,0 +1,46 @@
+/** The whole app in one page, as page objects per region. */
+import { expect, type Page } from '@playwright/test';
+import { Alerts } from './alerts';
+import { Canvas } from './canvas';
+import { Inspector } from './inspector';
+import { Library } from './library';
+import { RunParameters } from './params';
+import { Runs } from './runs';
+import { Toolbar } from './toolbar';
+
+export class Workbench {
+  readonly toolbar: Toolbar;
+  readonly canvas: Canvas;
+  readonly runs: Runs;
+  readonly params: RunParameters;
+  readonly alerts: Alerts;
+  readonly library: Library;
+  readonly inspector: Inspector;
+
+  constructor(readonly page: Page) {
+    this.toolbar = new Toolbar(page);
+    this.canvas = new Canvas(page);
+    this.runs = new Runs(page);
+    this.params = new RunParameters(page);
+    this.alerts = new Alerts(page);
+    this.library = new Library(page);
+    this.inspector = new Inspector(page);
+  }
+
+  /** Open the app and wait until a flow is on the canvas. */
+  async open(): Promise<void> {
+    await this.page.goto('/');
+    await this.ready();
+  }
+
+  /** Reload the page and wait until a flow is back on the canvas. */
+  async reload(): Promise<void> {
+    await this.page.reload();
+    await this.ready();
+  }
+
+  private async ready(): Promise<void> {
+    await expect(this.toolbar.flowName).not.toHaveText('…');
+    await expect(this.canvas.nodes.first()).toBeVisible();
+  }
+}

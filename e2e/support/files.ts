@@ -1,0 +1,37 @@
+/** Files in and out of the browser: downloads read back as JSON, fixture flows read from disk. */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Download, Page } from '@playwright/test';
+
+/** The fixture flows shared with the unit tests (`e2e/flows/*.flow.json`). */
+export function fixtureFlowPath(name: string): string {
+  return path.join(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '..',
+    'flows',
+    `${name}.flow.json`,
+  );
+}
+
+/** A file the browser handed over: its suggested name, its text and its JSON. */
+export interface DownloadedJson<T = unknown> {
+  filename: string;
+  /** The bytes as downloaded, to import them elsewhere unchanged. */
+  text: string;
+  json: T;
+}
+
+/** Do `action`, catch the download it starts, and read it back as JSON. */
+export async function downloadJson<T = unknown>(
+  page: Page,
+  action: () => Promise<void>,
+): Promise<DownloadedJson<T>> {
+  const [download] = await Promise.all([page.waitForEvent('download'), action()]);
+  return readDownload<T>(download);
+}
+
+async function readDownload<T>(download: Download): Promise<DownloadedJson<T>> {
+  const text = await readFile(await download.path(), 'utf8');
+  return { filename: download.suggestedFilename(), text, json: JSON.parse(text) as T };
+}

@@ -1,0 +1,46 @@
+/**
+ * The public file formats as DESIGN.md states them, written out here on
+ * purpose rather than imported from the app: the e2e suite checks the files a
+ * person exchanges, not the app's own idea of them.
+ */
+
+export interface FlowFile {
+  format: 'flowbench.flow/1';
+  name: string;
+  description?: string;
+  inputs: { name: string; type: string; default?: unknown }[];
+  outputs: string[];
+  nodes: {
+    id: string;
+    kind: string;
+    params: Record<string, unknown>;
+    position: { x: number; y: number };
+  }[];
+  edges: { from: string; to: string }[];
+}
+
+/** A metric point: `[step, value, ts]`, or `[step, null, ts, "NaN" | …]` for a non-finite value. */
+export type MetricPoint = [number, number | null, number, string?];
+
+export interface RunFile {
+  format: string;
+  run: {
+    id: string;
+    flow: string;
+    params: Record<string, unknown>;
+    seed: number;
+    status: string;
+    statusReason: string;
+    engine: {
+      backend: string;
+      adapter: string;
+      vendor?: string;
+      architecture?: string;
+      fallback?: boolean;
+    } | null;
+    result: Record<string, unknown>;
+  };
+  flow: FlowFile;
+  nodes: { node: string; status: string; error: string }[];
+  metrics: Record<string, MetricPoint[]>;
+}
