@@ -9,6 +9,7 @@
  * small networks Flowbench trains it is negligible.
  */
 import type { GraphBuilder, ValueRef } from './graph.ts';
+import { activate } from './mlp-activations.ts';
 import { elementCount, type MlpSpec, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
 
 /** Name of the dynamic batch dimension in every MLP model. */
@@ -24,6 +25,8 @@ export interface LayerParams {
 export interface ForwardTrace {
   /** `inputs[l]` feeds layer `l`: `x`, then each hidden activation. */
   readonly inputs: readonly ValueRef[];
+  /** `preActivations[l]` is layer `l`'s Gemm output `z` (the last one is the logits). */
+  readonly preActivations: readonly ValueRef[];
   /** The final layer's output (pre-softmax scores). */
   readonly logits: ValueRef;
 }
@@ -62,6 +65,7 @@ export function forward(
   logitsName?: string,
 ): ForwardTrace {
   const inputs: ValueRef[] = [];
+  const preActivations: ValueRef[] = [];
   let h = x;
   layers.forEach((p, l) => {
     inputs.push(h);
@@ -72,9 +76,10 @@ export function forward(
       {},
       last && logitsName !== undefined ? { name: logitsName } : {},
     );
-    h = last ? z : g.op(spec.activation === 'relu' ? 'Relu' : 'Tanh', [z]);
+    preActivations.push(z);
+    h = last ? z : activate(g, spec.activation, z);
   });
-  return { inputs, logits: h };
+  return { inputs, preActivations, logits: h };
 }
 
 /** Outputs of {@link softmaxCrossEntropy}. */
@@ -111,4 +116,39 @@ export function softmaxCrossEntropy(
     { name: lossName },
   );
   return { loss, logProbabilities };
+}
+
+/** The losses the builders emit. */
+export type MlpLossKind = 'softmax_cross_entropy' | 'mse';
+
+/** Every {@link MlpLossKind}. */
+export const mlpLossKinds: readonly MlpLossKind[] = ['softmax_cross_entropy', 'mse'];
+
+/** Outputs of {@link meanSquaredError}. */
+export interface SquaredError {
+  /** Scalar mean over every element (batch × outputs) of `(prediction − y)²`. */
+  readonly loss: ValueRef;
+  /** `prediction − y`, `[batch, outputs]`. */
+  readonly difference: ValueRef;
+}
+
+/**
+ * Mean squared error over all elements, as PyTorch's `MSELoss()` (mean
+ * reduction): the network's last layer is linear, so `predictions` are the
+ * logits and `y` holds real-valued targets.
+ */
+export function meanSquaredError(
+  g: GraphBuilder,
+  predictions: ValueRef,
+  y: ValueRef,
+  lossName: string,
+): SquaredError {
+  const difference = g.op('Sub', [predictions, y]);
+  const loss = g.op(
+    'ReduceMean',
+    [g.op('Mul', [difference, difference])],
+    { keepdims: 0 },
+    { name: lossName },
+  );
+  return { loss, difference };
 }

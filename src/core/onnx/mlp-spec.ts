@@ -10,14 +10,23 @@
  * rather than a nested structure; it is simple to feed and to serialise.
  */
 
+/** The hidden-layer activations the builders emit. */
+export type MlpActivation = 'relu' | 'tanh' | 'gelu';
+
+/** Every {@link MlpActivation}, in the order a picker lists them. */
+export const mlpActivations: readonly MlpActivation[] = ['relu', 'tanh', 'gelu'];
+
 /** A fully connected classifier: `inputSize → hidden[0] → … → outputSize` (logits). */
 export interface MlpSpec {
   readonly inputSize: number;
   /** Widths of the hidden layers, any depth; empty gives a linear (softmax-regression) model. */
   readonly hidden: readonly number[];
   readonly outputSize: number;
-  /** Activation after every hidden layer (never after the output layer). */
-  readonly activation: 'relu' | 'tanh';
+  /**
+   * Activation after every hidden layer (never after the output layer).
+   * `gelu` is the tanh approximation, `0.5·z·(1 + tanh(√(2/π)·(z + 0.044715·z³)))`.
+   */
+  readonly activation: MlpActivation;
 }
 
 /** One weight tensor: `W<l>` is `[fanIn, fanOut]`, `b<l>` is `[fanOut]`. */
@@ -42,10 +51,9 @@ export function validateMlpSpec(spec: MlpSpec): void {
   spec.hidden.forEach((h, i) => check(`hidden[${i}]`, h));
   check('outputSize', spec.outputSize);
   // A guard for specs that come from untyped data (an imported flow, a message).
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-  if (spec.activation !== 'relu' && spec.activation !== 'tanh') {
+  if (!mlpActivations.includes(spec.activation)) {
     throw new RangeError(
-      `MlpSpec.activation must be "relu" or "tanh", got ${String(spec.activation)}`,
+      `MlpSpec.activation must be "relu", "tanh" or "gelu", got ${spec.activation}`,
     );
   }
 }
@@ -74,8 +82,8 @@ export function elementCount(dims: readonly number[]): number {
 }
 
 /**
- * Fresh weights: hidden layers uniform in ±√(6/fanIn) for relu (He) or
- * ±√(6/(fanIn+fanOut)) for tanh (Glorot); the output layer always Glorot;
+ * Fresh weights: hidden layers uniform in ±√(6/fanIn) for relu and gelu (He)
+ * or ±√(6/(fanIn+fanOut)) for tanh (Glorot); the output layer always Glorot;
  * biases zero. Draws `random()` once per weight, layer by layer, row-major,
  * so the same function state gives the same weights.
  */
@@ -88,7 +96,7 @@ export function initMlpWeights(spec: MlpSpec, random: () => number): MlpWeights 
     const [fanIn, fanOut] = slot.dims;
     if (fanOut !== undefined && fanIn !== undefined) {
       const layer = Number(slot.name.slice(1));
-      const he = spec.activation === 'relu' && layer !== lastLayer;
+      const he = spec.activation !== 'tanh' && layer !== lastLayer;
       const limit = Math.sqrt(6 / (he ? fanIn : fanIn + fanOut));
       for (let i = 0; i < data.length; i++) data[i] = (2 * random() - 1) * limit;
     }

@@ -8,25 +8,48 @@
  * as the downloadable artifact. Trade-off: a model is rebuilt (cheap) rather
  * than patched when the weights change.
  */
-import { GraphBuilder } from './graph.ts';
-import { BATCH, declareWeights, forward, softmaxCrossEntropy } from './mlp-layers.ts';
+import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
+import {
+  BATCH,
+  declareWeights,
+  forward,
+  meanSquaredError,
+  softmaxCrossEntropy,
+  type MlpLossKind,
+} from './mlp-layers.ts';
 import { mlpWeightLayout, type MlpSpec, type MlpWeights } from './mlp-spec.ts';
 
 export {
   elementCount,
   initMlpWeights,
   layerWidths,
+  mlpActivations,
   mlpWeightLayout,
   validateMlpSpec,
+  type MlpActivation,
   type MlpSpec,
   type MlpWeights,
   type WeightSlot,
 } from './mlp-spec.ts';
-export { buildMlpTrainStep, type MlpTrainStep, type MlpTrainStepOptions } from './mlp-train.ts';
+export {
+  buildMlpTrainStep,
+  type CarriedTensor,
+  type MlpTrainStep,
+  type MlpTrainStepOptions,
+} from './mlp-train.ts';
+export { mlpLossKinds, type MlpLossKind } from './mlp-layers.ts';
+export {
+  mlpOptimizers,
+  type AdamInputs,
+  type CarriedRole,
+  type MlpOptimizer,
+} from './mlp-optim.ts';
 
 /** A built inference model and the names of its inputs and outputs. */
 export interface MlpInference {
   readonly model: Uint8Array;
+  /** The graph's structure, for memory estimates. */
+  readonly graph: GraphTrace;
   readonly inputs: {
     /** `[batch, inputSize]` float32. */
     readonly x: string;
@@ -48,7 +71,7 @@ export interface MlpInference {
  */
 export function buildMlpInference(spec: MlpSpec, weights?: MlpWeights): MlpInference {
   const layout = mlpWeightLayout(spec);
-  const g = new GraphBuilder('mlp_inference');
+  const g = new TracingGraphBuilder('mlp_inference');
   const x = g.input('x', 'float32', [BATCH, spec.inputSize]);
   const layers = declareWeights(g, layout, weights);
   const { logits } = forward(g, spec, x, layers, 'logits');
@@ -57,6 +80,7 @@ export function buildMlpInference(spec: MlpSpec, weights?: MlpWeights): MlpInfer
   g.output(probabilities, probabilities.name, 'float32', [BATCH, spec.outputSize]);
   return {
     model: g.toModel(),
+    graph: g.trace(),
     inputs: {
       x: x.name,
       weights: weights === undefined ? Object.fromEntries(layout.map((s) => [s.name, s.name])) : {},
@@ -68,6 +92,8 @@ export function buildMlpInference(spec: MlpSpec, weights?: MlpWeights): MlpInfer
 /** A built evaluation model: the train step's loss without the update. */
 export interface MlpLoss {
   readonly model: Uint8Array;
+  /** The graph's structure, for memory estimates. */
+  readonly graph: GraphTrace;
   readonly inputs: {
     readonly x: string;
     readonly y: string;
@@ -77,27 +103,32 @@ export interface MlpLoss {
 }
 
 /**
- * Builds the evaluation model: inputs `x`, one-hot `y` and every weight;
- * outputs the scalar mean softmax cross-entropy (`loss`) and the `logits`.
- * It computes the same loss as the train step, for validation sets and checks.
+ * Builds the evaluation model: inputs `x`, targets `y` and every weight;
+ * outputs the scalar `loss` (mean softmax cross-entropy by default, or mean
+ * squared error) and the `logits`. It computes the same loss as the train
+ * step, for validation sets and checks.
  */
-export function buildMlpLoss(spec: MlpSpec): MlpLoss {
+export function buildMlpLoss(spec: MlpSpec, loss: MlpLossKind = 'softmax_cross_entropy'): MlpLoss {
   const layout = mlpWeightLayout(spec);
-  const g = new GraphBuilder('mlp_loss');
+  const g = new TracingGraphBuilder(loss === 'mse' ? 'mlp_loss_mse' : 'mlp_loss');
   const x = g.input('x', 'float32', [BATCH, spec.inputSize]);
   const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
   const layers = declareWeights(g, layout);
   const { logits } = forward(g, spec, x, layers, 'logits');
-  const { loss } = softmaxCrossEntropy(g, logits, y, 'loss');
-  g.output(loss, loss.name, 'float32', []);
+  const value =
+    loss === 'mse'
+      ? meanSquaredError(g, logits, y, 'loss').loss
+      : softmaxCrossEntropy(g, logits, y, 'loss').loss;
+  g.output(value, value.name, 'float32', []);
   g.output(logits, logits.name, 'float32', [BATCH, spec.outputSize]);
   return {
     model: g.toModel(),
+    graph: g.trace(),
     inputs: {
       x: x.name,
       y: y.name,
       weights: Object.fromEntries(layout.map((s) => [s.name, s.name])),
     },
-    outputs: { loss: loss.name, logits: logits.name },
+    outputs: { loss: value.name, logits: logits.name },
   };
 }

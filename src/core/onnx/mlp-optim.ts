@@ -1,0 +1,176 @@
+/**
+ * The optimizer updates of the MLP train step, as ONNX ops.
+ *
+ * Idea: an optimizer is its hyperparameter inputs, the state it carries per
+ * weight from one step to the next (velocity; Adam's two moments), and one
+ * update rule per weight. The state goes in as graph inputs and comes out as
+ * `next.*` outputs, like the weights, so the caller (the program runner)
+ * carries it generically without knowing which optimizer it is.
+ * Hyperparameters are inputs too, so changing the learning rate or Adam's
+ * step counter never rebuilds the model. Trade-off: Adam's bias corrections
+ * are recomputed (two scalar `Pow`s) every step instead of being fed in.
+ */
+import type { GraphBuilder, ValueRef } from './graph.ts';
+import { scalar } from './mlp-activations.ts';
+import type { WeightSlot } from './mlp-spec.ts';
+
+/**
+ * `sgd`: `W ← W − lr·g`. `momentum`: `v ← μ·v + g; W ← W − lr·v`.
+ * `adam` (Kingma & Ba, as PyTorch's `Adam`): `m ← β₁m + (1−β₁)g`,
+ * `v ← β₂v + (1−β₂)g²`, `W ← W − (lr / (1−β₁ᵗ)) · m / (√v / √(1−β₂ᵗ) + ε)`,
+ * with the step counter `t` (1 for the first step) fed in.
+ */
+export type MlpOptimizer = 'sgd' | 'momentum' | 'adam';
+
+/** Every {@link MlpOptimizer}. */
+export const mlpOptimizers: readonly MlpOptimizer[] = ['sgd', 'momentum', 'adam'];
+
+/** What a carried tensor is: a weight, or one of the optimizer's per-weight states. */
+export type CarriedRole = 'weight' | 'velocity' | 'first_moment' | 'second_moment';
+
+/** Input-name prefix of each optimizer state (outputs add `next.`). */
+export const STATE_PREFIX: Readonly<Record<Exclude<CarriedRole, 'weight'>, string>> = {
+  velocity: 'velocity.',
+  first_moment: 'm.',
+  second_moment: 'v.',
+};
+
+const STATES: Readonly<Record<MlpOptimizer, readonly Exclude<CarriedRole, 'weight'>[]>> = {
+  sgd: [],
+  momentum: ['velocity'],
+  adam: ['first_moment', 'second_moment'],
+};
+
+/** Adam's hyperparameter inputs (float32 scalars or `[1]`). */
+export interface AdamInputs<T> {
+  readonly beta1: T;
+  readonly beta2: T;
+  readonly epsilon: T;
+  /** The step counter `t`, 1 for the first step. */
+  readonly step: T;
+}
+
+/** The update rule and the inputs it declared. */
+export interface OptimizerGraph {
+  readonly lr: ValueRef;
+  readonly momentum: ValueRef | null;
+  readonly adam: AdamInputs<ValueRef> | null;
+  /** Per weight, the state inputs in {@link STATES} order. */
+  readonly state: ReadonlyMap<string, readonly { role: CarriedRole; input: ValueRef }[]>;
+  /** Emits one weight's update; returns the updated weight and state, named `next.*`. */
+  update(
+    slot: WeightSlot,
+    w: ValueRef,
+    grad: ValueRef,
+  ): { weight: ValueRef; state: { role: CarriedRole; value: ValueRef }[] };
+}
+
+/** Declares the optimizer's inputs on `g` and returns its update rule. */
+export function declareOptimizer(
+  g: GraphBuilder,
+  kind: MlpOptimizer,
+  layout: readonly WeightSlot[],
+): OptimizerGraph {
+  // A guard for options that come from untyped data.
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
+  if (STATES[kind] === undefined) throw new RangeError(`unknown optimizer: ${kind}`);
+  const lr = g.input('lr', 'float32');
+  const momentum = kind === 'momentum' ? g.input('momentum', 'float32') : null;
+  const adam =
+    kind === 'adam'
+      ? {
+          beta1: g.input('beta1', 'float32'),
+          beta2: g.input('beta2', 'float32'),
+          epsilon: g.input('epsilon', 'float32'),
+          step: g.input('step', 'float32'),
+        }
+      : null;
+  const state = new Map(
+    layout.map((slot) => [
+      slot.name,
+      STATES[kind].map((role) => ({
+        role,
+        input: g.input(`${STATE_PREFIX[role]}${slot.name}`, 'float32', slot.dims),
+      })),
+    ]),
+  );
+  // Scalars shared by every weight's Adam update, computed once per step.
+  const adamScalars =
+    adam === null
+      ? null
+      : {
+          stepSize: g.op('Div', [
+            lr,
+            g.op('Sub', [scalar(g, 1), g.op('Pow', [adam.beta1, adam.step])]),
+          ]),
+          correction2: g.op('Sqrt', [
+            g.op('Sub', [scalar(g, 1), g.op('Pow', [adam.beta2, adam.step])]),
+          ]),
+          keep1: g.op('Sub', [scalar(g, 1), adam.beta1]),
+          keep2: g.op('Sub', [scalar(g, 1), adam.beta2]),
+        };
+  const named = (role: Exclude<CarriedRole, 'weight'>, weight: string) => ({
+    name: `next.${STATE_PREFIX[role]}${weight}`,
+  });
+
+  return {
+    lr,
+    momentum,
+    adam,
+    state,
+    update(slot, w, grad) {
+      const inputs = state.get(slot.name) ?? [];
+      const stateIn = (role: CarriedRole): ValueRef => {
+        const found = inputs.find((s) => s.role === role);
+        if (found === undefined) throw new Error(`unreachable: no ${role} for ${slot.name}`);
+        return found.input;
+      };
+      const weight = (step: ValueRef): ValueRef =>
+        g.op('Sub', [w, step], {}, { name: `next.${slot.name}` });
+      if (momentum !== null) {
+        const v = g.op(
+          'Add',
+          [g.op('Mul', [momentum, stateIn('velocity')]), grad],
+          {},
+          named('velocity', slot.name),
+        );
+        return {
+          weight: weight(g.op('Mul', [lr, v])),
+          state: [{ role: 'velocity', value: v }],
+        };
+      }
+      if (adam !== null && adamScalars !== null) {
+        const m = g.op(
+          'Add',
+          [
+            g.op('Mul', [adam.beta1, stateIn('first_moment')]),
+            g.op('Mul', [adamScalars.keep1, grad]),
+          ],
+          {},
+          named('first_moment', slot.name),
+        );
+        const v = g.op(
+          'Add',
+          [
+            g.op('Mul', [adam.beta2, stateIn('second_moment')]),
+            g.op('Mul', [adamScalars.keep2, g.op('Mul', [grad, grad])]),
+          ],
+          {},
+          named('second_moment', slot.name),
+        );
+        const denominator = g.op('Add', [
+          g.op('Div', [g.op('Sqrt', [v]), adamScalars.correction2]),
+          adam.epsilon,
+        ]);
+        return {
+          weight: weight(g.op('Mul', [adamScalars.stepSize, g.op('Div', [m, denominator])])),
+          state: [
+            { role: 'first_moment', value: m },
+            { role: 'second_moment', value: v },
+          ],
+        };
+      }
+      return { weight: weight(g.op('Mul', [lr, grad])), state: [] };
+    },
+  };
+}

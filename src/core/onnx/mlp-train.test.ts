@@ -1,0 +1,310 @@
+import * as ort from 'onnxruntime-web';
+import { describe, expect, it } from 'vitest';
+import { createRandom } from '../random.ts';
+import {
+  buildMlpLoss,
+  buildMlpTrainStep,
+  initMlpWeights,
+  type MlpLossKind,
+  type MlpOptimizer,
+  type MlpSpec,
+  type MlpTrainStep,
+  type MlpWeights,
+} from './mlp.ts';
+
+type Feeds = Record<string, ort.Tensor>;
+type Arrays = Record<string, Float32Array>;
+const tensor = (data: Float32Array, dims: readonly number[]) =>
+  new ort.Tensor('float32', data, dims);
+const scalar = (v: number) => tensor(Float32Array.of(v), []);
+
+async function open(model: Uint8Array): Promise<(feeds: Feeds) => Promise<Arrays>> {
+  const session = await ort.InferenceSession.create(model);
+  return async (feeds) => {
+    const out = await session.run(feeds);
+    return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, t.data as Float32Array]));
+  };
+}
+
+function get<T>(record: Readonly<Record<string, T>>, key: string): T {
+  const v = record[key];
+  if (v === undefined) throw new Error(`missing ${key}`);
+  return v;
+}
+
+/** Fresh weights with non-zero biases, so bias gradients are exercised off the origin. */
+function randomWeights(spec: MlpSpec, random: () => number): MlpWeights {
+  const w = initMlpWeights(spec, random);
+  for (const s of w.layout)
+    if (s.dims.length === 1) get(w.values, s.name).forEach((_, i, a) => (a[i] = random() - 0.5));
+  return w;
+}
+
+/** Inputs in [-scale, scale]; one-hot classes for cross-entropy, smooth real targets for MSE. */
+function batchFor(spec: MlpSpec, loss: MlpLossKind, rows: number, random: () => number, scale = 1) {
+  const x = Float32Array.from({ length: rows * spec.inputSize }, () => scale * (2 * random() - 1));
+  const y = new Float32Array(rows * spec.outputSize);
+  for (let r = 0; r < rows; r++) {
+    if (loss === 'softmax_cross_entropy')
+      y[r * spec.outputSize + Math.floor(random() * spec.outputSize)] = 1;
+    else
+      for (let c = 0; c < spec.outputSize; c++)
+        y[r * spec.outputSize + c] = Math.sin(
+          (c + 1) * (x[r * spec.inputSize] ?? 0) + (x[r * spec.inputSize + 1] ?? 0),
+        );
+  }
+  return { x: tensor(x, [rows, spec.inputSize]), y: tensor(y, [rows, spec.outputSize]) };
+}
+
+/** Feeds for `step` from the carried arrays (by input name) and hyperparameters. */
+function stepFeeds(
+  step: MlpTrainStep,
+  carried: Arrays,
+  hyper: { lr: number; momentum?: number; t?: number },
+): Feeds {
+  const feeds: Feeds = { [step.inputs.lr]: scalar(hyper.lr) };
+  if (step.inputs.momentum !== null) feeds[step.inputs.momentum] = scalar(hyper.momentum ?? 0.9);
+  if (step.inputs.adam !== null) {
+    feeds[step.inputs.adam.beta1] = scalar(0.9);
+    feeds[step.inputs.adam.beta2] = scalar(0.999);
+    feeds[step.inputs.adam.epsilon] = scalar(1e-8);
+    feeds[step.inputs.adam.step] = scalar(hyper.t ?? 1);
+  }
+  for (const c of step.carried) feeds[c.input] = tensor(get(carried, c.input), c.dims);
+  return feeds;
+}
+
+/** Weights as given, optimizer state as zeros (or drawn by `state`), keyed by input name. */
+function initialCarried(step: MlpTrainStep, weights: MlpWeights, state?: () => number): Arrays {
+  return Object.fromEntries(
+    step.carried.map((c) => {
+      const w = get(weights.values, c.weight);
+      const values =
+        c.role === 'weight'
+          ? w.slice()
+          : Float32Array.from(w, () => (state === undefined ? 0 : state()));
+      return [c.input, values];
+    }),
+  );
+}
+
+const cases = [
+  { activation: 'gelu', loss: 'softmax_cross_entropy' },
+  { activation: 'relu', loss: 'mse' },
+  { activation: 'tanh', loss: 'mse' },
+  { activation: 'gelu', loss: 'mse' },
+] as const;
+
+describe.each(cases)('train-step gradients ($activation, $loss)', ({ activation, loss }) => {
+  it('match central finite differences of the loss graph for every weight', async () => {
+    const spec: MlpSpec = { inputSize: 3, hidden: [5, 4], outputSize: 3, activation };
+    const random = createRandom(21);
+    const weights = randomWeights(spec, random);
+    // Inputs in ±3 drive pre-activations well into each activation's curved part.
+    const data = batchFor(spec, loss, 6, random, 3);
+    const step = buildMlpTrainStep(spec, { optimizer: 'sgd', loss, emitGradients: true });
+    const lossGraph = buildMlpLoss(spec, loss);
+    const trainRun = await open(step.model);
+    const lossRun = await open(lossGraph.model);
+    const weightFeeds = (): Feeds =>
+      Object.fromEntries(
+        weights.layout.map((s) => [s.name, tensor(get(weights.values, s.name), s.dims)]),
+      );
+    const lossAt = async (): Promise<number> =>
+      get(await lossRun({ ...data, ...weightFeeds() }), lossGraph.outputs.loss)[0] as number;
+
+    const trained = await trainRun({ ...data, lr: scalar(0), ...weightFeeds() });
+    // The train step reports the same loss as the evaluation graph.
+    expect(get(trained, step.outputs.loss)[0]).toBeCloseTo(await lossAt(), 6);
+
+    const eps = 1e-3;
+    let checked = 0;
+    for (const slot of weights.layout) {
+      const grad = get(trained, get(step.outputs.gradients, slot.name));
+      const values = get(weights.values, slot.name);
+      expect(grad.length).toBe(values.length);
+      for (let i = 0; i < values.length; i++) {
+        const original = values[i] as number;
+        const plus = Math.fround(original + eps);
+        const minus = Math.fround(original - eps);
+        values[i] = plus;
+        const lossPlus = await lossAt();
+        values[i] = minus;
+        const lossMinus = await lossAt();
+        values[i] = original;
+        const numeric = (lossPlus - lossMinus) / (plus - minus);
+        const analytic = grad[i] as number;
+        expect(
+          Math.abs(analytic - numeric),
+          `${slot.name}[${i}]: ${analytic} vs ${numeric}`,
+        ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
+        checked++;
+      }
+    }
+    expect(checked).toBe(3 * 5 + 5 + 5 * 4 + 4 + 4 * 3 + 3);
+  });
+});
+
+describe('optimizer updates against a JS reference', () => {
+  const spec: MlpSpec = { inputSize: 2, hidden: [3], outputSize: 2, activation: 'gelu' };
+  const closeTo = (actual: number, expected: number, what: string) =>
+    expect(Math.abs(actual - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(
+      1e-5 * Math.max(1, Math.abs(expected)),
+    );
+
+  it('momentum carries its velocity over several steps: v ← μ·v + g, W ← W − lr·v', async () => {
+    const random = createRandom(6);
+    const step = buildMlpTrainStep(spec, {
+      optimizer: 'momentum',
+      loss: 'softmax_cross_entropy',
+      emitGradients: true,
+    });
+    expect(step.carried.map((c) => `${c.role}:${c.input}→${c.output}`)).toEqual([
+      'weight:W0→next.W0',
+      'weight:b0→next.b0',
+      'weight:W1→next.W1',
+      'weight:b1→next.b1',
+      'velocity:velocity.W0→next.velocity.W0',
+      'velocity:velocity.b0→next.velocity.b0',
+      'velocity:velocity.W1→next.velocity.W1',
+      'velocity:velocity.b1→next.velocity.b1',
+    ]);
+    const run = await open(step.model);
+    let carried = initialCarried(step, randomWeights(spec, random));
+    // The JS reference keeps its own state, in float64, fed only the graph's gradients.
+    const reference: Record<string, number[]> = Object.fromEntries(
+      Object.entries(carried).map(([k, v]) => [k, Array.from(v)]),
+    );
+    for (let s = 0; s < 3; s++) {
+      const data = batchFor(spec, 'softmax_cross_entropy', 4, random);
+      const out = await run({ ...data, ...stepFeeds(step, carried, { lr: 0.2, momentum: 0.9 }) });
+      for (const slot of ['W0', 'b0', 'W1', 'b1']) {
+        const g = get(out, `grad.${slot}`);
+        const v = get(reference, `velocity.${slot}`).map((vi, i) => 0.9 * vi + (g[i] as number));
+        const w = get(reference, slot).map((wi, i) => wi - 0.2 * (v[i] as number));
+        reference[`velocity.${slot}`] = v;
+        reference[slot] = w;
+        v.forEach((e, i) =>
+          closeTo(get(out, `next.velocity.${slot}`)[i] as number, e, `v.${slot}`),
+        );
+        w.forEach((e, i) => closeTo(get(out, `next.${slot}`)[i] as number, e, slot));
+      }
+      carried = Object.fromEntries(step.carried.map((c) => [c.input, get(out, c.output)]));
+    }
+  });
+
+  it('adam: moments, bias correction by the fed step counter, and the update', async () => {
+    const random = createRandom(7);
+    const step = buildMlpTrainStep(spec, {
+      optimizer: 'adam',
+      loss: 'softmax_cross_entropy',
+      emitGradients: true,
+    });
+    expect(step.carried.filter((c) => c.role !== 'weight').map((c) => c.input)).toEqual([
+      'm.W0',
+      'v.W0',
+      'm.b0',
+      'v.b0',
+      'm.W1',
+      'v.W1',
+      'm.b1',
+      'v.b1',
+    ]);
+    const run = await open(step.model);
+    const [b1, b2, eps, lr] = [0.9, 0.999, 1e-8, 0.01];
+    const weights = randomWeights(spec, random);
+    const fresh = initialCarried(step, weights);
+    const warm = initialCarried(step, weights, () => 0.05 * random());
+    for (const { carried, t } of [
+      { carried: fresh, t: 1 },
+      { carried: warm, t: 7 },
+    ]) {
+      const data = batchFor(spec, 'softmax_cross_entropy', 4, random);
+      const out = await run({ ...data, ...stepFeeds(step, carried, { lr, t }) });
+      for (const slot of ['W0', 'b0', 'W1', 'b1']) {
+        const g = get(out, `grad.${slot}`);
+        const w = get(carried, slot);
+        const m = Array.from(get(carried, `m.${slot}`), (mi, i) => b1 * mi + (1 - b1) * g[i]!);
+        const v = Array.from(get(carried, `v.${slot}`), (vi, i) => b2 * vi + (1 - b2) * g[i]! ** 2);
+        const stepSize = lr / (1 - b1 ** t);
+        const next = Array.from(
+          w,
+          (wi, i) => wi - (stepSize * m[i]!) / (Math.sqrt(v[i]!) / Math.sqrt(1 - b2 ** t) + eps),
+        );
+        m.forEach((e, i) => closeTo(get(out, `next.m.${slot}`)[i]!, e, `m.${slot} t=${t}`));
+        v.forEach((e, i) => closeTo(get(out, `next.v.${slot}`)[i]!, e, `v.${slot} t=${t}`));
+        next.forEach((e, i) => closeTo(get(out, `next.${slot}`)[i]!, e, `${slot} t=${t}`));
+        if (t === 1)
+          // Bias-corrected first step from zero moments: every weight moves by lr·sign(g).
+          g.forEach((gi, i) => {
+            if (Math.abs(gi) > 1e-4)
+              expect(Math.abs(w[i]! - get(out, `next.${slot}`)[i]!)).toBeCloseTo(lr, 5);
+          });
+      }
+    }
+  });
+});
+
+/** `steps` full-batch steps from a fixed start; returns the loss before each step and after the last. */
+async function trainLosses(
+  spec: MlpSpec,
+  loss: MlpLossKind,
+  optimizer: MlpOptimizer,
+  lr: number,
+  steps: number,
+): Promise<{ before: number; after: number; losses: number[] }> {
+  const random = createRandom(2024);
+  const data = batchFor(spec, loss, 64, random);
+  if (loss === 'softmax_cross_entropy') {
+    // Linearly separable classes, so a small network can fit them.
+    const x = data.x.data;
+    const y = data.y.data;
+    y.fill(0);
+    for (let r = 0; r < 64; r++) y[r * 2 + (x[r * 2]! - 0.5 * x[r * 2 + 1]! > 0.1 ? 1 : 0)] = 1;
+  }
+  const step = buildMlpTrainStep(spec, { optimizer, loss });
+  const run = await open(step.model);
+  const evaluate = await open(buildMlpLoss(spec, loss).model);
+  let carried = initialCarried(step, initMlpWeights(spec, createRandom(1)));
+  const lossOf = async (c: Arrays) =>
+    get(
+      await evaluate({
+        ...data,
+        ...Object.fromEntries(
+          step.carried
+            .filter((s) => s.role === 'weight')
+            .map((s) => [s.input, tensor(get(c, s.input), s.dims)]),
+        ),
+      }),
+      'loss',
+    )[0]!;
+  const before = await lossOf(carried);
+  const losses: number[] = [];
+  for (let s = 0; s < steps; s++) {
+    const out = await run({
+      ...data,
+      ...stepFeeds(step, carried, { lr, momentum: 0.9, t: s + 1 }),
+    });
+    losses.push(get(out, step.outputs.loss)[0]!);
+    carried = Object.fromEntries(step.carried.map((c) => [c.input, get(out, c.output)]));
+  }
+  return { before, after: await lossOf(carried), losses };
+}
+
+describe('train steps reduce the loss on a fixed synthetic problem', () => {
+  const lrs: Record<MlpOptimizer, number> = { sgd: 0.5, momentum: 0.1, adam: 0.02 };
+  it.each([
+    { loss: 'softmax_cross_entropy', optimizer: 'sgd', activation: 'gelu' },
+    { loss: 'softmax_cross_entropy', optimizer: 'momentum', activation: 'relu' },
+    { loss: 'softmax_cross_entropy', optimizer: 'adam', activation: 'tanh' },
+    { loss: 'mse', optimizer: 'sgd', activation: 'tanh' },
+    { loss: 'mse', optimizer: 'momentum', activation: 'gelu' },
+    { loss: 'mse', optimizer: 'adam', activation: 'relu' },
+  ] as const)('$loss + $optimizer ($activation)', async ({ loss, optimizer, activation }) => {
+    const spec: MlpSpec = { inputSize: 2, hidden: [16], outputSize: 2, activation };
+    const { before, after, losses } = await trainLosses(spec, loss, optimizer, lrs[optimizer], 150);
+    expect(losses.every(Number.isFinite)).toBe(true);
+    expect(losses[0]).toBeCloseTo(before, 5);
+    expect(after, `loss ${before} → ${after}`).toBeLessThan(0.3 * before);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * Programs over resident models (DESIGN.md): the program model, the runner
+ * with its serial and interleaved modes, admission control over a device
+ * memory pool, the serial/interleaved parity check, and MLP program steps.
+ */
+export { ProgramError, type ProgramErrorCode } from './errors.ts';
+export {
+  mlpEvaluateStep,
+  mlpTrainLoop,
+  outputWeights,
+  readWeights,
+  type MlpEvaluateOptions,
+  type MlpHyperparameters,
+  type MlpTrainLoopOptions,
+} from './mlp-steps.ts';
+export {
+  compareRuns,
+  parityCheck,
+  type ParityDifference,
+  type ParityEntry,
+  type ParityReport,
+} from './parity.ts';
+export {
+  DeviceMemoryPool,
+  formatBytes,
+  type Hold,
+  type HoldKind,
+  type Holder,
+  type PoolSnapshot,
+  type Wait,
+} from './pool.ts';
+export {
+  component,
+  loop,
+  modelId,
+  requestId,
+  type ComponentStep,
+  type LoopBody,
+  type LoopStep,
+  type ModelDef,
+  type ModelId,
+  type Program,
+  type ProgramRequest,
+  type ProgramStep,
+  type ProgramValue,
+  type RequestId,
+  type StepContext,
+} from './program.ts';
+export type { RequestProgress, RequestResult, RequestStatus } from './request-run.ts';
+export {
+  ProgramRunner,
+  type ProgramRunnerOptions,
+  type RunMode,
+  type RunReport,
+  type TickReport,
+} from './runner.ts';

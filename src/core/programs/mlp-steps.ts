@@ -1,0 +1,231 @@
+/**
+ * Program steps for the built-in MLP: a training loop and an evaluation step.
+ *
+ * Idea: the train step's graph lists every tensor it carries (weights and
+ * optimizer state, `MlpTrainStep.carried`), so the loop feeds each unit's
+ * `next.*` outputs straight into the next unit's inputs without looking at
+ * them; only the loss is read back every unit, and the weights once, at the
+ * end. Memory comes from the graph's shapes: the carried inputs are the
+ * loop's resident bytes, the estimated peak at the batch size is each
+ * unit's. Trade-off: through today's `TensorRuntime` the carried tensors are
+ * CPU arrays; with device-resident outputs in the seam the same loop keeps
+ * them on the GPU unchanged (see the report on the seam).
+ */
+import type { Tensor } from '../engine/runtime.ts';
+import { estimateMemory } from '../onnx/memory.ts';
+import type { MlpInference, MlpTrainStep, MlpWeights } from '../onnx/mlp.ts';
+import { ProgramError } from './errors.ts';
+import type { ComponentStep, LoopStep, ModelId, StepContext } from './program.ts';
+
+/** Hyperparameters of the train step; those its optimizer does not use are ignored. */
+export interface MlpHyperparameters {
+  readonly lr: number;
+  /** Momentum μ; default 0.9. */
+  readonly momentum?: number;
+  /** Adam β₁; default 0.9. */
+  readonly beta1?: number;
+  /** Adam β₂; default 0.999. */
+  readonly beta2?: number;
+  /** Adam ε; default 1e-8. */
+  readonly epsilon?: number;
+}
+
+export interface MlpTrainLoopOptions {
+  readonly name: string;
+  /** The runner's model for `step.model`. */
+  readonly model: ModelId;
+  readonly step: MlpTrainStep;
+  /** K, the training steps. */
+  readonly units: number;
+  /** Rows per batch (for the peak estimate; `batch` must not exceed it). */
+  readonly batchSize: number;
+  readonly hyperparameters: MlpHyperparameters;
+  /** Starting weights, or the output prefix of an earlier step that set them (`<prefix>.W0` …). */
+  readonly initialWeights: MlpWeights | string;
+  /** The batch of unit `index`: features `[rows, in]` and targets `[rows, out]`. */
+  batch(index: number): { readonly x: Tensor; readonly y: Tensor };
+  /** Metric the loss of every unit goes to; default `<name>.loss`. */
+  readonly lossMetric?: string;
+  /** Output prefix of the trained weights; default `<name>.weights`. */
+  readonly weightsOutput?: string;
+}
+
+const scalar = (v: number): Tensor => ({ type: 'float32', data: Float32Array.of(v), dims: [] });
+
+/** Reads weights an earlier step output under `prefix` (`<prefix>.W0` …). */
+export function readWeights(
+  ctx: StepContext,
+  prefix: string,
+  names: readonly string[],
+): Record<string, Tensor> {
+  return Object.fromEntries(
+    names.map((name) => {
+      const value = ctx.read(`${prefix}.${name}`);
+      if (typeof value === 'number')
+        throw new ProgramError('invalid-program', `${prefix}.${name} is a number, not a tensor`);
+      return [name, value];
+    }),
+  );
+}
+
+/** Outputs weights as `<prefix>.W0` …. */
+export function outputWeights(ctx: StepContext, prefix: string, weights: MlpWeights): void {
+  for (const slot of weights.layout) {
+    const data = weights.values[slot.name];
+    if (data !== undefined)
+      ctx.output(`${prefix}.${slot.name}`, { type: 'float32', data, dims: slot.dims });
+  }
+}
+
+/** A loop of `units` train steps of an MLP; see the module comment. */
+export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
+  const { step } = o;
+  const weightSlots = step.carried.filter((c) => c.role === 'weight');
+  const memory = estimateMemory(step.graph, {
+    dims: { batch: o.batchSize },
+    resident: step.carried.map((c) => c.input),
+  });
+  const lossMetric = o.lossMetric ?? `${o.name}.loss`;
+  const weightsOutput = o.weightsOutput ?? `${o.name}.weights`;
+  const h = o.hyperparameters;
+  return {
+    kind: 'loop',
+    name: o.name,
+    models: [o.model],
+    units: o.units,
+    residentBytes: memory.residentBytes,
+    peakBytes: memory.peakBytes,
+    start(ctx) {
+      const session = ctx.session(o.model);
+      const start =
+        typeof o.initialWeights === 'string'
+          ? readWeights(
+              ctx,
+              o.initialWeights,
+              weightSlots.map((c) => c.weight),
+            )
+          : Object.fromEntries(
+              weightSlots.map((c) => {
+                const data = (o.initialWeights as MlpWeights).values[c.weight];
+                if (data === undefined)
+                  throw new ProgramError('invalid-program', `${o.name}: no initial ${c.weight}`);
+                return [c.weight, { type: 'float32', data, dims: c.dims } satisfies Tensor];
+              }),
+            );
+      // Carried tensors by input name; optimizer state starts at zero.
+      let carried: Record<string, Tensor> = Object.fromEntries(
+        step.carried.map((c) => {
+          const w = start[c.weight];
+          if (w === undefined)
+            throw new ProgramError('invalid-program', `${o.name}: no ${c.weight}`);
+          const value: Tensor =
+            c.role === 'weight'
+              ? w
+              : { type: 'float32', data: new Float32Array(w.data.length), dims: c.dims };
+          return [c.input, value];
+        }),
+      );
+      const fixed: Record<string, Tensor> = { [step.inputs.lr]: scalar(h.lr) };
+      if (step.inputs.momentum !== null) fixed[step.inputs.momentum] = scalar(h.momentum ?? 0.9);
+      if (step.inputs.adam !== null) {
+        fixed[step.inputs.adam.beta1] = scalar(h.beta1 ?? 0.9);
+        fixed[step.inputs.adam.beta2] = scalar(h.beta2 ?? 0.999);
+        fixed[step.inputs.adam.epsilon] = scalar(h.epsilon ?? 1e-8);
+      }
+      const adamStep = step.inputs.adam?.step ?? null;
+      return {
+        async unit(index) {
+          const { x, y } = o.batch(index);
+          if ((x.dims[0] ?? 0) > o.batchSize)
+            throw new ProgramError(
+              'invalid-program',
+              `${o.name}: batch of ${x.dims[0]} rows exceeds the admitted ${o.batchSize}`,
+            );
+          const feeds: Record<string, Tensor> = {
+            ...fixed,
+            ...carried,
+            [step.inputs.x]: x,
+            [step.inputs.y]: y,
+          };
+          if (adamStep !== null) feeds[adamStep] = scalar(index + 1);
+          const out = await session.run(feeds);
+          const next: Record<string, Tensor> = {};
+          for (const c of step.carried) {
+            const t = out[c.output];
+            if (t === undefined) throw new Error(`the train step returned no ${c.output}`);
+            next[c.input] = t;
+          }
+          carried = next;
+          const loss = out[step.outputs.loss];
+          if (loss === undefined) throw new Error('the train step returned no loss');
+          ctx.emit(lossMetric, loss.data[0] ?? Number.NaN);
+        },
+        end() {
+          for (const c of weightSlots) {
+            const t = carried[c.input];
+            if (t !== undefined) ctx.output(`${weightsOutput}.${c.weight}`, t);
+          }
+        },
+        dispose() {
+          carried = {};
+        },
+      };
+    },
+  };
+}
+
+export interface MlpEvaluateOptions {
+  readonly name: string;
+  /** The runner's model for `inference.model` (weights as inputs, shared by every request). */
+  readonly model: ModelId;
+  readonly inference: MlpInference;
+  /** Output prefix of the weights to evaluate (`<prefix>.W0` …). */
+  readonly weights: string;
+  /** Features `[rows, in]`. */
+  readonly x: Tensor;
+  /** Class of each row; when given, accuracy goes to the metric `<name>.accuracy`. */
+  readonly labels?: ArrayLike<number>;
+  /** Output name of the probabilities; default `<name>.probabilities`. */
+  readonly output?: string;
+}
+
+/** One-shot inference with weights from an earlier step: probabilities out, accuracy emitted. */
+export function mlpEvaluateStep(o: MlpEvaluateOptions): ComponentStep {
+  const names = Object.keys(o.inference.inputs.weights);
+  const rows = o.x.dims[0] ?? 0;
+  const memory = estimateMemory(o.inference.graph, { dims: { batch: rows } });
+  return {
+    kind: 'component',
+    name: o.name,
+    models: [o.model],
+    // The weights are fed too, and counted in the estimate's feeds.
+    peakBytes: memory.peakBytes,
+    async run(ctx) {
+      const weights = readWeights(ctx, o.weights, names);
+      const feeds: Record<string, Tensor> = { [o.inference.inputs.x]: o.x };
+      for (const name of names) {
+        const input = o.inference.inputs.weights[name];
+        const w = weights[name];
+        if (input !== undefined && w !== undefined) feeds[input] = w;
+      }
+      const out = await ctx.session(o.model).run(feeds);
+      const probabilities = out[o.inference.outputs.probabilities];
+      if (probabilities === undefined) throw new Error('inference returned no probabilities');
+      ctx.output(o.output ?? `${o.name}.probabilities`, probabilities);
+      if (o.labels === undefined) return;
+      const classes = probabilities.dims[1] ?? 1;
+      let correct = 0;
+      for (let r = 0; r < rows; r++) {
+        let best = 0;
+        for (let c = 1; c < classes; c++)
+          if (
+            (probabilities.data[r * classes + c] ?? 0) >
+            (probabilities.data[r * classes + best] ?? 0)
+          )
+            best = c;
+        if (best === o.labels[r]) correct++;
+      }
+      ctx.emit(`${o.name}.accuracy`, correct / Math.max(1, rows));
+    },
+  };
+}
