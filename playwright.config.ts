@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 
-const port = 4173;
+// Another port (E2E_PORT) lets a second checkout run its suite beside this one.
+const port = Number(process.env.E2E_PORT ?? 4173);
 
 export default defineConfig({
   testDir: 'e2e',
@@ -24,7 +25,7 @@ export default defineConfig({
   },
   webServer: {
     // The built app, as a person gets it: `npm test` builds before e2e.
-    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1`,
+    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1${process.env.E2E_PORT ? ' --bypass-lock' : ''}`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: false,
     timeout: 60_000,
