@@ -75,7 +75,7 @@ function mutate(doc: Json, m: Mutation): Json {
   if (m.kind === 'replace') holder[last] = m.value;
   else if (m.kind === 'remove') {
     if (Array.isArray(parent)) parent.splice(Number(last), 1);
-    else delete holder[last];
+    else Reflect.deleteProperty(holder, last);
   } else if (holder[last] && typeof holder[last] === 'object')
     // What JSON.parse gives for a "__proto__" key: an own property, not a prototype.
     Object.defineProperty(holder[last], '__proto__', {

@@ -62,15 +62,25 @@ export function runNodes(db: FlowbenchDb, runId: RunId): Promise<RunNodeRow[]> {
   return db.runNodes.where('runId').equals(runId).toArray();
 }
 
-/** Names of the metrics a run has points for, sorted. */
+/**
+ * Names of the metrics a run has points for, sorted, found by skipping from
+ * one name to the next (one cursor step per name) instead of walking every
+ * point's key: a live run writes while this runs, and a long walk would be
+ * aborted by each write before it finished.
+ */
 export async function metricNames(db: FlowbenchDb, runId: RunId): Promise<string[]> {
-  const names = new Set<string>();
-  await db.metrics
-    .where('[runId+name+step]')
-    // One `Dexie.maxKey` only: the same array twice in a key is not a valid IndexedDB key.
-    .between([runId, Dexie.minKey, Dexie.minKey], [runId, Dexie.maxKey])
-    .eachPrimaryKey((key) => names.add(key[1]));
-  return [...names].sort();
+  const names: string[] = [];
+  let from: [RunId, unknown, unknown] = [runId, Dexie.minKey, Dexie.minKey];
+  for (;;) {
+    const next = await db.metrics
+      .where('[runId+name+step]')
+      // One `Dexie.maxKey` only: the same array twice in a key is not a valid IndexedDB key.
+      .between(from, [runId, Dexie.maxKey], false, true)
+      .first();
+    if (!next) return names;
+    names.push(next.name);
+    from = [runId, next.name, Dexie.maxKey];
+  }
 }
 
 /** One metric series of a run, in step order. */

@@ -1,100 +1,234 @@
 /**
- * A live chart of one metric series, drawn by uPlot on a canvas.
+ * One metric of the shown runs, overlaid on a uPlot canvas, live.
  *
- * The series belongs to the caller (a live query over IndexedDB hands in a new
- * array as points arrive); this component keeps no copy of it in React state.
- * It owns one uPlot instance for its lifetime, hands it a decimated view of the
- * points whenever they change or the chart is resized, and destroys it on
- * unmount. Decimating to the pixel width keeps each redraw's cost tied to the
- * chart's size, not to how long the run has been going.
+ * The series belong to IndexedDB: a live query hands in what the engine has
+ * committed, and this component keeps no copy of it in state. Each change of
+ * data, settings, width or zoom becomes curves (full resolution, smoothed
+ * once), then a frame (only what is in view, decimated to the width), which
+ * is handed to one long-lived uPlot instance; a new instance is made only
+ * when the set of drawn series changes.
  *
  * The canvas says nothing to assistive technology, so the chart is an element
- * with role `img` named `Chart: <metric>`, described by a one-line summary
- * (count, last, min, max, non-finite) that tests read too.
+ * with role `img` named exactly `Chart: <metric>`, described by a summary per
+ * run (count, last, min, max, non-finite) that tests read too; `data-points`
+ * counts the selected run's points.
  */
-import { useEffect, useId, useMemo, useRef } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './charts.css';
-import { decimate, type ChartPoint } from './decimate';
-import { formatSummary, summarizeSeries } from './summary';
-
-export type { ChartPoint } from './decimate';
+import type { RunId } from '../../core/run/record';
+import { xLabels } from '../../core/series/columns';
+import { buildChartJson, buildCsv } from '../../core/series/export';
+import { formatSummary, summarizeSeries } from '../../core/series/summary';
+import { useEditorStore } from '../store/context';
+import { useMetricSeriesOfRuns } from '../runs/queries';
+import { ChartLegend } from './ChartLegend';
+import { chartPng, fileStem, saveBlob, saveText } from './downloads';
+import {
+  buildCurves,
+  buildPlot,
+  exportColumns,
+  valuesAt,
+  type ChartSettings,
+  type Curve,
+  type PlotModel,
+  type ShownRun,
+} from './plot-model';
+import { plotOptions, plotSignature, type PlotCallbacks } from './plot-options';
 
 /** Props of {@link MetricChart}. */
 export interface MetricChartProps {
   /** The metric's name, e.g. `train.loss`; the chart is named `Chart: <metric>`. */
   metric: string;
-  /** The whole series so far, ascending by step. */
-  points: readonly ChartPoint[];
+  /** The runs to overlay, the selected run first. */
+  runs: readonly ShownRun[];
+  settings: ChartSettings;
   /** Height of the plot (axes included) in CSS pixels. */
   height?: number;
 }
 
-const DEFAULT_HEIGHT = 180;
+const DEFAULT_HEIGHT = 200;
+const NO_POINTS: readonly never[] = [];
 
-/** A live line chart of `points` (x = step, y = value) with an accessible summary. */
-export function MetricChart({ metric, points, height = DEFAULT_HEIGHT }: MetricChartProps) {
+/** A live chart of `metric` for `runs`, with legend, zoom, export and an accessible summary. */
+export function MetricChart({ metric, runs, settings, height = DEFAULT_HEIGHT }: MetricChartProps) {
   const summaryId = useId();
+  const store = useEditorStore();
+  const ids = useMemo(() => runs.map((r) => r.id as RunId), [runs]);
+  const series = useMetricSeriesOfRuns(ids, metric);
+  const curves = useMemo(
+    () => buildCurves(runs, series ?? NO_POINTS, settings),
+    [runs, series, settings],
+  );
+
+  const frameRef = useRef<HTMLDivElement>(null);
   const targetRef = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState(0);
+  // A zoom is in the units of the x mode it was made in.
+  const [zoomState, setZoom] = useState<{ mode: string; range: [number, number] } | null>(null);
+  const zoom = zoomState?.mode === settings.xMode ? zoomState.range : null;
+  const [hoverX, setHoverX] = useState<number | null>(null);
+
+  const model = useMemo(
+    () =>
+      buildPlot(curves, {
+        width,
+        zoom,
+        log: settings.log,
+        ignoreOutliers: settings.ignoreOutliers,
+      }),
+    [curves, width, zoom, settings.log, settings.ignoreOutliers],
+  );
+  const hover = useMemo(
+    () => (hoverX === null ? null : valuesAt(curves, hoverX)),
+    [curves, hoverX],
+  );
+  const signature = plotSignature(model, settings.xMode, settings.log);
+
   const plotRef = useRef<uPlot | null>(null);
-  // The newest points, for the resize handler and for a chart rebuilt after a
-  // prop change; written in an effect, read only in effects and callbacks.
-  const latestRef = useRef(points);
-  const summary = useMemo(() => formatSummary(summarizeSeries(points)), [points]);
+  const signatureRef = useRef('');
+  const modelRef = useRef<PlotModel>(model);
+  const callbacksRef = useRef<PlotCallbacks>({
+    zoom: (range) => setZoom(range ? { mode: settings.xMode, range } : null),
+    hover: setHoverX,
+  });
+
+  useLayoutEffect(() => {
+    const frame = frameRef.current;
+    if (!frame) return;
+    const measure = () => setWidth(Math.max(1, Math.floor(frame.clientWidth)));
+    measure();
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(measure);
+    observer.observe(frame);
+    return () => observer.disconnect();
+  }, []);
 
   useEffect(() => {
+    modelRef.current = model;
+    callbacksRef.current.zoom = (range) => setZoom(range ? { mode: settings.xMode, range } : null);
     const target = targetRef.current;
-    if (!target) return;
-    const width = widthOf(target);
-    const plot = new uPlot(
-      chartOptions(metric, width, height),
-      toData(latestRef.current, width),
+    if (!target || width === 0) return;
+    const plot = plotRef.current;
+    if (plot && signatureRef.current === signature) {
+      if (plot.width !== width || plot.height !== height) plot.setSize({ width, height });
+      plot.setData(model.data as uPlot.AlignedData);
+      return;
+    }
+    plot?.destroy();
+    plotRef.current = new uPlot(
+      plotOptions(
+        model,
+        settings,
+        { width, height },
+        () => modelRef.current,
+        () => callbacksRef.current,
+      ),
+      model.data as uPlot.AlignedData,
       target,
     );
-    plotRef.current = plot;
+    signatureRef.current = signature;
+  }, [model, signature, width, height, settings]);
 
-    let observer: ResizeObserver | undefined;
-    if (typeof ResizeObserver !== 'undefined') {
-      observer = new ResizeObserver(() => {
-        const next = widthOf(target);
-        if (next === plot.width) return;
-        plot.setSize({ width: next, height });
-        // A wider chart has room for more buckets; a narrower one needs fewer.
-        plot.setData(toData(latestRef.current, next));
-      });
-      observer.observe(target);
-    }
-    return () => {
-      observer?.disconnect();
-      plot.destroy();
+  useEffect(
+    () => () => {
+      plotRef.current?.destroy();
       plotRef.current = null;
-    };
-  }, [metric, height]);
+    },
+    [],
+  );
 
-  useEffect(() => {
-    latestRef.current = points;
+  const selected = series?.[0]?.length ?? 0;
+  const summary = useMemo(() => summarize(curves), [curves]);
+  const exported = () => exportColumns(curves);
+  const xLabel = xLabels[settings.xMode];
+  const stem = fileStem(metric);
+  const alert = (error: unknown) =>
+    store
+      .getState()
+      .alert(
+        `Could not export ${metric}: ${error instanceof Error ? error.message : String(error)}`,
+      );
+
+  const savePng = () => {
     const plot = plotRef.current;
-    if (plot) plot.setData(toData(points, plot.width));
-  }, [points]);
+    if (!plot) return;
+    const legend = curves.map((c) => ({
+      colour: c.colour,
+      text: c.nonFinite > 0 ? `${c.label} · ${String(c.nonFinite)} non-finite` : c.label,
+    }));
+    chartPng(plot, metric, legend).then((blob) => saveBlob(`${stem}.png`, blob), alert);
+  };
 
-  const empty = points.length === 0;
   return (
     <div className="fb-chart">
-      <div className="fb-chart__title" aria-hidden="true">
-        {metric}
+      <div className="fb-chart__head">
+        <div className="fb-chart__title" aria-hidden="true">
+          {metric}
+        </div>
+        <div className="fb-chart__actions">
+          {zoom ? (
+            <button
+              type="button"
+              aria-label={`Reset zoom of ${metric}`}
+              onClick={() => setZoom(null)}
+            >
+              Reset zoom
+            </button>
+          ) : null}
+          <button type="button" aria-label={`Download PNG of ${metric}`} onClick={savePng}>
+            PNG
+          </button>
+          <button
+            type="button"
+            aria-label={`Download CSV of ${metric}`}
+            onClick={() => saveText(`${stem}.csv`, buildCsv(xLabel, exported()), 'text/csv')}
+          >
+            CSV
+          </button>
+          <button
+            type="button"
+            aria-label={`Download JSON of ${metric}`}
+            onClick={() =>
+              saveText(
+                `${stem}.json`,
+                `${JSON.stringify(buildChartJson(metric, xLabel, exported()))}\n`,
+                'application/json',
+              )
+            }
+          >
+            JSON
+          </button>
+        </div>
       </div>
       <div
+        ref={frameRef}
         className="fb-chart__frame"
         role="img"
         aria-label={`Chart: ${metric}`}
         aria-describedby={summaryId}
-        data-points={points.length}
+        data-points={selected}
+        data-series={curves.length}
+        data-x={settings.xMode}
+        data-y-scale={settings.log ? 'log' : 'linear'}
+        data-smoothing={settings.smoothing}
+        data-zoomed={zoom ? 'true' : 'false'}
         style={{ height }}
+        title="Drag to zoom, double-click to reset"
       >
         <div ref={targetRef} className="fb-chart__plot" />
-        {empty ? <p className="fb-chart__empty">Waiting for data…</p> : null}
+        {selected === 0 && curves.every((c) => c.count === 0) ? (
+          <p className="fb-chart__empty">Waiting for data…</p>
+        ) : null}
       </div>
+      <ChartLegend
+        metric={metric}
+        curves={curves}
+        xMode={settings.xMode}
+        hover={hover}
+        hoverX={hoverX}
+      />
       <p id={summaryId} className="fb-chart__summary" data-testid={`chart-summary-${metric}`}>
         {summary}
       </p>
@@ -102,32 +236,15 @@ export function MetricChart({ metric, points, height = DEFAULT_HEIGHT }: MetricC
   );
 }
 
-/** The plot's width in CSS pixels: its container's, at least one pixel. */
-function widthOf(target: HTMLElement): number {
-  return Math.max(1, Math.floor(target.clientWidth));
-}
-
-/** Decimated to about two points per pixel column, in uPlot's column layout. */
-function toData(points: readonly ChartPoint[], width: number): uPlot.AlignedData {
-  const { x, y } = decimate(points, width);
-  return [x, y];
-}
-
-function chartOptions(metric: string, width: number, height: number): uPlot.Options {
-  const axis: uPlot.Axis = {
-    stroke: '#1f2328',
-    grid: { stroke: '#e4e7eb', width: 1 },
-    ticks: { stroke: '#c9ced4', width: 1 },
-  };
-  return {
-    width,
-    height,
-    // Steps are counts, not timestamps.
-    scales: { x: { time: false } },
-    series: [{ label: 'step' }, { label: metric, stroke: '#1a56db', width: 1.5, spanGaps: false }],
-    axes: [axis, axis],
-    // The summary below the chart speaks for it; a hover legend would only
-    // resize the frame as it appears.
-    legend: { show: false },
-  };
+/** The summary in words: one line for one curve, `label: …` per curve for several. */
+function summarize(curves: readonly Curve[]): string {
+  const lines = curves.map((c) => {
+    const text = formatSummary({
+      ...summarizeSeries(c.raw),
+      count: c.count,
+      nonFinite: c.nonFinite,
+    });
+    return curves.length === 1 ? text : `${c.label}: ${text}`;
+  });
+  return lines.length === 0 ? formatSummary(summarizeSeries([])) : lines.join('; ');
 }

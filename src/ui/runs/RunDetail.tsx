@@ -1,36 +1,18 @@
 /** The selected run: what it ran with, how it ended, its live charts, Export run and Re-run. */
-import { findPort } from '../../core/catalog/catalog';
-import { parsePortRef } from '../../core/flow/document';
-import { builtinCatalog } from '../../core/nodes';
 import { toRunExport } from '../../core/run/export';
-import type { RunId, RunRow } from '../../core/run/record';
 import { readRunRecord } from '../../db/runs';
-import { MetricChart } from '../charts/MetricChart';
+import { ChartsPanel } from '../charts/ChartsPanel';
 import { db } from '../db';
 import { useRunActions } from '../engine/actions';
 import { download } from '../files';
 import { useEditorStore } from '../store/context';
 import { formatDuration, formatValue, shortId } from './format';
 import { RerunComparison } from './RerunComparison';
-import { useMetricNames, useMetricSeries, useSelectedRun } from './queries';
-
-/** Metrics from streaming ports are curves; single values are shown as results. */
-function isCurve(run: RunRow, metric: string): boolean {
-  const { node, port } = parsePortRef(metric);
-  const kind = builtinCatalog.get(run.flowSnapshot.nodes.find((n) => n.id === node)?.kind ?? '');
-  return kind ? findPort(kind, 'outputs', port)?.stream === true : true;
-}
-
-function LiveChart({ runId, metric }: { runId: RunId; metric: string }) {
-  const rows = useMetricSeries(runId, metric);
-  const points = rows?.map((r) => [r.step, r.value, r.ts] as const) ?? [];
-  return <MetricChart metric={metric} points={points} />;
-}
+import { useSelectedRun } from './queries';
 
 export function RunDetail() {
   const store = useEditorStore();
   const run = useSelectedRun();
-  const metrics = useMetricNames(run?.id ?? null);
   const { rerun } = useRunActions();
   if (!run) return <section className="fb-run-detail fb-muted">Select a run to see it.</section>;
 
@@ -89,13 +71,7 @@ export function RunDetail() {
         ))}
       </dl>
       <RerunComparison run={run} />
-      <div className="fb-charts">
-        {metrics
-          ?.filter((m) => isCurve(run, m))
-          .map((metric) => (
-            <LiveChart key={`${run.id}:${metric}`} runId={run.id} metric={metric} />
-          ))}
-      </div>
+      <ChartsPanel run={run} />
     </section>
   );
 }

@@ -1,9 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { ChartPoint } from './decimate';
 import { formatSummary, formatValue, summarizeSeries } from './summary';
 
-function series(values: readonly number[]): ChartPoint[] {
-  return values.map((v, i) => [i, v, 1_700_000_000 + i] as const);
+function series(values: readonly number[]): Float64Array {
+  return Float64Array.from(values);
 }
 
 describe('summarizeSeries', () => {

@@ -1,9 +1,8 @@
 /**
- * The text a chart says in words: how many points, the latest value, the range,
- * and how many values were not finite. Screen readers read it in place of the
- * canvas, and tests read it to check what the chart is showing.
+ * The text a chart says in words: how many points, the latest value, the
+ * range, and how many values were not finite. Screen readers read it in place
+ * of the canvas, and tests read it to check what the chart is showing.
  */
-import type { ChartPoint } from './decimate';
 
 /** What a series amounts to, computed over every point (not the decimated ones). */
 export interface SeriesSummary {
@@ -16,12 +15,13 @@ export interface SeriesSummary {
   readonly nonFinite: number;
 }
 
-/** Counts and extremes of `points`, ignoring non-finite values for min and max. */
-export function summarizeSeries(points: readonly ChartPoint[]): SeriesSummary {
+/** Counts and extremes of `values`, ignoring non-finite values for min and max. */
+export function summarizeSeries(values: ArrayLike<number>): SeriesSummary {
   let min: number | undefined;
   let max: number | undefined;
   let nonFinite = 0;
-  for (const [, value] of points) {
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i]!;
     if (!Number.isFinite(value)) {
       nonFinite++;
       continue;
@@ -29,7 +29,8 @@ export function summarizeSeries(points: readonly ChartPoint[]): SeriesSummary {
     if (min === undefined || value < min) min = value;
     if (max === undefined || value > max) max = value;
   }
-  return { count: points.length, last: points.at(-1)?.[1], min, max, nonFinite };
+  const count = values.length;
+  return { count, last: count > 0 ? values[count - 1] : undefined, min, max, nonFinite };
 }
 
 /**

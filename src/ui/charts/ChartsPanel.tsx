@@ -1,0 +1,104 @@
+/**
+ * The charts of the selected run and of the runs picked in the `Runs` table:
+ * one chart per metric, each run in its own colour, under shared controls.
+ *
+ * Runs are named by short id and the params that differ between them (the
+ * rest would say nothing). A sweep's runs can be grouped by a param to show
+ * each value's mean with a min–max band. Settings are the panel's own view
+ * state; the series themselves are read live from IndexedDB by each chart.
+ */
+import { useMemo, useState } from 'react';
+import { findPort } from '../../core/catalog/catalog';
+import { parsePortRef } from '../../core/flow/document';
+import { builtinCatalog } from '../../core/nodes';
+import type { RunId, RunRow } from '../../core/run/record';
+import { describeParams, differingParams } from '../../core/series/params';
+import { shortId } from '../runs/format';
+import { useGroupRuns, useMetricNamesOfRuns, useRunsByIds } from '../runs/queries';
+import { useEditor, useEditorStore } from '../store/context';
+import { ChartControls } from './ChartControls';
+import { MetricChart } from './MetricChart';
+import { colourAt, defaultChartSettings, type ChartSettings, type ShownRun } from './plot-model';
+
+/** Metrics from streaming ports are curves; single values are shown as results. */
+function isCurve(run: RunRow, metric: string): boolean {
+  const { node, port } = parsePortRef(metric);
+  const kind = builtinCatalog.get(run.flowSnapshot.nodes.find((n) => n.id === node)?.kind ?? '');
+  return kind ? findPort(kind, 'outputs', port)?.stream === true : true;
+}
+
+/** The runs as the charts show them: colour by position, label by what differs. */
+function shownRuns(runs: readonly RunRow[]): ShownRun[] {
+  const differing = differingParams(runs);
+  return runs.map((run, i) => {
+    const params = describeParams(run, differing);
+    return {
+      id: run.id,
+      label: params ? `${shortId(run.id)} ${params}` : shortId(run.id),
+      colour: colourAt(i),
+      params: run.params,
+      seed: run.seed,
+    };
+  });
+}
+
+export function ChartsPanel({ run }: { run: RunRow }) {
+  const store = useEditorStore();
+  const picked = useEditor((s) => s.pickedRuns);
+  const ids = useMemo(() => [run.id, ...picked.filter((id) => id !== run.id)], [run.id, picked]);
+  const rows = useRunsByIds(ids);
+  const names = useMetricNamesOfRuns(ids);
+  const sweep = useGroupRuns(run.groupId);
+  const [chosen, setSettings] = useState<ChartSettings>(defaultChartSettings);
+
+  const runs = useMemo(() => {
+    const found = rows?.filter((r) => r.id !== run.id) ?? [];
+    return [run, ...found];
+  }, [rows, run]);
+  // Run rows change often while a run is live (status, lease); the charts
+  // only care about who is shown and how they are named.
+  const shownKey = JSON.stringify(shownRuns(runs));
+  const shown = useMemo(() => JSON.parse(shownKey) as ShownRun[], [shownKey]);
+
+  const groupOptions = useMemo(() => (shown.length > 1 ? differingParams(shown) : []), [shown]);
+  const settings = useMemo(
+    () =>
+      chosen.groupBy !== null && !groupOptions.includes(chosen.groupBy)
+        ? { ...chosen, groupBy: null }
+        : chosen,
+    [chosen, groupOptions],
+  );
+  const metrics = (names ?? []).filter((m) => runs.some((r) => isCurve(r, m)));
+  const sweepIds = (sweep ?? []).map((r) => r.id);
+  const sweepShown = sweepIds.every((id) => ids.includes(id));
+
+  return (
+    <section className="fb-charts-panel" aria-label="Charts">
+      <ChartControls
+        settings={settings}
+        onChange={setSettings}
+        groupOptions={groupOptions}
+        sweepSize={sweepIds.length}
+        sweepShown={sweepShown}
+        onCompareSweep={() =>
+          store.getState().setPicked([...new Set<RunId>([...picked, ...sweepIds])])
+        }
+      />
+      {shown.length > 1 ? (
+        <p className="fb-muted fb-charts-note">
+          Comparing {shown.length} runs: the selected run and the runs picked in the table.
+        </p>
+      ) : null}
+      <div className="fb-charts">
+        {metrics.map((metric) => (
+          <MetricChart
+            key={`${run.id}:${metric}`}
+            metric={metric}
+            runs={shown}
+            settings={settings}
+          />
+        ))}
+      </div>
+    </section>
+  );
+}
