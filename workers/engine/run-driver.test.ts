@@ -5,7 +5,7 @@ import type { RunId, RunRow } from '../../src/core/run/record';
 import { FlowbenchDb } from '../../src/db/schema';
 import { metricSeries, readRunRecord } from '../../src/db/runs';
 import { createCatalog } from '../../src/core/catalog/catalog';
-import { defineNodeKind, type NodeKind } from '../../src/core/catalog/kind';
+import { defineNodeKind } from '../../src/core/catalog/kind';
 import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, testDriverOptions } from './testing';
 
@@ -128,7 +128,7 @@ describe('driveRun with a node that records waits', () => {
     const id = await journal(flow, {});
     const status = await driveRun(id, new AbortController().signal, {
       ...options(),
-      catalog: createCatalog([waiter as unknown as NodeKind]),
+      catalog: createCatalog([waiter]),
     });
     expect(status).toBe('ok');
     const record = await readRunRecord(db, id);

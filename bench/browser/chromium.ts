@@ -1,0 +1,68 @@
+/**
+ * The browser rows: build what is needed, serve it with `vite preview`,
+ * launch Chromium exactly as the e2e tests do (`playwright.config.ts`'s
+ * launch options: Debian's Chromium, `--enable-unsafe-webgpu`) and run the
+ * metric and startup benches, each in fresh browser contexts. The metric
+ * page does not need the app, so a broken app build costs only the startup rows.
+ */
+import { chromium, type Browser } from '@playwright/test';
+import playwrightConfig from '../../playwright.config';
+import { atMost, unmeasuredRow, type BenchRow } from '../lib/rows';
+import { metricRows } from './metrics';
+import { buildBenchPage, ensureAppBuilt, serveApp, serveBenchPage, type Served } from './servers';
+import { STARTUP_NODES, startupRows } from './startup';
+
+export interface BrowserOptions {
+  /** Serve `dist/` as it is, without checking whether it is up to date. */
+  noBuild: boolean;
+  log: (line: string) => void;
+}
+
+/** The first lines of an error, enough to say what failed. */
+export function describeFailure(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(0, 3)
+    .join(' ');
+}
+
+export async function browserRows({ noBuild, log }: BrowserOptions): Promise<BenchRow[]> {
+  log('bench page: building…');
+  await buildBenchPage();
+  const servers: Served[] = [];
+  let browser: Browser | null = null;
+  try {
+    const page = await serveBenchPage();
+    servers.push(page);
+    browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
+    log(`chromium ${browser.version()}: metric write path…`);
+    const rows = await metricRows(browser, page.url);
+    try {
+      if (noBuild) log('app: serving dist/ as it is (--no-build)');
+      else await ensureAppBuilt(log);
+      const app = await serveApp();
+      servers.push(app);
+      log('chromium: startup…');
+      rows.push(...(await startupRows(browser, app.url, noBuild)));
+    } catch (error) {
+      const why = describeFailure(error);
+      log(`startup rows failed: ${why}`);
+      rows.push(
+        unmeasuredRow(
+          `startup to interactive editor, ${STARTUP_NODES}-node flow`,
+          'ms',
+          atMost(1500, 'ms'),
+          why,
+        ),
+        unmeasuredRow('first-load JavaScript, gzipped, without ORT', 'KB', atMost(400, 'KB'), why),
+      );
+    }
+    return rows;
+  } finally {
+    await browser?.close();
+    for (const server of servers) await server.close();
+  }
+}

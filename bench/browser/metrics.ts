@@ -1,0 +1,73 @@
+/**
+ * Row 2, in Chromium on one page: points/s through the run's metric path
+ * versus raw IndexedDB `put` of the same rows in one transaction, and the
+ * p99 of one flush (one batch's write, from `putMetrics` to commit).
+ */
+import type { Browser } from '@playwright/test';
+import { absoluteRow, atMost, compareRow, ratioAtLeast, type BenchRow } from '../lib/rows';
+import { alternate, median, percentile } from '../lib/stats';
+import { METRIC_BENCH_GLOBAL, type MetricBench, type MetricPathTrial } from '../web/api';
+
+const POINTS = 20_000;
+
+export async function metricRows(browser: Browser, pageUrl: string): Promise<BenchRow[]> {
+  const context = await browser.newContext();
+  try {
+    const page = await context.newPage();
+    await page.goto(pageUrl);
+    await page.waitForFunction((name) => name in window, METRIC_BENCH_GLOBAL);
+    // Each function runs in the page: it may use only its arguments and the page's globals.
+    const metricPath = () =>
+      page.evaluate(
+        ([name, n]) => (window as unknown as Record<string, MetricBench>)[name]!.metricPath(n),
+        [METRIC_BENCH_GLOBAL, POINTS] as const,
+      );
+    const rawPut = () =>
+      page.evaluate(
+        ([name, n]) => (window as unknown as Record<string, MetricBench>)[name]!.rawPut(n),
+        [METRIC_BENCH_GLOBAL, POINTS] as const,
+      );
+    const clear = () =>
+      page.evaluate(
+        (name) => (window as unknown as Record<string, MetricBench>)[name]!.clear(),
+        METRIC_BENCH_GLOBAL,
+      );
+    const paths: MetricPathTrial[] = [];
+    const { a, b } = await alternate({
+      a: async () => {
+        const trial = await metricPath();
+        paths.push(trial);
+        return trial.ms;
+      },
+      b: rawPut,
+      warmups: 1,
+      minTrials: 5,
+      maxTrials: 9,
+      budgetMs: 25_000,
+      before: clear,
+    });
+    const timed = paths.slice(-a.length);
+    const pointsPerSecond = (ms: number) => (POINTS * 1000) / ms;
+    const writeRow = compareRow({
+      name: 'metric write path vs raw IndexedDB put',
+      unit: 'points/s',
+      lowerIsBetter: false,
+      ours: a.map(pointsPerSecond),
+      reference: b.map(pointsPerSecond),
+      target: ratioAtLeast(0.85),
+      note: `${POINTS.toLocaleString('en-US')} points per trial in 4 series: MetricBatcher (driver defaults: 500 points / 500 ms) → putMetrics (Dexie bulkPut) vs raw put() of the same rows in one transaction, same store, same page`,
+    });
+    const flushes = timed.flatMap((t) => t.flushMs);
+    const flushRow = absoluteRow({
+      name: 'metric flush p99',
+      unit: 'ms',
+      value: percentile(flushes, 99),
+      target: atMost(50, 'ms'),
+      trials: timed.length,
+      note: `one flush = one batch of up to 500 rows through putMetrics, from the call to its commit; ${flushes.length} flushes, median ${median(flushes).toFixed(1)} ms, p95 ${percentile(flushes, 95).toFixed(1)} ms`,
+    });
+    return [writeRow, flushRow];
+  } finally {
+    await context.close();
+  }
+}

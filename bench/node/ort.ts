@@ -1,0 +1,298 @@
+/**
+ * onnxruntime rows, in Node (onnxruntime-web runs its WASM backend there):
+ *
+ * - per-call overhead of `run()` on a tiny graph, through Flowbench's
+ *   `OrtRuntime` session wrapper versus a bare onnxruntime-web session;
+ * - the MLP train step (784→128→10, batch 256, momentum) through the real
+ *   runner — `executeFlow` driving the `train.classifier` node on an
+ *   `OrtRuntime` — versus a bare onnxruntime-web loop feeding weights back;
+ * - the same bare loop on onnxruntime-web WASM versus onnxruntime-node CPU.
+ *
+ * Both runtimes get the thread count the browser loader picks
+ * (`min(4, cores)`), so the web/native ratio compares engines, not threads.
+ */
+import { availableParallelism } from 'node:os';
+import * as ortNode from 'onnxruntime-node';
+import * as ortWeb from 'onnxruntime-web';
+import { createCatalog } from '../../src/core/catalog/catalog';
+import { defineNodeKind } from '../../src/core/catalog/kind';
+import type { Dataset } from '../../src/core/catalog/values';
+import { executeFlow } from '../../src/core/engine/executor';
+import { float32 } from '../../src/core/engine/runtime';
+import type { FlowDocument } from '../../src/core/flow/document';
+import { GraphBuilder } from '../../src/core/onnx/graph';
+import { buildMlpTrainStep, initMlpWeights, type MlpSpec } from '../../src/core/onnx/mlp';
+import { modelMlp } from '../../src/core/nodes/model-mlp';
+import { trainClassifier } from '../../src/core/nodes/train-classifier';
+import { createRandom } from '../../src/core/random';
+import { engineInfo, OrtRuntime } from '../../workers/engine/ort-runtime';
+import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
+import { alternate } from '../lib/stats';
+import { quietEvents } from './events';
+
+const THREADS = Math.min(4, availableParallelism());
+const SPEC: MlpSpec = { inputSize: 784, hidden: [128], outputSize: 10, activation: 'relu' };
+const BATCH = 256;
+const ROWS = 2048;
+/** Steps of each runner trial that warm a fresh session and are not timed. */
+const WARM_STEPS = 5;
+const TIMED_STEPS = 40;
+const TINY_CALLS = 1000;
+const LR = 0.05;
+const MOMENTUM = 0.9;
+
+ortWeb.env.wasm.numThreads = THREADS;
+ortWeb.env.logLevel = 'error';
+
+type OrtLike = Pick<typeof ortWeb, 'Tensor' | 'InferenceSession'>;
+type OrtTensor = ortWeb.Tensor;
+const webRuntime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ortWeb), 'wasm');
+const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+// ── tiny graph ────────────────────────────────────────────────────────────
+
+function tinyModel(): Uint8Array {
+  const g = new GraphBuilder('tiny');
+  const x = g.input('x', 'float32', [1, 4]);
+  g.output(g.op('Relu', [x]), 'y', 'float32', [1, 4]);
+  return g.toModel();
+}
+
+async function tinyRow(): Promise<BenchRow> {
+  const model = tinyModel();
+  const data = Float32Array.of(-1, 0, 1, 2);
+  const wrapped = await webRuntime.createSession(model, 'wasm');
+  const bare = await ortWeb.InferenceSession.create(model, { executionProviders: ['wasm'] });
+  const feed = { x: new ortWeb.Tensor('float32', data, [1, 4]) };
+  const perCallUs = async (call: () => Promise<unknown>) => {
+    const start = performance.now();
+    for (let i = 0; i < TINY_CALLS; i++) await call();
+    return ((performance.now() - start) * 1000) / TINY_CALLS;
+  };
+  const { a, b } = await alternate({
+    a: () => perCallUs(() => wrapped.run({ x: float32(data, [1, 4]) })),
+    b: () => perCallUs(() => bare.run(feed)),
+    warmups: 1,
+    minTrials: 5,
+    maxTrials: 11,
+    budgetMs: 8_000,
+  });
+  await wrapped.release();
+  await bare.release();
+  const row = compareRow({
+    name: 'ORT run() on a tiny graph, per call',
+    unit: 'µs/call',
+    lowerIsBetter: true,
+    ours: a,
+    reference: b,
+    target: noTarget,
+  });
+  row.note = `OrtRuntime session wrapper vs a bare onnxruntime-web session (Relu on [1,4], WASM); overhead ${((row.value ?? 0) - (row.reference ?? 0)).toFixed(1)} µs/call; the issue sets no target for it`;
+  return row;
+}
+
+// ── MLP train step ────────────────────────────────────────────────────────
+
+function digits(): Dataset {
+  const random = createRandom(1);
+  const features = new Float32Array(ROWS * SPEC.inputSize);
+  for (let i = 0; i < features.length; i++) features[i] = random();
+  const labels = Int32Array.from({ length: ROWS }, (_, i) => i % SPEC.outputSize);
+  return {
+    kind: 'dataset',
+    name: 'bench-digits',
+    features,
+    labels,
+    count: ROWS,
+    featureSize: SPEC.inputSize,
+    classes: SPEC.outputSize,
+  };
+}
+const dataset = digits();
+
+const benchData = defineNodeKind({
+  kind: 'bench.digits',
+  title: 'Bench digits',
+  category: 'data',
+  description: 'Random 784-feature rows in 10 classes.',
+  params: {},
+  inputs: [],
+  outputs: [{ name: 'dataset', type: 'dataset', description: 'The rows.' }],
+  execute(ctx) {
+    ctx.emit('dataset', dataset);
+    return Promise.resolve();
+  },
+});
+const trainCatalog = createCatalog([benchData, modelMlp, trainClassifier]);
+
+function trainFlow(steps: number): FlowDocument {
+  return {
+    format: 'flowbench.flow/1',
+    name: 'bench-train-step',
+    inputs: [],
+    outputs: [],
+    nodes: [
+      { id: 'data', kind: 'bench.digits', params: {}, position: { x: 0, y: 0 } },
+      {
+        id: 'model',
+        kind: 'model.mlp',
+        params: { hidden: SPEC.hidden[0]!, layers: SPEC.hidden.length, activation: 'relu' },
+        position: { x: 0, y: 200 },
+      },
+      {
+        id: 'train',
+        kind: 'train.classifier',
+        params: {
+          steps,
+          batch_size: BATCH,
+          lr: LR,
+          momentum: MOMENTUM,
+          log_every: 10,
+          backend: 'wasm',
+        },
+        position: { x: 300, y: 100 },
+      },
+    ],
+    edges: [
+      { from: 'data.dataset', to: 'train.dataset' },
+      { from: 'model.model', to: 'train.model' },
+    ],
+  };
+}
+
+/** One run of the train node through the engine; ms per step over the steps after warm-up. */
+async function runnerTrial(): Promise<number> {
+  const steps = WARM_STEPS + TIMED_STEPS;
+  const stamps: number[] = [];
+  const errors: string[] = [];
+  const events = quietEvents({
+    nodeFinished: (node, outcome) => {
+      if (outcome.status !== 'ok') errors.push(`${node}: ${outcome.error}`);
+    },
+    // Called once after every step: the step's end, as the node sees it.
+    progress: () => void stamps.push(performance.now()),
+  });
+
+  const result = await executeFlow({
+    flow: trainFlow(steps),
+    catalog: trainCatalog,
+    inputs: {},
+    runtime: webRuntime,
+    events,
+    signal: new AbortController().signal,
+    now: Date.now,
+    yieldNow,
+  });
+  if (result.status !== 'ok')
+    throw new Error(`train run ended ${result.status}: ${errors.join('; ')}`);
+  return (stamps[steps - 1]! - stamps[WARM_STEPS - 1]!) / TIMED_STEPS;
+}
+
+/**
+ * A bare train loop on one runtime: one session, one batch, the weights fed
+ * back each step. Every trial starts again from the same initial weights, as
+ * a runner trial does: trained on for hundreds of steps, the weights drift
+ * into a regime (saturated softmax, tiny gradients) with another speed.
+ */
+async function bareTrainer(ort: OrtLike, options: ortWeb.InferenceSession.SessionOptions) {
+  const step = buildMlpTrainStep(SPEC, { optimizer: 'momentum', loss: 'softmax_cross_entropy' });
+  const session = await ort.InferenceSession.create(step.model, options);
+  const initial = initMlpWeights(SPEC, createRandom(0));
+  const x = dataset.features.slice(0, BATCH * SPEC.inputSize);
+  const y = new Float32Array(BATCH * SPEC.outputSize);
+  for (let i = 0; i < BATCH; i++) y[i * SPEC.outputSize + dataset.labels[i]!] = 1;
+  const feeds: Record<string, OrtTensor> = {
+    [step.inputs.x]: new ort.Tensor('float32', x, [BATCH, SPEC.inputSize]),
+    [step.inputs.y]: new ort.Tensor('float32', y, [BATCH, SPEC.outputSize]),
+    [step.inputs.lr]: new ort.Tensor('float32', Float32Array.of(LR), []),
+    [step.inputs.momentum!]: new ort.Tensor('float32', Float32Array.of(MOMENTUM), []),
+  };
+  const restart = () => {
+    for (const slot of initial.layout) {
+      const values = initial.values[slot.name]!;
+      feeds[step.inputs.weights[slot.name]!] = new ort.Tensor('float32', values, slot.dims);
+      feeds[step.inputs.velocities[slot.name]!] = new ort.Tensor(
+        'float32',
+        new Float32Array(values.length),
+        slot.dims,
+      );
+    }
+  };
+  const run = async (n: number) => {
+    for (let i = 0; i < n; i++) {
+      const out = await session.run(feeds);
+      for (const slot of initial.layout) {
+        feeds[step.inputs.weights[slot.name]!] = out[step.outputs.weights[slot.name]!]!;
+        feeds[step.inputs.velocities[slot.name]!] = out[step.outputs.velocities[slot.name]!]!;
+      }
+    }
+  };
+  return {
+    /** From the initial weights: `WARM_STEPS` untimed, then ms per step over `TIMED_STEPS`. */
+    async trial(): Promise<number> {
+      restart();
+      await run(WARM_STEPS);
+      const start = performance.now();
+      await run(TIMED_STEPS);
+      return (performance.now() - start) / TIMED_STEPS;
+    },
+    release: () => session.release(),
+  };
+}
+
+const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
+const trainNote = `MLP ${SPEC.inputSize}→${SPEC.hidden.join('→')}→${SPEC.outputSize}, batch ${BATCH}, SGD with momentum`;
+
+async function trainRows(): Promise<BenchRow[]> {
+  const web = await bareTrainer(ortWeb, { executionProviders: ['wasm'] });
+  const native = await bareTrainer(ortNode, {
+    executionProviders: ['cpu'],
+    intraOpNumThreads: THREADS,
+  });
+
+  const runner = await alternate({
+    a: runnerTrial,
+    b: () => web.trial(),
+    warmups: 1,
+    minTrials: 5,
+    maxTrials: 11,
+    budgetMs: 25_000,
+  });
+  const runnerRow = compareRow({
+    name: 'MLP train step: runner vs bare ORT-web loop',
+    unit: 'steps/s',
+    lowerIsBetter: false,
+    ours: runner.a.map(stepsPerSecond),
+    reference: runner.b.map(stepsPerSecond),
+    target: ratioAtLeast(0.95),
+    note: `${trainNote}; executeFlow → train.classifier → OrtRuntime (timed from the node's own progress calls, after ${WARM_STEPS} warm steps) vs session.run in a loop on one batch, also from fresh weights after the same warm steps; onnxruntime-web WASM in Node, ${THREADS} threads`,
+  });
+
+  const engines = await alternate({
+    a: () => web.trial(),
+    b: () => native.trial(),
+    warmups: 1,
+    minTrials: 5,
+    maxTrials: 11,
+    budgetMs: 20_000,
+  });
+  const engineRow = compareRow({
+    name: 'MLP train step: ORT-web WASM vs onnxruntime-node',
+    unit: 'steps/s',
+    lowerIsBetter: false,
+    ours: engines.a.map(stepsPerSecond),
+    reference: engines.b.map(stepsPerSecond),
+    target: ratioAtLeast(0.5),
+    note: `${trainNote}; the same bare loop on onnxruntime-web WASM (in Node) vs onnxruntime-node CPU, ${THREADS} threads each`,
+  });
+  await web.release();
+  await native.release();
+  return [runnerRow, engineRow];
+}
+
+export async function run(): Promise<BenchRow[]> {
+  console.error('[ort] tiny graph…');
+  const tiny = await tinyRow();
+  console.error('[ort] MLP train step…');
+  return [tiny, ...(await trainRows())];
+}

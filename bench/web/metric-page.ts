@@ -1,0 +1,85 @@
+/**
+ * The metric write path, in the page: points go through a run's
+ * `MetricBatcher` into `putMetrics` (Dexie `bulkPut`), exactly as the run
+ * driver wires them, with the driver's default batch size and delay; the
+ * reference writes the same rows into the same object store with raw
+ * IndexedDB `put`s in one transaction — what the store can take at best.
+ */
+import { MetricBatcher } from '../../src/core/run/metric-batcher';
+import type { MetricRow, RunId } from '../../src/core/run/record';
+import { putMetrics } from '../../src/db/runs';
+import { FlowbenchDb } from '../../src/db/schema';
+import { METRIC_BENCH_GLOBAL, type MetricBench, type MetricPathTrial } from './api';
+
+const db = new FlowbenchDb('flowbench-bench');
+/** A few series, as a training node emits them side by side. */
+const names = ['train.loss', 'train.accuracy', 'eval.loss', 'eval.accuracy'];
+const newRunId = () => crypto.randomUUID() as RunId;
+
+async function metricPath(points: number): Promise<MetricPathTrial> {
+  const flushMs: number[] = [];
+  let failure: unknown = null;
+  const batcher = new MetricBatcher({
+    runId: newRunId(),
+    write: async (rows) => {
+      const start = performance.now();
+      await putMetrics(db, rows);
+      flushMs.push(performance.now() - start);
+    },
+    now: () => Date.now(),
+    setTimer: (fire, ms) => {
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
+    onError: (error) => {
+      failure ??= error;
+    },
+  });
+  const start = performance.now();
+  for (let i = 0; i < points; i++) batcher.push(names[i % names.length]!, Math.sin(i));
+  await batcher.flush();
+  const ms = performance.now() - start;
+  if (failure !== null)
+    throw new Error(
+      `a metric write failed: ${failure instanceof Error ? failure.message : 'unknown error'}`,
+      { cause: failure },
+    );
+  return { ms, flushMs };
+}
+
+/** The rows the batcher would have made for `points` pushes. */
+function rowsFor(points: number): MetricRow[] {
+  const runId = newRunId();
+  const ts = Date.now() / 1000;
+  return Array.from({ length: points }, (_, i) => ({
+    runId,
+    name: names[i % names.length]!,
+    step: Math.floor(i / names.length),
+    value: Math.sin(i),
+    ts,
+  }));
+}
+
+async function rawPut(points: number): Promise<number> {
+  const rows = rowsFor(points);
+  const idb = db.backendDB();
+  const start = performance.now();
+  await new Promise<void>((resolve, reject) => {
+    const tx = idb.transaction('metrics', 'readwrite');
+    const store = tx.objectStore('metrics');
+    for (const row of rows) store.put(row);
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error ?? new Error('transaction failed'));
+    tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+  });
+  return performance.now() - start;
+}
+
+async function clear(): Promise<void> {
+  await db.metrics.clear();
+}
+
+await db.delete();
+await db.open();
+const bench: MetricBench = { metricPath, rawPut, clear };
+Object.assign(window, { [METRIC_BENCH_GLOBAL]: bench });

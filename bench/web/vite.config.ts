@@ -1,0 +1,20 @@
+/**
+ * Builds the bench's own page (the metric write path) apart from the app:
+ * the output goes under node_modules/.cache, so the app's `dist/` is never
+ * touched, and preview serves it with the app's own cross-origin headers.
+ */
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vite';
+import appConfig from '../../vite.config.ts';
+
+export const benchPageOutDir = fileURLToPath(
+  new URL('../../node_modules/.cache/flowbench-bench/web', import.meta.url),
+);
+
+export default defineConfig({
+  root: fileURLToPath(new URL('.', import.meta.url)),
+  base: './',
+  logLevel: 'warn',
+  build: { outDir: benchPageOutDir, emptyOutDir: true, target: 'es2022' },
+  preview: { headers: appConfig.preview?.headers },
+});
