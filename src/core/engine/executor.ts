@@ -14,7 +14,7 @@
  */
 import type { Catalog } from '../catalog/catalog';
 import type { NodeContext, NodeKind } from '../catalog/kind';
-import { parsePortRef, type FlowDocument } from '../flow/document';
+import { parsePortRef, type FlowDocument, type FlowEdge, type PortAddress } from '../flow/document';
 import { FlowValidationError } from '../flow/issues';
 import { resolveOutput, validateFlow } from '../flow/validate';
 import { resolveNodeParams, type RunParams } from '../run/params';
@@ -73,6 +73,12 @@ const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** Bodies yield at most this often, so a tight loop stays cancellable without paying per step. */
 const YIELD_EVERY_MS = 10;
 
+interface Wire {
+  edge: FlowEdge;
+  from: PortAddress;
+  to: PortAddress;
+}
+
 interface NodeState {
   id: string;
   kind: NodeKind;
@@ -89,15 +95,22 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   const issues = validateFlow(flow, catalog);
   const states = new Map<string, NodeState>();
   const found = new Set(issues.map((issue) => issue.path));
+  // Edges by node, once: scheduling then costs what each node's own edges cost,
+  // not a scan of the whole flow per node.
+  const incoming = new Map<string, Wire[]>();
+  const outgoing = new Map<string, Wire[]>();
+  for (const edge of flow.edges) {
+    const wire: Wire = { edge, from: parsePortRef(edge.from), to: parsePortRef(edge.to) };
+    incoming.set(wire.to.node, [...(incoming.get(wire.to.node) ?? []), wire]);
+    outgoing.set(wire.from.node, [...(outgoing.get(wire.from.node) ?? []), wire]);
+  }
   for (const [index, node] of flow.nodes.entries()) {
     const kind = catalog.get(node.kind);
     if (!kind) continue;
     const resolved = resolveNodeParams(node, kind, options.inputs, index);
     // A literal param out of range is already a validation finding; report it once.
     issues.push(...resolved.issues.filter((issue) => !found.has(issue.path)));
-    const waiting = new Set(
-      flow.edges.filter((e) => parsePortRef(e.to).node === node.id).map((e) => e.to),
-    );
+    const waiting = new Set((incoming.get(node.id) ?? []).map((wire) => wire.edge.to));
     states.set(node.id, {
       id: node.id,
       kind,
@@ -111,14 +124,17 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   if (issues.length > 0) throw new FlowValidationError(issues);
 
   const failed: string[] = [];
-  const running = new Set<Promise<void>>();
+  // Nodes in flight, and a promise that settles when none are left.
+  let inFlight = 0;
+  let drained!: () => void;
+  const allDone = new Promise<void>((resolve) => (drained = resolve));
   for (const state of states.values()) events.nodeQueued(state.id);
 
-  const downstream = (id: string) =>
-    flow.edges.filter((e) => parsePortRef(e.from).node === id).map((e) => parsePortRef(e.to));
+  /** Nodes whose inputs are all present and that have not started. */
+  const ready = [...states.values()].filter((state) => state.waiting.size === 0);
 
   const skipFrom = (id: string) => {
-    for (const to of downstream(id)) {
+    for (const { to } of outgoing.get(id) ?? []) {
       const next = states.get(to.node);
       if (!next || next.status !== 'queued') continue;
       next.status = 'skipped';
@@ -132,10 +148,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   };
 
   const deliver = (state: NodeState) => {
-    for (const edge of flow.edges) {
-      const from = parsePortRef(edge.from);
-      if (from.node !== state.id) continue;
-      const to = parsePortRef(edge.to);
+    for (const { edge, from, to } of outgoing.get(state.id) ?? []) {
       const target = states.get(to.node);
       if (!target || target.status !== 'queued') continue;
       if (!state.last.has(from.port)) {
@@ -151,6 +164,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
       }
       target.inputs[to.port] = state.last.get(from.port);
       target.waiting.delete(edge.to);
+      if (target.waiting.size === 0) ready.push(target);
     }
   };
 
@@ -207,18 +221,20 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
 
   const schedule = () => {
     if (signal.aborted) return;
-    for (const state of states.values()) {
-      if (state.status !== 'queued' || state.waiting.size > 0) continue;
-      const task = runNode(state).finally(() => {
-        running.delete(task);
+    for (let state = ready.shift(); state; state = ready.shift()) {
+      if (state.status !== 'queued') continue;
+      inFlight++;
+      void runNode(state).finally(() => {
+        inFlight--;
         schedule();
+        if (inFlight === 0) drained();
       });
-      running.add(task);
     }
   };
 
   schedule();
-  while (running.size > 0) await Promise.race(running);
+  if (inFlight === 0) drained();
+  await allDone;
 
   if (signal.aborted) {
     for (const state of states.values()) {
