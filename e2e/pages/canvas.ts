@@ -76,6 +76,27 @@ export class Canvas {
     await this.node(id).click({ position: { x: 12, y: 8 } });
   }
 
+  /** Select several nodes: click the first, Ctrl+click the others (React Flow's multi-select key off macOS). */
+  async selectMany(ids: readonly string[]): Promise<void> {
+    const [first, ...others] = ids;
+    if (first === undefined) return;
+    await this.select(first);
+    for (const id of others)
+      await this.node(id).click({ position: { x: 12, y: 8 }, modifiers: ['Control'] });
+    for (const id of ids) await expect(this.node(id).locator('..')).toHaveClass(/\bselected\b/);
+  }
+
+  /** Click the empty pane near the canvas's top-left corner: clears the selection and leaves any field. */
+  async clickPane(): Promise<void> {
+    await this.root.locator('.react-flow__pane').click({ position: { x: 8, y: 8 } });
+  }
+
+  /** Where node `id` is drawn now, in whole screen pixels. */
+  async position(id: string): Promise<{ x: number; y: number }> {
+    const box = await this.boxOf(this.node(id));
+    return { x: Math.round(box.x), y: Math.round(box.y) };
+  }
+
   /** Drag a node by its title bar by (dx, dy) screen pixels. */
   async dragNodeBy(id: string, dx: number, dy: number): Promise<void> {
     const box = await this.boxOf(this.node(id));

@@ -15,6 +15,15 @@ export class Inspector {
     return this.root.getByRole('heading').filter({ hasText: id });
   }
 
+  /** The field of the selected node's param `name`. */
+  param(name: string): Locator {
+    return this.root.getByLabel(name, { exact: true });
+  }
+
+  async setParam(name: string, value: string | number): Promise<void> {
+    await this.param(name).fill(String(value));
+  }
+
   async deleteNode(): Promise<void> {
     await this.deleteButton.click();
   }

@@ -1,6 +1,6 @@
 /** The `Runs` table and the selected run's panel: status, charts, Export run, Re-run. */
 import { expect, type Locator, type Page } from '@playwright/test';
-import { downloadJson, type DownloadedJson } from '../support/files';
+import { downloadJson, downloadsOf, type DownloadedJson } from '../support/files';
 import type { RunFile } from '../support/formats';
 
 export class Runs {
@@ -12,6 +12,17 @@ export class Runs {
   /** The selected run's panel. */
   readonly detail: Locator;
   readonly exportButton: Locator;
+  readonly rerunButton: Locator;
+  /** The selected run's re-run comparison: `Compared with run …`, one line per metric. */
+  readonly comparison: Locator;
+  /** Above the table: text filter, status filter, sort, and actions on the picked runs. */
+  readonly filterInput: Locator;
+  readonly statusFilter: Locator;
+  readonly sortSelect: Locator;
+  readonly exportPickedButton: Locator;
+  readonly deletePickedButton: Locator;
+  /** The `Delete n runs?` confirmation. */
+  readonly deleteDialog: Locator;
 
   constructor(private readonly page: Page) {
     this.table = page.getByRole('table', { name: 'Runs' });
@@ -23,6 +34,14 @@ export class Runs {
       .filter({ hasNot: note });
     this.detail = page.getByRole('region', { name: 'Run', exact: true });
     this.exportButton = this.detail.getByRole('button', { name: 'Export run' });
+    this.rerunButton = this.detail.getByRole('button', { name: 'Re-run' });
+    this.comparison = this.detail.getByRole('region', { name: 'Re-run comparison' });
+    this.filterInput = page.getByRole('searchbox', { name: 'Filter runs' });
+    this.statusFilter = page.getByRole('combobox', { name: 'Status', exact: true });
+    this.sortSelect = page.getByRole('combobox', { name: 'Sort by', exact: true });
+    this.exportPickedButton = page.getByRole('button', { name: 'Export picked' });
+    this.deletePickedButton = page.getByRole('button', { name: 'Delete picked' });
+    this.deleteDialog = page.getByRole('dialog', { name: /^Delete \d+ runs?\?$/ });
   }
 
   /** The newest run's row. */
@@ -33,6 +52,23 @@ export class Runs {
   /** The row of run `id` (the table shows the id's tail; the full id is the cell's title). */
   row(id: string): Locator {
     return this.rows.filter({ has: this.page.locator(`td[title="${id}"]`) });
+  }
+
+  /** The full id of the run in `row`. */
+  async idOf(row: Locator): Promise<string> {
+    const id = await row.locator('td[title]').first().getAttribute('title');
+    if (!id) throw new Error('the row shows no run id');
+    return id;
+  }
+
+  /** A row's `Group` cell: `sweep <id tail> · done/total` for a run of a sweep. */
+  groupCell(row: Locator): Locator {
+    return row.getByRole('cell', { name: /^sweep \S+ · \d+\/\d+$/ });
+  }
+
+  /** The `Params` cell of every row shown, in table order (`lr=0.1 steps=10 seed=0`). */
+  get paramsCells(): Locator {
+    return this.rows.getByRole('cell', { name: /(^| )seed=\S+$/ });
   }
 
   /** The cell that holds a row's status word, alone. */
@@ -48,6 +84,42 @@ export class Runs {
   async select(row: Locator): Promise<void> {
     await row.click();
     await expect(row).toHaveAttribute('aria-selected', 'true');
+  }
+
+  /** Type into the filter: rows must match every word (flow, status, `lr=0.1` …). */
+  async filter(text: string): Promise<void> {
+    await this.filterInput.fill(text);
+  }
+
+  async filterStatus(status: string): Promise<void> {
+    await this.statusFilter.selectOption(status);
+  }
+
+  /** Sort by an option of `Sort by`, by its label (`param lr`, `result accuracy`, `started` …). */
+  async sortBy(label: string): Promise<void> {
+    await this.sortSelect.selectOption({ label });
+  }
+
+  /** Tick a row's checkbox (picking does not select). */
+  async pick(row: Locator): Promise<void> {
+    await row.getByRole('checkbox').check();
+  }
+
+  /** `Delete picked`, then confirm in the dialog. */
+  async deletePicked(): Promise<void> {
+    await this.deletePickedButton.click();
+    await expect(this.deleteDialog).toBeVisible();
+    await this.deleteDialog.getByRole('button', { name: 'Delete', exact: true }).click();
+    await expect(this.deleteDialog).toBeHidden();
+  }
+
+  /** `Export picked`: one `<id>.run.json` download per picked run. */
+  async exportPicked(count: number): Promise<DownloadedJson<RunFile>[]> {
+    return downloadsOf<RunFile>(this.page, count, () => this.exportPickedButton.click());
+  }
+
+  async rerun(): Promise<void> {
+    await this.rerunButton.click();
   }
 
   /** A metric chart of the selected run. */

@@ -1,7 +1,8 @@
 /** The whole app in one page, as page objects per region. */
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { Alerts } from './alerts';
 import { Canvas } from './canvas';
+import { History } from './history';
 import { Inspector } from './inspector';
 import { Library } from './library';
 import { RunParameters } from './params';
@@ -16,6 +17,9 @@ export class Workbench {
   readonly alerts: Alerts;
   readonly library: Library;
   readonly inspector: Inspector;
+  readonly history: History;
+  /** The `?` dialog that lists the keyboard shortcuts. */
+  readonly shortcutsDialog: Locator;
 
   constructor(readonly page: Page) {
     this.toolbar = new Toolbar(page);
@@ -25,6 +29,8 @@ export class Workbench {
     this.alerts = new Alerts(page);
     this.library = new Library(page);
     this.inspector = new Inspector(page);
+    this.history = new History(page);
+    this.shortcutsDialog = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   }
 
   /** Open the app and wait until a flow is on the canvas. */

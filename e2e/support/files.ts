@@ -14,6 +14,11 @@ export function fixtureFlowPath(name: string): string {
   );
 }
 
+/** A hand-written run file (`e2e/flows/*.run.json`). */
+export function fixtureRunPath(name: string): string {
+  return path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'flows', `${name}.run.json`);
+}
+
 /** A file the browser handed over: its suggested name, its text and its JSON. */
 export interface DownloadedJson<T = unknown> {
   filename: string;
@@ -29,6 +34,27 @@ export async function downloadJson<T = unknown>(
 ): Promise<DownloadedJson<T>> {
   const [download] = await Promise.all([page.waitForEvent('download'), action()]);
   return readDownload<T>(download);
+}
+
+/** Do `action` and catch the `count` downloads it starts, in the order they start. */
+export async function downloadsOf<T = unknown>(
+  page: Page,
+  count: number,
+  action: () => Promise<void>,
+): Promise<DownloadedJson<T>[]> {
+  const downloads: Download[] = [];
+  const caught = new Promise<void>((resolve) => {
+    const onDownload = (download: Download) => {
+      downloads.push(download);
+      if (downloads.length < count) return;
+      page.off('download', onDownload);
+      resolve();
+    };
+    page.on('download', onDownload);
+  });
+  await action();
+  await caught;
+  return Promise.all(downloads.map((download) => readDownload<T>(download)));
 }
 
 async function readDownload<T>(download: Download): Promise<DownloadedJson<T>> {

@@ -44,3 +44,26 @@ export interface RunFile {
   nodes: { node: string; status: string; error: string }[];
   metrics: Record<string, MetricPoint[]>;
 }
+
+/** The number a metric point stands for, its non-finite encoding undone (`-0` included). */
+export function pointValue(point: MetricPoint): number {
+  const [, value, , special] = point;
+  if (value !== null) return value;
+  switch (special) {
+    case 'NaN':
+      return NaN;
+    case 'Infinity':
+      return Infinity;
+    case '-Infinity':
+      return -Infinity;
+    case '-0':
+      return -0;
+    default:
+      throw new Error(`point ${JSON.stringify(point)} has no value and no encoding`);
+  }
+}
+
+/** A series' steps: a record keeps each metric's points once each, counted 0, 1, 2 … */
+export function pointSteps(points: readonly MetricPoint[]): number[] {
+  return points.map(([step]) => step);
+}

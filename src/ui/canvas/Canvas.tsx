@@ -6,7 +6,7 @@ import {
   MiniMap,
   ReactFlow,
   type Connection,
-  type EdgeChange,
+  type Edge,
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
@@ -55,29 +55,36 @@ export function Canvas() {
       setView(applyNodeChanges(changes, nodes));
       const { changeDoc, selectNode } = store.getState();
       const moves = new Map<string, { x: number; y: number }>();
-      const removed: string[] = [];
       for (const change of changes) {
         // A drag is committed once, when it ends: one history entry per drag.
         if (change.type === 'position' && change.dragging === false && change.position)
           moves.set(change.id, change.position);
-        if (change.type === 'remove') removed.push(change.id);
         if (change.type === 'select' && change.selected) selectNode(change.id);
       }
       if (moves.size > 0) changeDoc(edits.moveNodes(moves));
-      if (removed.length > 0) {
-        changeDoc(edits.removeNodes(removed));
-        if (removed.includes(store.getState().selectedNode ?? '')) selectNode(null);
-      }
     },
     [store, nodes],
   );
 
-  const onEdgesChange = useCallback(
-    (changes: EdgeChange[]) => {
-      const { doc: current, changeDoc } = store.getState();
-      const removed = new Set(changes.flatMap((c) => (c.type === 'remove' ? [c.id] : [])));
-      if (!current || removed.size === 0) return;
-      changeDoc(edits.removeEdges(current.edges.filter((e) => removed.has(edgeId(e.from, e.to)))));
+  // React Flow reports a deletion as edge changes, then node changes, then
+  // `onDelete` with both: taking it there makes it one history entry, edges
+  // and all, instead of two (so one undo brings a deleted node back whole).
+  const onDelete = useCallback(
+    ({ nodes: gone, edges: cut }: { nodes: CanvasNode[]; edges: Edge[] }) => {
+      const { doc: current, changeDoc, selectNode, selectedNode } = store.getState();
+      if (!current) return;
+      const ids = gone.map((n) => n.id);
+      const cutIds = new Set(cut.map((e) => e.id));
+      const edges = edits.removeEdges(
+        current.edges.filter((e) => cutIds.has(edgeId(e.from, e.to))),
+      );
+      if (ids.length === 0) {
+        if (cutIds.size > 0) changeDoc(edges);
+        return;
+      }
+      const nodesEdit = edits.removeNodes(ids);
+      changeDoc({ ...nodesEdit, apply: (doc) => edges.apply(nodesEdit.apply(doc)) });
+      if (ids.includes(selectedNode ?? '')) selectNode(null);
     },
     [store],
   );
@@ -126,7 +133,7 @@ export function Canvas() {
         edges={edges}
         nodeTypes={nodeTypes}
         onNodesChange={onNodesChange}
-        onEdgesChange={onEdgesChange}
+        onDelete={onDelete}
         onConnect={onConnect}
         isValidConnection={isValidConnection}
         onPaneClick={() => store.getState().selectNode(null)}

@@ -1,0 +1,157 @@
+/**
+ * Durability (fault suite 1, 7 and 9): what happens to a run when its tab
+ * goes away, when two tabs run at once, and when its engine is starved.
+ * "Nothing lost" is checked by counting: every point the chart had shown
+ * (so committed) is in the record, steps run 0, 1, 2 … without a gap or a
+ * duplicate, and node outcomes say what really happened.
+ */
+import { exampleNodes, expect, test } from './fixtures';
+import { pointSteps, pointValue, type MetricPoint } from './support/formats';
+import { leaseExpired, openTab, starveEngine } from './support/tabs';
+
+/** A run that outlasts every test here; each one ends it (or its tab). */
+const LONG_RUN = 100000;
+/** How long a lease vouches for a run (workers/engine/run-driver.ts). */
+const LEASE_MS = 10_000;
+/** How often every open tab's engine sweeps for runs whose engine died (workers/engine.worker.ts). */
+const SWEEP_MS = 5_000;
+
+/** Steps 0 … n-1, each once, and every value a finite loss. */
+function expectWhole(points: readonly MetricPoint[]): void {
+  expect(pointSteps(points)).toEqual(points.map((_, i) => i));
+  for (const point of points) expect(Number.isFinite(pointValue(point))).toBe(true);
+}
+
+test('a tab closed mid-run: its run becomes abandoned and keeps every flushed point', async ({
+  page,
+  params,
+  toolbar,
+  runs,
+  canvas,
+}) => {
+  await params.set('steps', LONG_RUN);
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(1);
+  const id = await runs.idOf(runs.newest);
+  await runs.expectStatus(runs.newest, 'running');
+  await canvas.expectStatus(['data', 'split', 'model'], 'ok');
+  await expect(canvas.node('train')).toHaveAttribute('data-status', 'running');
+  await expect.poll(() => runs.chartPoints('train.loss')).toBeGreaterThanOrEqual(20);
+  // What the chart shows was read back from IndexedDB: committed points.
+  const charted = await runs.chartPoints('train.loss');
+
+  await page.close();
+  const { app: tab, errors } = await openTab(page.context());
+  const row = tab.runs.row(id);
+  await tab.runs.expectStatus(row, 'abandoned', { timeout: LEASE_MS + 3 * SWEEP_MS });
+  await tab.runs.select(row);
+  await expect(tab.runs.detail).toContainText('The engine running it stopped reporting');
+  await tab.canvas.expectStatus(['data', 'split', 'model'], 'ok');
+  await tab.canvas.expectStatus(['train', 'eval'], 'interrupted');
+
+  const { json: record } = await tab.runs.exportRun();
+  expect(record.run.status).toBe('abandoned');
+  const outcome = Object.fromEntries(record.nodes.map((n) => [n.node, n.status]));
+  expect(outcome).toEqual({
+    data: 'ok',
+    split: 'ok',
+    model: 'ok',
+    train: 'interrupted',
+    eval: 'interrupted',
+  });
+  const loss = record.metrics['train.loss'] ?? [];
+  expect(loss.length).toBeGreaterThanOrEqual(charted);
+  expect(loss.length).toBeLessThan(LONG_RUN / 5);
+  expectWhole(loss);
+  await expect(tab.runs.chart('train.loss')).toHaveAttribute('data-points', String(loss.length));
+  await expect(tab.alerts.all).toHaveCount(0);
+  expect(errors).toEqual([]);
+});
+
+test('two tabs start a run at once: each run is driven once, its points stored once', async ({
+  app,
+  page,
+}) => {
+  const { app: other, errors } = await openTab(page.context());
+  // Different lengths, so each record shows it holds its own run's points only.
+  const steps = { here: 100, there: 60 };
+  await app.params.set('steps', steps.here);
+  await other.params.set('steps', steps.there);
+  await Promise.all([app.toolbar.run(), other.toolbar.run()]);
+
+  for (const tab of [app, other]) {
+    await expect(tab.runs.rows).toHaveCount(2);
+    for (const row of await tab.runs.rows.all()) await tab.runs.expectStatus(row, 'ok');
+  }
+  await expect(app.runs.rows).toHaveCount(2);
+  await expect(other.runs.rows).toHaveCount(2);
+
+  // Each tab selected the run it started; the other tab's run is in its table too.
+  const mine = await app.runs.exportRun();
+  const theirs = await other.runs.exportRun();
+  expect(mine.json.run.id).not.toBe(theirs.json.run.id);
+  await app.runs.select(app.runs.row(theirs.json.run.id));
+  const theirsHere = await app.runs.exportRun();
+  expect(theirsHere.json).toEqual(theirs.json);
+
+  for (const [{ json: record }, count] of [
+    [mine, steps.here],
+    [theirs, steps.there],
+  ] as const) {
+    expect(record.run.status).toBe('ok');
+    expect(record.run.params).toEqual({ steps: count });
+    for (const node of record.nodes)
+      expect(node, `node ${node.node}`).toMatchObject({ status: 'ok' });
+    const loss = record.metrics['train.loss'] ?? [];
+    expect(loss).toHaveLength(count / 5);
+    expectWhole(loss);
+  }
+  for (const tab of [app, other]) {
+    await tab.canvas.expectStatus(exampleNodes, 'ok');
+    await expect(tab.alerts.all).toHaveCount(0);
+  }
+  expect(errors).toEqual([]);
+});
+
+test('a starved engine past its lease is not taken for dead while its tab holds the run', async ({
+  page,
+  params,
+  toolbar,
+  runs,
+}) => {
+  await params.set('steps', LONG_RUN);
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(1);
+  const id = await runs.idOf(runs.newest);
+  await expect.poll(() => runs.chartPoints('train.loss')).toBeGreaterThanOrEqual(5);
+
+  // Another tab watches (and sweeps) while this tab's engine gets no time at
+  // all, as a browser may do to a background tab: no lease refresh, no flush,
+  // but the engine is alive and holds the run's lock.
+  const { app: watcher, errors } = await openTab(page.context());
+  const row = watcher.runs.row(id);
+  await watcher.runs.expectStatus(row, 'running');
+  const starving = starveEngine(page, LEASE_MS + 2 * SWEEP_MS);
+  await expect.poll(() => leaseExpired(watcher.page, id), { timeout: 2 * LEASE_MS }).toBe(true);
+  // The lease is stale; let the watcher's sweep see it at least once. Nothing
+  // to wait for here: the test is that nothing happens.
+  await watcher.page.waitForTimeout(SWEEP_MS + 1_000);
+  await watcher.runs.expectStatus(row, 'running');
+  expect(await leaseExpired(watcher.page, id)).toBe(true);
+  await starving;
+
+  // Fed again, the engine goes on with the same run.
+  const before = await watcher.runs.chartPoints('train.loss');
+  await watcher.runs.select(row);
+  await expect.poll(() => watcher.runs.chartPoints('train.loss')).toBeGreaterThan(before);
+  await expect.poll(() => leaseExpired(watcher.page, id)).toBe(false);
+  await toolbar.cancelRun();
+  await runs.expectStatus(runs.newest, 'cancelled');
+  await watcher.runs.expectStatus(row, 'cancelled');
+
+  const { json: record } = await runs.exportRun();
+  expect(record.run.statusReason).toBe('Cancelled while running');
+  expect(record.nodes.find((n) => n.node === 'train')?.status).toBe('cancelled');
+  expectWhole(record.metrics['train.loss'] ?? []);
+  expect(errors).toEqual([]);
+});

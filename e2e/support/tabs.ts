@@ -1,0 +1,71 @@
+/**
+ * More tabs of the same browser: the same profile, so the same IndexedDB and
+ * the same Web Locks, each tab with its own engine worker. What the engine
+ * looks like from outside (its worker, its lease) is read here too, for the
+ * durability tests that must know a fault really happened.
+ */
+import type { BrowserContext, Page, Worker } from '@playwright/test';
+import { Workbench } from '../pages/workbench';
+
+/** A tab and the uncaught errors its page has thrown so far. */
+export interface Tab {
+  app: Workbench;
+  errors: string[];
+}
+
+/** Open the app in another tab of `context`, collecting its page errors. */
+export async function openTab(context: BrowserContext): Promise<Tab> {
+  const page = await context.newPage();
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
+  const app = new Workbench(page);
+  await app.open();
+  return { app, errors };
+}
+
+/** The page's engine worker (onnxruntime's own threads are workers too). */
+export function engineWorker(page: Page): Worker {
+  const worker = page.workers().find((w) => w.url().includes('engine.worker'));
+  if (!worker) throw new Error('the page has no engine worker');
+  return worker;
+}
+
+/**
+ * Keep the engine worker's thread busy for `ms`: no timer fires in it, so it
+ * neither refreshes its leases nor flushes metrics, as when a browser starves
+ * a background tab; but it stays alive and keeps the Web Locks it holds.
+ */
+export function starveEngine(page: Page, ms: number): Promise<void> {
+  return engineWorker(page).evaluate((busyMs) => {
+    const end = Date.now() + busyMs;
+    while (Date.now() < end) {
+      // spin
+    }
+  }, ms);
+}
+
+/**
+ * Whether run `id`'s lease has run out, read from IndexedDB in `page`. The UI
+ * does not show leases; a test reads it to know the sweep had a stale lease
+ * in front of it.
+ */
+export function leaseExpired(page: Page, id: string): Promise<boolean> {
+  return page.evaluate(
+    (runId) =>
+      new Promise<boolean>((resolve, reject) => {
+        const open = indexedDB.open('flowbench');
+        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const get = db.transaction('runs').objectStore('runs').get(runId);
+          get.onerror = () => reject(get.error ?? new Error(`cannot read run ${runId}`));
+          get.onsuccess = () => {
+            db.close();
+            const lease = (get.result as { leaseUntil?: number | null } | undefined)?.leaseUntil;
+            resolve(typeof lease === 'number' && lease < Date.now());
+          };
+        };
+      }),
+    id,
+  );
+}
