@@ -65,7 +65,7 @@ export function useSubmitRuns() {
         store
           .getState()
           .alert(
-            `Run ${id} could not start: ${error instanceof Error ? error.message : String(error)}`,
+            `Run ${id} stopped: ${error instanceof Error ? error.message : String(error)}`,
           );
       });
     return ids;
