@@ -25,7 +25,8 @@ export default defineConfig({
   },
   webServer: {
     // The built app, as a person gets it: `npm test` builds before e2e.
-    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1${process.env.E2E_PORT ? ' --bypass-lock' : ''}`,
+    // E2E_DIST serves another build folder than dist/.
+    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1${process.env.E2E_PORT ? ' --bypass-lock' : ''}${process.env.E2E_DIST ? ` --outDir ${process.env.E2E_DIST}` : ''}`,
     url: `http://127.0.0.1:${port}`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -5,8 +5,8 @@
  */
 import { useEffect } from 'react';
 import { backendChoices, type BackendChoice } from '../core/engine/runtime';
-import { parsePortRef, type FlowDocument } from '../core/flow/document';
-import { describeIssues, formatPath, type FlowIssue } from '../core/flow/issues';
+import type { FlowDocument } from '../core/flow/document';
+import { describeIssues, type FlowIssue } from '../core/flow/issues';
 import { parseFlow, validateFlow } from '../core/flow/validate';
 import { builtinCatalog } from '../core/nodes';
 import { fromRunExport, RUN_FORMAT } from '../core/run/export';
@@ -81,59 +81,6 @@ function refuse(file: string, what: string, issues: readonly FlowIssue[]): never
 }
 
 /**
- * The JSON path of the first `__proto__` key in a parsed file, or null.
- * `JSON.parse` keeps such a key as a plain property, but copying it into a
- * new object (as schema parsing does) sets that object's prototype instead,
- * so what it holds would vanish without a word. Walked with a stack, not
- * recursion: a file may nest deeper than the call stack goes.
- */
-function protoKeyPath(value: unknown): string | null {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
-  for (let top = stack.pop(); top; top = stack.pop()) {
-    const { value: node, path } = top;
-    if (typeof node !== 'object' || node === null) continue;
-    if (Array.isArray(node)) {
-      node.forEach((item, i) => {
-        if (typeof item === 'object' && item !== null)
-          stack.push({ value: item, path: [...path, i] });
-      });
-      continue;
-    }
-    if (Object.hasOwn(node, '__proto__')) return formatPath([...path, '__proto__']);
-    for (const [key, item] of Object.entries(node))
-      if (typeof item === 'object' && item !== null)
-        stack.push({ value: item, path: [...path, key] });
-  }
-  return null;
-}
-
-/**
- * What makes a run's flow snapshot incoherent whatever the catalog says: two
- * nodes with one id, an edge from or to a node that is not there. Kinds and
- * params are not checked: the catalog may have changed since the run ran.
- */
-function snapshotIssues(flow: FlowDocument): FlowIssue[] {
-  const issues: FlowIssue[] = [];
-  const ids = new Set<string>();
-  flow.nodes.forEach((node, i) => {
-    if (ids.has(node.id))
-      issues.push({ path: `flow.nodes[${i}].id`, message: `duplicate node id '${node.id}'` });
-    ids.add(node.id);
-  });
-  flow.edges.forEach((edge, i) => {
-    const missing = [edge.from, edge.to]
-      .map((ref) => parsePortRef(ref).node)
-      .find((id) => !ids.has(id));
-    if (missing !== undefined)
-      issues.push({
-        path: `flow.edges[${i}]`,
-        message: `edge ${edge.from} → ${edge.to}: no node '${missing}'`,
-      });
-  });
-  return issues;
-}
-
-/**
  * Import a parsed file: a flow becomes a new library flow, a run joins the
  * runs table. Anything malformed is refused whole with the JSON path at fault.
  */
@@ -142,11 +89,6 @@ export async function importDocument(
   file: string,
   value: unknown,
 ): Promise<{ flow?: FlowId; run?: RunId }> {
-  const proto = protoKeyPath(value);
-  if (proto !== null)
-    throw new ImportError(
-      `${file} is refused:\n${proto}: a key named "__proto__" is not allowed (it would replace the object's prototype)`,
-    );
   const format =
     typeof value === 'object' && value !== null
       ? (value as { format?: unknown }).format
@@ -154,8 +96,6 @@ export async function importDocument(
   if (format === RUN_FORMAT) {
     const parsed = fromRunExport(value);
     if (!parsed.ok) refuse(file, 'run file', parsed.issues);
-    const issues = snapshotIssues(parsed.record.run.flowSnapshot);
-    if (issues.length > 0) refuse(file, 'run file', issues);
     await importRunRecord(db, parsed.record);
     store.getState().selectRun(parsed.record.run.id);
     return { run: parsed.record.run.id };

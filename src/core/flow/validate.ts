@@ -9,11 +9,14 @@ import { findPort } from '../catalog/catalog';
 import { checkParam, describeParam } from '../catalog/params';
 import { flowDocumentSchema, isInputRef, parsePortRef, type FlowDocument } from './document';
 import { issuesFromZod, type FlowIssue } from './issues';
+import { protoKeyIssues } from './untrusted';
 
 /** Parse unknown input (an imported file, an IndexedDB row) into a flow document. */
 export function parseFlow(
   input: unknown,
 ): { ok: true; flow: FlowDocument } | { ok: false; issues: FlowIssue[] } {
+  const unsafe = protoKeyIssues(input);
+  if (unsafe.length > 0) return { ok: false, issues: unsafe };
   const parsed = flowDocumentSchema.safeParse(input);
   return parsed.success
     ? { ok: true, flow: parsed.data }

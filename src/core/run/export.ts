@@ -10,6 +10,7 @@
 import { z } from 'zod';
 import { flowDocumentSchema } from '../flow/document';
 import { issuesFromZod, type FlowIssue } from '../flow/issues';
+import { protoKeyIssues, snapshotIssues } from '../flow/untrusted';
 import {
   nodeStatuses,
   runCauses,
@@ -171,9 +172,14 @@ export function toRunExport(record: RunRecord): RunExport {
 export function fromRunExport(
   input: unknown,
 ): { ok: true; record: RunRecord } | { ok: false; issues: FlowIssue[] } {
+  const unsafe = protoKeyIssues(input);
+  if (unsafe.length > 0) return { ok: false, issues: unsafe };
   const parsed = runExportSchema.safeParse(input);
   if (!parsed.success) return { ok: false, issues: issuesFromZod(parsed.error) };
   const doc = parsed.data;
+  // Kinds and params are not checked: the catalog may have changed since the run ran.
+  const incoherent = snapshotIssues(doc.flow);
+  if (incoherent.length > 0) return { ok: false, issues: incoherent };
   const runId = doc.run.id as RunId;
   const run: RunRow = {
     ...doc.run,

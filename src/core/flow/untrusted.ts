@@ -1,0 +1,74 @@
+/**
+ * Checks on documents that come from outside (an imported file, pasted
+ * JSON) that a schema cannot express: keys that would rewrite prototypes, and
+ * a run's flow snapshot that does not hang together.
+ */
+import { parsePortRef, type FlowDocument } from './document';
+import { formatPath, type FlowIssue } from './issues';
+
+/**
+ * The JSON path of the first `__proto__` key in a parsed file, or null.
+ * `JSON.parse` keeps such a key as a plain property, but copying it into a
+ * new object (as schema parsing does) sets that object's prototype instead,
+ * so what it holds would vanish without a word. Walked with a stack, not
+ * recursion: a file may nest deeper than the call stack goes.
+ */
+export function protoKeyPath(value: unknown): string | null {
+  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  for (let top = stack.pop(); top; top = stack.pop()) {
+    const { value: node, path } = top;
+    if (typeof node !== 'object' || node === null) continue;
+    if (Array.isArray(node)) {
+      node.forEach((item, i) => {
+        if (typeof item === 'object' && item !== null)
+          stack.push({ value: item, path: [...path, i] });
+      });
+      continue;
+    }
+    if (Object.hasOwn(node, '__proto__')) return formatPath([...path, '__proto__']);
+    for (const [key, item] of Object.entries(node))
+      if (typeof item === 'object' && item !== null)
+        stack.push({ value: item, path: [...path, key] });
+  }
+  return null;
+}
+
+/** A finding for the first `__proto__` key, if there is one. */
+export function protoKeyIssues(value: unknown): FlowIssue[] {
+  const path = protoKeyPath(value);
+  return path === null
+    ? []
+    : [
+        {
+          path,
+          message:
+            'a key named "__proto__" is not allowed (it would replace the object\'s prototype)',
+        },
+      ];
+}
+
+/**
+ * What makes a run's flow snapshot incoherent whatever the catalog says: two
+ * nodes with one id, an edge from or to a node that is not there. Kinds and
+ * params are not checked: the catalog may have changed since the run ran.
+ */
+export function snapshotIssues(flow: FlowDocument): FlowIssue[] {
+  const issues: FlowIssue[] = [];
+  const ids = new Set<string>();
+  flow.nodes.forEach((node, i) => {
+    if (ids.has(node.id))
+      issues.push({ path: `flow.nodes[${i}].id`, message: `duplicate node id '${node.id}'` });
+    ids.add(node.id);
+  });
+  flow.edges.forEach((edge, i) => {
+    const missing = [edge.from, edge.to]
+      .map((ref) => parsePortRef(ref).node)
+      .find((id) => !ids.has(id));
+    if (missing !== undefined)
+      issues.push({
+        path: `flow.edges[${i}]`,
+        message: `edge ${edge.from} → ${edge.to}: no node '${missing}'`,
+      });
+  });
+  return issues;
+}
