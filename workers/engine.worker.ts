@@ -4,12 +4,17 @@
  */
 /// <reference lib="webworker" />
 import { builtinCatalog } from '../src/core/nodes';
-import type { EngineInfo } from '../src/core/engine/runtime';
+import type { AdapterInfo, BackendChoice, EngineInfo } from '../src/core/engine/runtime';
+import { throttledYield } from '../src/core/engine/executor';
 import type { RunId } from '../src/core/run/record';
 import { FlowbenchDb } from '../src/db/schema';
 import { sweepAbandoned } from './engine/lease';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
+import { checkRunParity } from './engine/parity-run';
+import { throttlePoolReports } from './engine/pool-events';
+import { EnginePools, engineProgramHost } from './engine/programs';
 import { throttleProgress } from './engine/progress';
+import './engine/producer-workers'; // data engines start their producers in workers of their own
 import { RunService, runLockName } from './engine/run-service';
 import { serializeError, type EngineMessage, type EngineRequest } from './protocol';
 
@@ -17,7 +22,16 @@ declare const self: DedicatedWorkerGlobalScope;
 
 const db = new FlowbenchDb();
 let info: Promise<EngineInfo> | null = null;
-const currentInfo = () => (info ??= detectAdapter().then(engineInfo));
+let adapter: AdapterInfo | null = null;
+const currentInfo = () =>
+  (info ??= detectAdapter().then((found) => {
+    adapter = found;
+    return engineInfo(found);
+  }));
+/** The engine's device memory pools, shared by every run it drives. */
+const pools = new EnginePools(() => adapter);
+const runtimeFor = (choice: BackendChoice, engine: EngineInfo) =>
+  Promise.resolve(new OrtRuntime(engine, browserOrtLoader, OrtRuntime.resolve(choice, engine)));
 const post = (message: EngineMessage) => self.postMessage(message);
 
 const PROGRESS_EVERY_MS = 100;
@@ -26,12 +40,23 @@ const progress = throttleProgress(
   PROGRESS_EVERY_MS,
 );
 
+const POOL_EVERY_MS = 200;
+const poolReports = throttlePoolReports(
+  (report) => post({ type: 'pool', ...report }),
+  POOL_EVERY_MS,
+);
+
 const service = new RunService({
   db,
   catalog: builtinCatalog,
   engineInfo: currentInfo,
-  runtimeFor: (choice, engine) =>
-    Promise.resolve(new OrtRuntime(engine, browserOrtLoader, OrtRuntime.resolve(choice, engine))),
+  runtimeFor,
+  programHost: (runtime, runId) =>
+    engineProgramHost(runtime, pools, {
+      yieldNow: throttledYield(Date.now),
+      onTick: (node, backend, { mode, tick, pool, requests }, final) =>
+        poolReports({ runId, node, backend, mode, tick, final, pool, requests }),
+    }),
   now: () => Date.now(),
   setTimer: (fire, ms) => {
     const timer = setTimeout(fire, ms);
@@ -72,6 +97,22 @@ async function handle(request: EngineRequest): Promise<unknown> {
     }
     case 'cancel':
       return { cancelled: service.cancel(request.params.runId) };
+    case 'checkParity': {
+      const engine = await currentInfo();
+      return checkRunParity(request.params.runId, {
+        db,
+        catalog: builtinCatalog,
+        pools,
+        runtimeFor: (choice) => runtimeFor(choice, engine),
+        now: () => Date.now(),
+      });
+    }
+    case 'poolBudgets': {
+      await currentInfo();
+      const { backend, bytes } = request.params;
+      if (backend !== undefined && bytes !== undefined) pools.setBudget(backend, bytes);
+      return pools.budgets();
+    }
   }
 }
 

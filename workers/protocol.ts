@@ -9,7 +9,8 @@
  * never travel here: the worker writes them to IndexedDB and the UI reads
  * them back through live queries, so there is one copy of the truth.
  */
-import type { EngineInfo } from '../src/core/engine/runtime';
+import type { Backend, EngineInfo } from '../src/core/engine/runtime';
+import type { PoolSnapshot, RequestProgress, RunMode, RunParity } from '../src/core/programs';
 import type { RunId, RunStatus } from '../src/core/run/record';
 
 /** Every call: its params and its result. */
@@ -20,12 +21,43 @@ export interface EngineCalls {
   start: { params: { runId: RunId }; result: { status: RunStatus } };
   /** Cancel a run this engine is driving; false when it is not driving it. */
   cancel: { params: { runId: RunId }; result: { cancelled: boolean } };
+  /**
+   * Run a stored run's model programs again, serially and then interleaved,
+   * and compare every output and metric bit for bit. Writes nothing.
+   */
+  checkParity: { params: { runId: RunId }; result: RunParity };
+  /** The device pools' budgets; with `backend`, first set its budget (bytes, or null for the default). */
+  poolBudgets: {
+    params: { backend?: Backend; bytes?: number | null };
+    result: PoolBudgetInfo[];
+  };
 }
 export type EngineCall = keyof EngineCalls;
 
 export type EngineRequest = {
   [C in EngineCall]: { id: number; call: C; params: EngineCalls[C]['params'] };
 }[EngineCall];
+
+/** A device pool's budget and where it came from. */
+export interface PoolBudgetInfo {
+  backend: Backend;
+  bytes: number;
+  source: 'setting' | 'default';
+}
+
+/** The device pool as one node's programs saw it after a runner tick. */
+export interface PoolEvent {
+  type: 'pool';
+  runId: RunId;
+  node: string;
+  backend: Backend;
+  mode: RunMode;
+  tick: number;
+  /** The node's programs have ended; this was their last tick. */
+  final: boolean;
+  pool: PoolSnapshot;
+  requests: readonly RequestProgress[];
+}
 
 export interface SerializedError {
   code: string;
@@ -39,7 +71,8 @@ export type EngineReply =
 /** Pushed by the worker without a request. */
 export type EngineEvent =
   | { type: 'progress'; runId: RunId; node: string; done: number; total: number }
-  | { type: 'run-finished'; runId: RunId; status: RunStatus };
+  | { type: 'run-finished'; runId: RunId; status: RunStatus }
+  | PoolEvent;
 
 export type EngineMessage = EngineReply | EngineEvent;
 

@@ -33,6 +33,18 @@ export interface SettingRow {
   value: unknown;
 }
 
+/** A file a person picked for a file param (an imported `.onnx` model), by its digest. */
+export interface FileRow {
+  /** `sha256:<hex>` of `bytes`; what the flow's param holds. */
+  digest: string;
+  /** The name it had when picked. */
+  name: string;
+  size: number;
+  mediaType: string;
+  bytes: Uint8Array;
+  addedAt: string;
+}
+
 export interface IntervalRecord extends IntervalRow {
   id?: number;
 }
@@ -45,6 +57,7 @@ export class FlowbenchDb extends Dexie {
   artifacts!: Table<ArtifactRow, [RunId, string]>;
   intervals!: EntityTable<IntervalRecord, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
+  files!: EntityTable<FileRow, 'digest'>;
 
   constructor(name = 'flowbench') {
     super(name);
@@ -57,5 +70,7 @@ export class FlowbenchDb extends Dexie {
       intervals: '++id, runId',
       settings: 'key',
     });
+    // Files picked for file params (imported models), kept by digest.
+    this.version(2).stores({ files: 'digest' });
   }
 }

@@ -12,6 +12,7 @@
  */
 import type { Catalog } from '../../src/core/catalog/catalog';
 import type { BackendChoice, TensorRuntime } from '../../src/core/engine/runtime';
+import type { ProgramHost } from '../../src/core/programs';
 import { describeAdapter } from '../../src/core/engine/runtime';
 import { errorMessage, executeFlow } from '../../src/core/engine/executor';
 import { FlowValidationError, describeIssues } from '../../src/core/flow/issues';
@@ -26,6 +27,7 @@ import {
   type RunRow,
   type RunStatus,
 } from '../../src/core/run/record';
+import { readStoredFile } from '../../src/db/files';
 import { claimRun, putMetrics, putRunNodes, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 
@@ -37,6 +39,8 @@ export interface RunDriverOptions {
   now: () => number;
   setTimer: (fire: () => void, ms: number) => () => void;
   onProgress?: (node: string, done: number, total: number) => void;
+  /** The program host of a run over its runtime (the engine's pools); default an unbounded pool. */
+  programHost?: (runtime: TensorRuntime, runId: RunId) => ProgramHost;
   /** How long a lease vouches for a run; refreshed every third of it. */
   leaseMs?: number;
   metricBatch?: { maxPoints?: number; maxDelayMs?: number };
@@ -119,6 +123,8 @@ export async function driveRun(
       catalog: options.catalog,
       inputs: values,
       runtime,
+      ...(options.programHost && { programs: options.programHost(runtime, runId) }),
+      readFile: (digest) => readStoredFile(db, digest),
       signal: abort.signal,
       now,
       events: {

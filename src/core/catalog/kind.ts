@@ -5,6 +5,7 @@
  * `execute` with a context that hides where values, metrics and tensors go.
  */
 import type { TensorRuntime } from '../engine/runtime';
+import type { ProgramHost } from '../programs/host';
 import type { ParamSpecs, ParamValues } from './params';
 import type { PortSpec } from './ports';
 
@@ -22,6 +23,10 @@ export interface NodeContext<P> {
   /** Aborted when the run is cancelled; long bodies pass it on or call `checkpoint`. */
   readonly signal: AbortSignal;
   readonly runtime: TensorRuntime;
+  /** Runs model programs over the engine's resident models and device pool. */
+  readonly programs: ProgramHost;
+  /** The bytes of a file a file param refers to (its `sha256:` digest). */
+  readFile(digest: string): Promise<NodeFile>;
   /** Publish a value on an output port (a streaming port may emit many). */
   emit(port: string, value: unknown): void;
   log(message: string): void;
@@ -32,6 +37,14 @@ export interface NodeContext<P> {
   interval(kind: string, start: number, end: number): void;
   /** Yield to the scheduler; throws if the run was cancelled. */
   checkpoint(): Promise<void>;
+}
+
+/** A file picked for a file param, as a node reads it. */
+export interface NodeFile {
+  readonly digest: string;
+  readonly name: string;
+  readonly mediaType: string;
+  readonly bytes: Uint8Array;
 }
 
 export interface NodeKind<P extends ParamSpecs = ParamSpecs> {

@@ -33,7 +33,23 @@ export interface StringParam extends ParamBase {
   default: string;
 }
 
-export type ParamSpec = NumberParam | IntParam | EnumParam | BooleanParam | StringParam;
+/**
+ * A file the person picks in the inspector. The flow keeps only its digest
+ * (`sha256:<hex>`); the bytes are stored in the browser and read by the
+ * engine when the node runs. `''` means none picked yet.
+ */
+export interface FileParam extends ParamBase {
+  type: 'file';
+  /** What the file picker offers, e.g. `.onnx`. */
+  accept: string;
+  default: '';
+}
+
+export type ParamSpec = NumberParam | IntParam | EnumParam | BooleanParam | StringParam | FileParam;
+
+/** A file param's value: the digest of a stored file. */
+export const FILE_DIGEST = /^sha256:[0-9a-f]{64}$/;
+
 export type ParamSpecs = Readonly<Record<string, ParamSpec>>;
 
 /** The value type a param declaration yields. */
@@ -42,7 +58,7 @@ export type ParamValueOf<S extends ParamSpec> =
     ? O
     : S extends BooleanParam
       ? boolean
-      : S extends StringParam
+      : S extends StringParam | FileParam
         ? string
         : number;
 
@@ -69,6 +85,8 @@ export function describeParam(spec: ParamSpec): string {
       return 'true or false';
     case 'string':
       return 'text';
+    case 'file':
+      return `a ${spec.accept} file`;
   }
 }
 
@@ -98,5 +116,9 @@ export function checkParam(spec: ParamSpec, value: unknown): string | undefined 
       return typeof value === 'boolean' ? undefined : `expected ${expected}, got ${given}`;
     case 'string':
       return typeof value === 'string' ? undefined : `expected ${expected}, got ${given}`;
+    case 'file':
+      return typeof value === 'string' && (value === '' || FILE_DIGEST.test(value))
+        ? undefined
+        : `expected ${expected} (a sha256 digest), got ${given}`;
   }
 }

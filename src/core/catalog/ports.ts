@@ -5,7 +5,16 @@
  * the node finishes.
  */
 
-export const portTypes = ['number', 'dataset', 'model', 'tensor', 'text'] as const;
+export const portTypes = [
+  'number',
+  'dataset',
+  'model',
+  'tensor',
+  'text',
+  'environment',
+  'live',
+  'windows',
+] as const;
 export type PortType = (typeof portTypes)[number];
 
 export interface PortSpec {
@@ -25,4 +34,7 @@ export const portTypeLabel: Record<PortType, string> = {
   model: 'model',
   tensor: 'tensor',
   text: 'text',
+  environment: 'environment',
+  live: 'live data source',
+  windows: 'context windows',
 };

@@ -2,7 +2,7 @@
  * The values that travel along `dataset` and `model` edges, with guards that
  * turn a miswired value into a message naming the port.
  */
-import type { MlpWeights } from '../onnx/mlp-spec';
+import type { MlpActivation, MlpWeights } from '../onnx/mlp-spec';
 import { NodeInputError } from './kind';
 
 /** A labelled classification dataset, row-major. */
@@ -19,7 +19,7 @@ export interface Dataset {
 export interface MlpArchitecture {
   readonly architecture: 'mlp';
   readonly hidden: readonly number[];
-  readonly activation: 'relu' | 'tanh';
+  readonly activation: MlpActivation;
 }
 
 /** A model: an architecture, and once trained, its sizes and weights. */

@@ -13,13 +13,15 @@
  * of storage and lets tests watch a run through the same seam.
  */
 import type { Catalog } from '../catalog/catalog';
-import type { NodeContext, NodeKind } from '../catalog/kind';
+import type { NodeContext, NodeFile, NodeKind } from '../catalog/kind';
 import { parsePortRef, type FlowDocument, type FlowEdge, type PortAddress } from '../flow/document';
 import { FlowValidationError } from '../flow/issues';
 import { resolveOutput, validateFlow } from '../flow/validate';
 import { resolveNodeParams, type RunParams } from '../run/params';
 import type { NodeStatus } from '../run/record';
+import { unboundedProgramHost, type ProgramHost } from '../programs/host';
 import type { TensorRuntime } from './runtime';
+import { closeRunResources } from './run-scope';
 
 export interface NodeOutcome {
   status: Extract<NodeStatus, 'ok' | 'error' | 'cancelled' | 'skipped'>;
@@ -45,6 +47,10 @@ export interface ExecuteOptions {
   /** Resolved flow input values (see `resolveRunParams`). */
   inputs: RunParams;
   runtime: TensorRuntime;
+  /** Where nodes run model programs; default one unbounded pool over `runtime`. */
+  programs?: ProgramHost;
+  /** Reads a stored file by digest (file params); default none stored. */
+  readFile?: (digest: string) => Promise<NodeFile>;
   events: RunEvents;
   signal: AbortSignal;
   /** Epoch milliseconds; injected so tests need no real clock. */
@@ -73,6 +79,23 @@ const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** Bodies yield at most this often, so a tight loop stays cancellable without paying per step. */
 const YIELD_EVERY_MS = 10;
 
+/**
+ * A yield that lets other work in at most every `everyMs` (a program runner
+ * calls it after every unit; most calls return at once).
+ */
+export function throttledYield(
+  now: () => number,
+  yieldNow: () => Promise<void> = macrotask,
+  everyMs = YIELD_EVERY_MS,
+): () => Promise<void> {
+  let last = now();
+  return async () => {
+    if (now() - last < everyMs) return;
+    await yieldNow();
+    last = now();
+  };
+}
+
 interface Wire {
   edge: FlowEdge;
   from: PortAddress;
@@ -92,6 +115,8 @@ interface NodeState {
 export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResult> {
   const { flow, catalog, events, signal, now } = options;
   const yieldNow = options.yieldNow ?? macrotask;
+  const programs =
+    options.programs ?? unboundedProgramHost(options.runtime, throttledYield(now, yieldNow));
   const issues = validateFlow(flow, catalog);
   const states = new Map<string, NodeState>();
   const found = new Set(issues.map((issue) => issue.path));
@@ -179,6 +204,10 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
       inputs: state.inputs,
       signal,
       runtime: options.runtime,
+      programs,
+      readFile: (digest) =>
+        options.readFile?.(digest) ??
+        Promise.reject(new Error(`no file store here to read ${digest.slice(0, 19)}…`)),
       emit: (port, value) => {
         const spec = state.kind.outputs.find((p) => p.name === port);
         if (!spec) throw new Error(`node '${state.id}' has no output port '${port}'`);
@@ -235,6 +264,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   schedule();
   if (inFlight === 0) drained();
   await allDone;
+  closeRunResources(signal); // every body has returned: what the run owns ends with it
 
   if (signal.aborted) {
     for (const state of states.values()) {

@@ -3,6 +3,14 @@
  * backend. Core defines the shape; the worker supplies onnxruntime-web, and
  * unit tests supply the same library under Node. Keeping the runtime behind
  * this seam is what lets the engine stay pure TypeScript.
+ *
+ * Device residency: a session may return some outputs as `DeviceTensor`s —
+ * handles to data that stays where the backend computed it (a GPU buffer on
+ * WebGPU; on WASM simply the CPU array) — and accepts them back as feeds. A
+ * training loop feeds each step's updated weights straight into the next
+ * step and reads back only what it emits. Trade-off: whoever receives a
+ * device tensor owns it and must `dispose()` it; the seam cannot garbage
+ * collect GPU memory.
  */
 
 export type Backend = 'webgpu' | 'wasm';
@@ -16,10 +24,41 @@ export const backendChoices: readonly BackendChoice[] = ['auto', 'webgpu', 'wasm
 export type NodeBackend = BackendChoice | 'prefer-webgpu';
 export const nodeBackends = ['auto', 'webgpu', 'prefer-webgpu', 'wasm'] as const;
 
+/** A tensor in CPU memory. */
 export interface Tensor {
   type: 'float32' | 'int32';
   data: Float32Array | Int32Array;
   dims: readonly number[];
+}
+
+/**
+ * A tensor that stays on the backend's device (a GPU buffer on WebGPU; on
+ * WASM it wraps CPU data). Its receiver owns it: `dispose()` it once no
+ * session will read it again. Disposing twice is harmless.
+ */
+export interface DeviceTensor {
+  readonly location: 'device';
+  /** Where the data really is: a GPU buffer (WebGPU), or CPU memory (WASM, tests). */
+  readonly storage: 'gpu-buffer' | 'cpu';
+  readonly type: Tensor['type'];
+  readonly dims: readonly number[];
+  /** Copies the data back to the CPU (a download on WebGPU); the tensor stays valid. */
+  read(): Promise<Tensor>;
+  dispose(): void;
+}
+
+/** What a session takes as an input. */
+export type Feed = Tensor | DeviceTensor;
+/** What a session returns: a CPU tensor, or a device tensor for outputs named in `deviceOutputs`. */
+export type Fetched = Tensor | DeviceTensor;
+
+/** How a session treats its outputs. */
+export interface SessionOptions {
+  /**
+   * Outputs to keep on the device and return as `DeviceTensor`s (typically
+   * the next step's weights); every other output comes back as a CPU `Tensor`.
+   */
+  readonly deviceOutputs?: readonly string[];
 }
 
 export interface ModelSession {
@@ -27,7 +66,7 @@ export interface ModelSession {
   readonly backend: Backend;
   readonly inputNames: readonly string[];
   readonly outputNames: readonly string[];
-  run(feeds: Readonly<Record<string, Tensor>>): Promise<Record<string, Tensor>>;
+  run(feeds: Readonly<Record<string, Feed>>): Promise<Record<string, Fetched>>;
   release(): Promise<void>;
 }
 
@@ -43,16 +82,70 @@ export interface AdapterInfo {
   vendor: string;
   architecture: string;
   isFallbackAdapter: boolean;
+  /** The adapter's buffer limits in bytes, when known (they size the default device pool). */
+  limits?: AdapterLimits;
+}
+
+export interface AdapterLimits {
+  maxBufferSize: number;
+  maxStorageBufferBindingSize: number;
 }
 
 export interface TensorRuntime {
   readonly info: EngineInfo;
+  /** The backend a node's choice runs on here (for the device pool it draws on); default `info.backend`. */
+  backendFor?(choice: NodeBackend): Backend;
   /** `auto` follows the run; a forced backend that is missing fails with a clear error. */
-  createSession(model: Uint8Array, backend: NodeBackend): Promise<ModelSession>;
+  createSession(
+    model: Uint8Array,
+    backend: NodeBackend,
+    options?: SessionOptions,
+  ): Promise<ModelSession>;
 }
 
 export function float32(data: Float32Array, dims: readonly number[]): Tensor {
   return { type: 'float32', data, dims };
+}
+
+/** Whether a fed or fetched value stays on the device. */
+export function isDeviceTensor(value: Feed): value is DeviceTensor {
+  return (value as Partial<DeviceTensor>).location === 'device';
+}
+
+/** A CPU tensor as a device tensor that needs no download (the WASM case, and tests). */
+export function hostDeviceTensor(tensor: Tensor): DeviceTensor {
+  return {
+    location: 'device',
+    storage: 'cpu',
+    type: tensor.type,
+    dims: tensor.dims,
+    read: () => Promise.resolve(tensor),
+    dispose: () => undefined,
+  };
+}
+
+/** The CPU data of a feed, downloading a device tensor. */
+export async function readTensor(value: Feed): Promise<Tensor> {
+  return isDeviceTensor(value) ? value.read() : value;
+}
+
+/**
+ * Output `name` of a session run as a CPU tensor; throws when it is missing
+ * or was kept on the device (ask for it without `deviceOutputs`).
+ */
+export function hostOutput(outputs: Readonly<Record<string, Fetched>>, name: string): Tensor {
+  const value = outputs[name];
+  if (value === undefined) throw new Error(`the session returned no output ${name}`);
+  if (isDeviceTensor(value))
+    throw new Error(
+      `output ${name} stayed on the device; read() it or leave it out of deviceOutputs`,
+    );
+  return value;
+}
+
+/** Disposes every device tensor among `values`; CPU tensors need nothing. */
+export function disposeAll(values: Iterable<Feed>): void {
+  for (const value of values) if (isDeviceTensor(value)) value.dispose();
 }
 
 /** Describe an engine for a run record, e.g. "webgpu (nvidia ampere)". */

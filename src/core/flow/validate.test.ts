@@ -156,13 +156,13 @@ describe('validateFlow', () => {
   it('reports a param of the wrong type and an unknown enum option', () => {
     const flow = example();
     flow.nodes[nodeIndex(flow, 'model')]!.params.hidden = 'wide';
-    flow.nodes[nodeIndex(flow, 'model')]!.params.activation = 'gelu';
+    flow.nodes[nodeIndex(flow, 'model')]!.params.activation = 'swish';
     const issues = validateFlow(flow, catalog);
     expect(issues.map((i) => i.path)).toEqual([
       'nodes[2].params.hidden',
       'nodes[2].params.activation',
     ]);
-    expect(issues[1]!.message).toContain('one of "relu", "tanh"');
+    expect(issues[1]!.message).toContain('one of "relu", "tanh", "gelu", got "swish"');
   });
 
   it('reports a param the kind does not have, listing the ones it has', () => {

@@ -1,8 +1,22 @@
-/** `eval.accuracy`: the share of a dataset's rows a trained classifier gets right. */
+/**
+ * `eval.accuracy`: the share of a dataset's rows a trained classifier gets
+ * right. The evaluation is a one-step program over a resident inference
+ * model that takes the weights as inputs, run by the engine's program runner
+ * (admitted against the device pool like training).
+ */
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
-import { float32, nodeBackends } from '../engine/runtime';
+import { float32, nodeBackends, type Backend } from '../engine/runtime';
+import { estimateMemory } from '../onnx/memory';
 import { buildMlpInference } from '../onnx/mlp';
+import {
+  component,
+  mlpEvaluateStep,
+  modelId,
+  outputWeights,
+  requestId,
+  type ComponentStep,
+} from '../programs';
 
 export const evalAccuracy = defineNodeKind({
   kind: 'eval.accuracy',
@@ -37,26 +51,60 @@ export const evalAccuracy = defineNodeKind({
       outputSize: model.outputSize,
       activation: model.activation,
     };
-    const inference = buildMlpInference(spec, model.weights);
-    const session = await ctx.runtime.createSession(inference.model, ctx.params.backend);
-    let correct = 0;
-    try {
-      const out = await session.run({
-        [inference.inputs.x]: float32(data.features, [data.count, data.featureSize]),
-      });
-      const logits = out[inference.outputs.logits]!.data as Float32Array;
-      for (let row = 0; row < data.count; row++) {
-        let best = 0;
-        for (let c = 1; c < data.classes; c++)
-          if (logits[row * data.classes + c]! > logits[row * data.classes + best]!) best = c;
-        if (best === data.labels[row]) correct++;
-      }
-    } finally {
-      await session.release();
-    }
-    const accuracy = correct / data.count;
-    ctx.log(`${correct} of ${data.count} rows right on ${session.backend}`);
-    if (ctx.params.backend === 'prefer-webgpu' && session.backend !== 'webgpu')
+    const { backend } = ctx.params;
+    const inference = buildMlpInference(spec);
+    const id = modelId(`${ctx.node}/inference`);
+    const seen: { ran: Backend | null } = { ran: null };
+    const evaluate = mlpEvaluateStep({
+      name: 'eval',
+      model: id,
+      inference,
+      weights: 'weights',
+      x: float32(data.features, [data.count, data.featureSize]),
+      labels: data.labels,
+    });
+    const watched: ComponentStep = {
+      ...evaluate,
+      run(sctx) {
+        seen.ran = sctx.session(id).backend;
+        return evaluate.run(sctx);
+      },
+    };
+    const report = await ctx.programs.run({
+      node: ctx.node,
+      backend,
+      models: [
+        {
+          id,
+          label: `${ctx.node} inference`,
+          model: inference.model,
+          backend,
+          residentBytes: estimateMemory(inference.graph, { dims: { batch: 1 } }).constantBytes,
+        },
+      ],
+      requests: [
+        {
+          id: requestId(ctx.node),
+          signal: ctx.signal,
+          program: {
+            steps: [
+              component({
+                name: 'weights',
+                run: (s) => outputWeights(s, 'weights', model.weights),
+              }),
+              watched,
+            ],
+          },
+        },
+      ],
+    });
+    const result = report.results[0]!;
+    const accuracy = result.metrics['eval.accuracy']?.[0];
+    if (result.status !== 'ok' || accuracy === undefined)
+      throw new Error(result.error?.message ?? `evaluation ended ${result.status}`);
+    const ran = seen.ran ?? 'an unknown backend';
+    ctx.log(`${Math.round(accuracy * data.count)} of ${data.count} rows right on ${ran}`);
+    if (backend === 'prefer-webgpu' && ran !== 'webgpu')
       ctx.log('preferred webgpu, but this engine has no WebGPU adapter: ran on wasm');
     ctx.emit('accuracy', accuracy);
   },

@@ -1,11 +1,18 @@
 /** Flowbench's built-in node kinds. One kind per file; this list is the catalog. */
 import { createCatalog } from '../catalog/catalog';
 import type { NodeKind } from '../catalog/kind';
+import { dataEngine } from './data-engine';
+import { dataSample } from './data-sample';
 import { dataSplit } from './data-split';
 import { dataSynthetic } from './data-synthetic';
+import { envCartPole } from './env-cartpole';
+import { envPendulum } from './env-pendulum';
 import { evalAccuracy } from './eval-accuracy';
+import { evalWorldModel } from './eval-world-model';
 import { modelMlp } from './model-mlp';
+import { modelOnnx } from './model-onnx';
 import { trainClassifier } from './train-classifier';
+import { trainWorldModel } from './train-world-model';
 
 export const builtinKinds: readonly NodeKind[] = [
   dataSynthetic,
@@ -13,6 +20,13 @@ export const builtinKinds: readonly NodeKind[] = [
   modelMlp,
   trainClassifier,
   evalAccuracy,
+  modelOnnx,
+  envPendulum,
+  envCartPole,
+  dataEngine,
+  dataSample,
+  trainWorldModel,
+  evalWorldModel,
 ];
 
 export const builtinCatalog = createCatalog(builtinKinds);

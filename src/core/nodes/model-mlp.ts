@@ -1,6 +1,7 @@
 /** `model.mlp`: declares a multi-layer perceptron; a training node gives it weights. */
 import { defineNodeKind } from '../catalog/kind';
 import type { ModelValue } from '../catalog/values';
+import { mlpActivations } from '../onnx/mlp-spec';
 
 export const modelMlp = defineNodeKind({
   kind: 'model.mlp',
@@ -13,9 +14,9 @@ export const modelMlp = defineNodeKind({
     layers: { type: 'int', default: 2, min: 0, max: 16, description: 'Number of hidden layers.' },
     activation: {
       type: 'enum',
-      options: ['relu', 'tanh'],
+      options: mlpActivations,
       default: 'relu',
-      description: 'Activation after each hidden layer.',
+      description: 'Activation after each hidden layer (gelu: the tanh approximation).',
     },
   },
   inputs: [],

@@ -2,68 +2,78 @@
  * `train.classifier`: trains a model on a dataset with an ONNX train-step
  * graph (forward, backward, loss and the optimizer update are all ONNX ops,
  * weights in → updated weights out), since onnxruntime-web has no training
- * API. Weights are fed back each step; the loss streams out as it falls.
+ * API. The training is a program — one loop of `steps` units over the
+ * resident train-step model — run by the engine's program runner, so the
+ * device pool admits it before it starts, its weights stay on the device
+ * between steps, and a cancel stops it at the next step. The loss streams
+ * out as it falls.
  */
-import { defineNodeKind } from '../catalog/kind';
-import { expectDataset, expectModel, type Dataset, type ModelValue } from '../catalog/values';
-import type { MlpSpec } from '../onnx/mlp-spec';
-import { buildMlpInference, buildMlpTrainStep, initMlpWeights } from '../onnx/mlp';
-import { float32, nodeBackends, type Tensor } from '../engine/runtime';
-import { createRandom, permutation } from '../random';
+import { defineNodeKind, type NodeContext } from '../catalog/kind';
+import type { ParamValues } from '../catalog/params';
+import { expectDataset, expectModel, type ModelValue } from '../catalog/values';
+import { nodeBackends, type Backend, type NodeBackend } from '../engine/runtime';
+import { buildMlpInference, buildMlpTrainStep, initMlpWeights, mlpOptimizers } from '../onnx/mlp';
+import type { MlpSpec, MlpWeights } from '../onnx/mlp-spec';
+import { estimateMemory } from '../onnx/memory';
+import {
+  deviceFedUnitsOutput,
+  gpuFedUnitsOutput,
+  mlpTrainLoop,
+  mlpTrainStepSession,
+  modelId,
+  requestId,
+  type LoopStep,
+  type RequestResult,
+} from '../programs';
+import { createRandom } from '../random';
+import { classifierBatches } from './classifier-batches';
 
-/** Copy rows `order[from..from+size)` into a batch of features and one-hot targets. */
-function fillBatch(
-  data: Dataset,
-  order: Uint32Array,
-  from: number,
-  x: Float32Array,
-  y: Float32Array,
-): void {
-  const size = y.length / data.classes;
-  y.fill(0);
-  for (let i = 0; i < size; i++) {
-    const row = order[(from + i) % data.count]!;
-    x.set(
-      data.features.subarray(row * data.featureSize, (row + 1) * data.featureSize),
-      i * data.featureSize,
-    );
-    y[i * data.classes + data.labels[row]!] = 1;
-  }
-}
+const params = {
+  steps: { type: 'int', default: 200, min: 1, max: 1_000_000, description: 'Training steps.' },
+  batch_size: { type: 'int', default: 64, min: 1, max: 65_536, description: 'Rows per step.' },
+  optimizer: {
+    type: 'enum',
+    options: mlpOptimizers,
+    default: 'momentum',
+    description: 'The update rule: plain SGD, SGD with momentum, or Adam.',
+  },
+  lr: { type: 'number', default: 0.1, min: 0, max: 10, description: 'Learning rate.' },
+  momentum: {
+    type: 'number',
+    default: 0.9,
+    min: 0,
+    max: 0.999,
+    description: 'Momentum coefficient (the momentum optimizer only); 0 is plain SGD.',
+  },
+  log_every: {
+    type: 'int',
+    default: 10,
+    min: 1,
+    max: 100_000,
+    description: 'Emit the mean loss of every this many steps.',
+  },
+  seed: { type: 'int', default: 0, min: 0, description: 'Seed of weight init and batch order.' },
+  backend: {
+    type: 'enum',
+    options: nodeBackends,
+    default: 'auto',
+    description:
+      'Where the steps run: auto follows the run; webgpu requires it (the run waits for an engine with WebGPU); prefer-webgpu falls back to wasm.',
+  },
+} as const;
+
+type TrainContext = NodeContext<ParamValues<typeof params>>;
+
+/** Name of the training loop in the program (and its metrics and outputs). */
+const LOOP = 'train';
 
 export const trainClassifier = defineNodeKind({
   kind: 'train.classifier',
   title: 'Train classifier',
   category: 'train',
   description:
-    'Trains a model with mini-batch SGD (optionally with momentum) on softmax cross-entropy. The loss streams out every few steps.',
-  params: {
-    steps: { type: 'int', default: 200, min: 1, max: 1_000_000, description: 'Training steps.' },
-    batch_size: { type: 'int', default: 64, min: 1, max: 65_536, description: 'Rows per step.' },
-    lr: { type: 'number', default: 0.1, min: 0, max: 10, description: 'Learning rate.' },
-    momentum: {
-      type: 'number',
-      default: 0.9,
-      min: 0,
-      max: 0.999,
-      description: 'Momentum coefficient; 0 is plain SGD.',
-    },
-    log_every: {
-      type: 'int',
-      default: 10,
-      min: 1,
-      max: 100_000,
-      description: 'Emit the mean loss of every this many steps.',
-    },
-    seed: { type: 'int', default: 0, min: 0, description: 'Seed of weight init and batch order.' },
-    backend: {
-      type: 'enum',
-      options: nodeBackends,
-      default: 'auto',
-      description:
-        'Where the steps run: auto follows the run; webgpu requires it (the run waits for an engine with WebGPU); prefer-webgpu falls back to wasm.',
-    },
-  },
+    'Trains a model with mini-batch SGD, SGD with momentum or Adam on softmax cross-entropy, as a program over a resident train-step model. The loss streams out every few steps.',
+  params,
   inputs: [
     { name: 'model', type: 'model', description: 'The model to train (untrained or trained).' },
     { name: 'dataset', type: 'dataset', description: 'Training rows.' },
@@ -73,7 +83,6 @@ export const trainClassifier = defineNodeKind({
     { name: 'model', type: 'model', description: 'The model with its trained weights.' },
   ],
   async execute(ctx) {
-    const { steps, batch_size, lr, momentum, log_every, seed, backend } = ctx.params;
     const model = expectModel(ctx.inputs.model, 'model');
     const data = expectDataset(ctx.inputs.dataset, 'dataset');
     const spec: MlpSpec = {
@@ -82,74 +91,156 @@ export const trainClassifier = defineNodeKind({
       outputSize: data.classes,
       activation: model.activation,
     };
-    const random = createRandom(seed);
-    let weights = model.weights ?? initMlpWeights(spec, random);
-    const step = buildMlpTrainStep(spec, {
-      optimizer: momentum > 0 ? 'momentum' : 'sgd',
-      loss: 'softmax_cross_entropy',
-    });
-    const session = await ctx.runtime.createSession(step.model, backend);
-    ctx.log(`training on ${session.backend}: ${steps} steps of ${batch_size} rows`);
-    if (backend === 'prefer-webgpu' && session.backend !== 'webgpu')
-      ctx.log('preferred webgpu, but this engine has no WebGPU adapter: ran on wasm');
-    try {
-      const size = Math.min(batch_size, data.count);
-      const x = new Float32Array(size * data.featureSize);
-      const y = new Float32Array(size * data.classes);
-      const velocities: Record<string, Float32Array> = {};
-      for (const slot of weights.layout)
-        velocities[slot.name] = new Float32Array(weights.values[slot.name]!.length);
-      let order = permutation(data.count, random);
-      let cursor = 0;
-      let lossSum = 0;
-      let lossCount = 0;
-      for (let i = 0; i < steps; i++) {
-        if (cursor + size > data.count) {
-          order = permutation(data.count, random);
-          cursor = 0;
-        }
-        fillBatch(data, order, cursor, x, y);
-        cursor += size;
-        const feeds: Record<string, Tensor> = {
-          [step.inputs.x]: float32(x, [size, data.featureSize]),
-          [step.inputs.y]: float32(y, [size, data.classes]),
-          [step.inputs.lr]: float32(Float32Array.of(lr), []),
-        };
-        if (step.inputs.momentum)
-          feeds[step.inputs.momentum] = float32(Float32Array.of(momentum), []);
-        for (const slot of weights.layout) {
-          feeds[step.inputs.weights[slot.name]!] = float32(weights.values[slot.name]!, slot.dims);
-          const velocity = step.inputs.velocities[slot.name];
-          if (velocity) feeds[velocity] = float32(velocities[slot.name]!, slot.dims);
-        }
-        const out = await session.run(feeds);
-        const values: Record<string, Float32Array> = {};
-        for (const slot of weights.layout) {
-          values[slot.name] = out[step.outputs.weights[slot.name]!]!.data as Float32Array;
-          const velocity = step.outputs.velocities[slot.name];
-          if (velocity) velocities[slot.name] = out[velocity]!.data as Float32Array;
-        }
-        weights = { layout: weights.layout, values };
-        lossSum += (out[step.outputs.loss]!.data as Float32Array)[0]!;
-        lossCount++;
-        if (lossCount === log_every || i === steps - 1) {
-          ctx.emit('loss', lossSum / lossCount);
-          lossSum = 0;
-          lossCount = 0;
-        }
-        ctx.progress(i + 1, steps);
-        await ctx.checkpoint();
-      }
-    } finally {
-      await session.release();
+    const { backend } = ctx.params;
+    let outcome = await train(ctx, spec, model, backend);
+    if (
+      outcome.result.status === 'error' &&
+      backend === 'prefer-webgpu' &&
+      outcome.ran === 'webgpu'
+    ) {
+      ctx.log(
+        `webgpu failed (${outcome.result.error?.message ?? 'unknown error'}); retrying on wasm`,
+      );
+      outcome = await train(ctx, spec, model, 'wasm');
     }
+    const { result, ran, weights } = outcome;
+    if (result.status !== 'ok' || weights === null)
+      throw new Error(result.error?.message ?? `training ended ${result.status}`);
     const trained: ModelValue = {
       ...model,
       inputSize: spec.inputSize,
       outputSize: spec.outputSize,
       weights,
     };
+    logResidency(ctx, result, ran);
     ctx.artifact('model', buildMlpInference(spec, weights).model, 'application/onnx');
     ctx.emit('model', trained);
   },
 });
+
+/** Says where the carried weights lived between steps, from the loop's own counts. */
+function logResidency(ctx: TrainContext, result: RequestResult, ran: Backend | null): void {
+  const fed = result.outputs[deviceFedUnitsOutput(LOOP)];
+  const onGpu = result.outputs[gpuFedUnitsOutput(LOOP)];
+  if (typeof fed !== 'number' || fed === 0) return;
+  const steps = ctx.params.steps;
+  if (typeof onGpu === 'number' && onGpu > 0)
+    ctx.log(
+      `weights and optimizer state stayed in GPU buffers between steps: ${onGpu} of ${steps} ` +
+        "steps were fed the step before's outputs on the device; read back once, at the end",
+    );
+  else
+    ctx.log(
+      `weights and optimizer state passed from step to step without a copy on ${ran ?? 'the device'}` +
+        ` (${fed} of ${steps} steps); read back once, at the end`,
+    );
+}
+
+interface TrainOutcome {
+  readonly result: RequestResult;
+  /** The backend the train step's session ran on, if it loaded. */
+  readonly ran: Backend | null;
+  readonly weights: MlpWeights | null;
+}
+
+/** One attempt: the training loop as a program, run by the engine's host. */
+async function train(
+  ctx: TrainContext,
+  spec: MlpSpec,
+  model: ModelValue,
+  backend: NodeBackend,
+): Promise<TrainOutcome> {
+  const { steps, batch_size, optimizer, lr, momentum, log_every, seed } = ctx.params;
+  const data = expectDataset(ctx.inputs.dataset, 'dataset');
+  const random = createRandom(seed);
+  const initial = model.weights ?? initMlpWeights(spec, random);
+  // The batch order continues the stream the weights were drawn from.
+  const orderStream = () => {
+    const r = createRandom(seed);
+    if (!model.weights) initMlpWeights(spec, r);
+    return r;
+  };
+  const batches = classifierBatches(data, batch_size, orderStream);
+  const step = buildMlpTrainStep(spec, { optimizer, loss: 'softmax_cross_entropy' });
+  const id = modelId(`${ctx.node}/train-step`);
+  // Filled in as the program runs (callbacks, so not narrowed by the compiler).
+  const seen: { ran: Backend | null; perSecond: number | null } = { ran: null, perSecond: null };
+  const loop = mlpTrainLoop({
+    name: LOOP,
+    model: id,
+    step,
+    units: steps,
+    batchSize: batches.size,
+    hyperparameters: { lr, momentum },
+    initialWeights: initial,
+    batch: (index) => batches.batch(index),
+  });
+  const watched: LoopStep = {
+    ...loop,
+    start(sctx) {
+      const ran = sctx.session(id).backend;
+      seen.ran = ran;
+      ctx.log(`training on ${ran} with ${optimizer}: ${steps} steps of ${batches.size} rows`);
+      if (backend === 'prefer-webgpu' && ran !== 'webgpu')
+        ctx.log('preferred webgpu, but this engine has no WebGPU adapter: ran on wasm');
+      return loop.start(sctx);
+    },
+  };
+  let lossSum = 0;
+  let lossCount = 0;
+  let emitted = 0;
+  const report = await ctx.programs.run({
+    node: ctx.node,
+    backend,
+    models: [
+      {
+        id,
+        label: `${ctx.node} train step`,
+        model: step.model,
+        backend,
+        session: mlpTrainStepSession(step),
+        residentBytes: estimateMemory(step.graph, { dims: { batch: 1 } }).constantBytes,
+      },
+    ],
+    requests: [{ id: requestId(ctx.node), program: { steps: [watched] }, signal: ctx.signal }],
+    onTick(tick) {
+      const progress = tick.requests[0];
+      if (progress?.step !== LOOP || progress.units === 0) return;
+      ctx.progress(progress.unitsDone, progress.units);
+      seen.perSecond = progress.unitsPerSecond ?? seen.perSecond;
+    },
+    onEmit(_request, metric, value) {
+      if (metric !== `${LOOP}.loss`) return;
+      lossSum += value;
+      lossCount++;
+      emitted++;
+      if (lossCount === log_every || emitted === steps) {
+        ctx.emit('loss', lossSum / lossCount);
+        lossSum = 0;
+        lossCount = 0;
+      }
+    },
+  });
+  const result = report.results[0]!;
+  if (result.status === 'ok') {
+    ctx.progress(steps, steps);
+    if (seen.perSecond !== null) ctx.log(`${steps} steps at ${seen.perSecond.toFixed(1)} steps/s`);
+  }
+  return {
+    result,
+    ran: seen.ran,
+    weights: result.status === 'ok' ? trainedWeights(result, initial) : null,
+  };
+}
+
+/** The loop's `train.weights.*` outputs as weights in the starting layout. */
+function trainedWeights(result: RequestResult, initial: MlpWeights): MlpWeights {
+  const values: Record<string, Float32Array> = {};
+  for (const slot of initial.layout) {
+    const value = result.outputs[`${LOOP}.weights.${slot.name}`];
+    if (value === undefined || typeof value === 'number' || !(value.data instanceof Float32Array))
+      throw new Error(`training returned no weight ${slot.name}`);
+    values[slot.name] = value.data;
+  }
+  return { layout: initial.layout, values };
+}

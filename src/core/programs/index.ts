@@ -3,10 +3,22 @@
  * with its serial and interleaved modes, admission control over a device
  * memory pool, the serial/interleaved parity check, and MLP program steps.
  */
+export { defaultPoolBudget, GPU_FALLBACK_BUDGET, WASM_HEAP_BUDGET } from './budget.ts';
 export { ProgramError, type ProgramErrorCode } from './errors.ts';
 export {
+  createProgramHost,
+  unboundedProgramHost,
+  type BackendPool,
+  type ProgramHost,
+  type ProgramHostOptions,
+  type ProgramJob,
+} from './host.ts';
+export {
+  deviceFedUnitsOutput,
+  gpuFedUnitsOutput,
   mlpEvaluateStep,
   mlpTrainLoop,
+  mlpTrainStepSession,
   outputWeights,
   readWeights,
   type MlpEvaluateOptions,
@@ -20,6 +32,13 @@ export {
   type ParityEntry,
   type ParityReport,
 } from './parity.ts';
+export {
+  summariseNodeParity,
+  summariseRunParity,
+  type NodeParity,
+  type ParityLine,
+  type RunParity,
+} from './parity-summary.ts';
 export {
   DeviceMemoryPool,
   formatBytes,

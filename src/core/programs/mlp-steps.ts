@@ -7,11 +7,22 @@
  * them; only the loss is read back every unit, and the weights once, at the
  * end. Memory comes from the graph's shapes: the carried inputs are the
  * loop's resident bytes, the estimated peak at the batch size is each
- * unit's. Trade-off: through today's `TensorRuntime` the carried tensors are
- * CPU arrays; with device-resident outputs in the seam the same loop keeps
- * them on the GPU unchanged (see the report on the seam).
+ * unit's. The train-step model asks its session to keep the carried outputs
+ * on the device (`mlpTrainStepSession`), so on WebGPU the weights and
+ * optimizer state stay in GPU buffers from the first unit to the last; each
+ * unit disposes the buffers it consumed, and every exit disposes the rest.
+ * Trade-off: the trained weights cross to the CPU once, at the end, because
+ * later steps and the run record need them there.
  */
-import type { Tensor } from '../engine/runtime.ts';
+import {
+  disposeAll,
+  hostOutput,
+  isDeviceTensor,
+  readTensor,
+  type Feed,
+  type SessionOptions,
+  type Tensor,
+} from '../engine/runtime.ts';
 import { estimateMemory } from '../onnx/memory.ts';
 import type { MlpInference, MlpTrainStep, MlpWeights } from '../onnx/mlp.ts';
 import { ProgramError } from './errors.ts';
@@ -49,6 +60,19 @@ export interface MlpTrainLoopOptions {
   /** Output prefix of the trained weights; default `<name>.weights`. */
   readonly weightsOutput?: string;
 }
+
+/** Session options of a train step: its carried outputs stay on the device. */
+export function mlpTrainStepSession(step: MlpTrainStep): SessionOptions {
+  return { deviceOutputs: step.carried.map((c) => c.output) };
+}
+
+/**
+ * Output (a number) of a train loop: how many of its units were fed carried
+ * tensors straight from the device, without a round trip through the CPU.
+ */
+export const deviceFedUnitsOutput = (name: string): string => `${name}.deviceFedUnits`;
+/** Output (a number) of a train loop: how many of those units found them in GPU buffers. */
+export const gpuFedUnitsOutput = (name: string): string => `${name}.gpuFedUnits`;
 
 const scalar = (v: number): Tensor => ({ type: 'float32', data: Float32Array.of(v), dims: [] });
 
@@ -112,8 +136,9 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
                 return [c.weight, { type: 'float32', data, dims: c.dims } satisfies Tensor];
               }),
             );
-      // Carried tensors by input name; optimizer state starts at zero.
-      let carried: Record<string, Tensor> = Object.fromEntries(
+      // Carried tensors by input name; optimizer state starts at zero. After
+      // the first unit they are the session's device outputs, owned here.
+      let carried: Record<string, Feed> = Object.fromEntries(
         step.carried.map((c) => {
           const w = start[c.weight];
           if (w === undefined)
@@ -133,6 +158,8 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
         fixed[step.inputs.adam.epsilon] = scalar(h.epsilon ?? 1e-8);
       }
       const adamStep = step.inputs.adam?.step ?? null;
+      let deviceFed = 0;
+      let gpuFed = 0;
       return {
         async unit(index) {
           const { x, y } = o.batch(index);
@@ -141,32 +168,48 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
               'invalid-program',
               `${o.name}: batch of ${x.dims[0]} rows exceeds the admitted ${o.batchSize}`,
             );
-          const feeds: Record<string, Tensor> = {
+          const feeds: Record<string, Feed> = {
             ...fixed,
             ...carried,
             [step.inputs.x]: x,
             [step.inputs.y]: y,
           };
           if (adamStep !== null) feeds[adamStep] = scalar(index + 1);
-          const out = await session.run(feeds);
-          const next: Record<string, Tensor> = {};
-          for (const c of step.carried) {
-            const t = out[c.output];
-            if (t === undefined) throw new Error(`the train step returned no ${c.output}`);
-            next[c.input] = t;
+          const fed = Object.values(carried);
+          if (fed.every(isDeviceTensor)) {
+            deviceFed++;
+            if (fed.every((t) => isDeviceTensor(t) && t.storage === 'gpu-buffer')) gpuFed++;
           }
+          const out = await session.run(feeds);
+          const next: Record<string, Feed> = {};
+          try {
+            for (const c of step.carried) {
+              const t = out[c.output];
+              if (t === undefined) throw new Error(`the train step returned no ${c.output}`);
+              next[c.input] = t;
+            }
+          } catch (error) {
+            disposeAll(Object.values(out));
+            throw error;
+          }
+          // The consumed tensors are no longer needed; the new ones take their place.
+          const consumed = carried;
           carried = next;
-          const loss = out[step.outputs.loss];
-          if (loss === undefined) throw new Error('the train step returned no loss');
+          disposeAll(Object.values(consumed));
+          // Reading the loss also waits for the GPU to finish the step.
+          const loss = hostOutput(out, step.outputs.loss);
           ctx.emit(lossMetric, loss.data[0] ?? Number.NaN);
         },
-        end() {
+        async end() {
           for (const c of weightSlots) {
             const t = carried[c.input];
-            if (t !== undefined) ctx.output(`${weightsOutput}.${c.weight}`, t);
+            if (t !== undefined) ctx.output(`${weightsOutput}.${c.weight}`, await readTensor(t));
           }
+          ctx.output(deviceFedUnitsOutput(o.name), deviceFed);
+          ctx.output(gpuFedUnitsOutput(o.name), gpuFed);
         },
         dispose() {
+          disposeAll(Object.values(carried));
           carried = {};
         },
       };
@@ -202,15 +245,14 @@ export function mlpEvaluateStep(o: MlpEvaluateOptions): ComponentStep {
     peakBytes: memory.peakBytes,
     async run(ctx) {
       const weights = readWeights(ctx, o.weights, names);
-      const feeds: Record<string, Tensor> = { [o.inference.inputs.x]: o.x };
+      const feeds: Record<string, Feed> = { [o.inference.inputs.x]: o.x };
       for (const name of names) {
         const input = o.inference.inputs.weights[name];
         const w = weights[name];
         if (input !== undefined && w !== undefined) feeds[input] = w;
       }
       const out = await ctx.session(o.model).run(feeds);
-      const probabilities = out[o.inference.outputs.probabilities];
-      if (probabilities === undefined) throw new Error('inference returned no probabilities');
+      const probabilities = hostOutput(out, o.inference.outputs.probabilities);
       ctx.output(o.output ?? `${o.name}.probabilities`, probabilities);
       if (o.labels === undefined) return;
       const classes = probabilities.dims[1] ?? 1;

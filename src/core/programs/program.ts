@@ -12,7 +12,7 @@
  * callbacks, not serialisable data; a flow's node builds its program in the
  * engine, where its inputs are.
  */
-import type { BackendChoice, ModelSession, Tensor } from '../engine/runtime.ts';
+import type { ModelSession, NodeBackend, SessionOptions, Tensor } from '../engine/runtime.ts';
 
 /** A resident model's id, unique within a runner. */
 export type ModelId = string & { readonly __brand: 'ModelId' };
@@ -29,7 +29,9 @@ export interface ModelDef {
   readonly label?: string;
   /** ONNX model bytes. */
   readonly model: Uint8Array;
-  readonly backend?: BackendChoice;
+  readonly backend?: NodeBackend;
+  /** How its session treats outputs, e.g. which stay on the device between steps. */
+  readonly session?: SessionOptions;
   /** Bytes the loaded model holds on the device (its constants, baked weights). */
   readonly residentBytes: number;
 }

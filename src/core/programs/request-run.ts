@@ -72,6 +72,8 @@ export interface RunnerServices {
   loadModel(id: ModelId): Promise<ModelSession | null>;
   /** Bytes of this runner's resident models (released only when it closes). */
   residentModelBytes(): number;
+  /** Hears every metric point as it is emitted. */
+  readonly onEmit?: ((request: RequestId, metric: string, value: number) => void) | undefined;
 }
 
 /** `progressed`: a unit ran or the request ended; `waiting`: deferred to a later tick. */
@@ -311,6 +313,7 @@ export class RequestRun {
           this.metrics.set(metric, series);
         }
         series.push(value);
+        this.services.onEmit?.(this.id, metric, value);
       },
     };
   }

@@ -1,6 +1,14 @@
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
-import type { Tensor, TensorRuntime } from '../engine/runtime.ts';
+import {
+  hostDeviceTensor,
+  isDeviceTensor,
+  readTensor,
+  type DeviceTensor,
+  type Fetched,
+  type Tensor,
+  type TensorRuntime,
+} from '../engine/runtime.ts';
 import { estimateMemory } from '../onnx/memory.ts';
 import {
   buildMlpInference,
@@ -10,7 +18,7 @@ import {
   type MlpSpec,
 } from '../onnx/mlp.ts';
 import { createRandom } from '../random.ts';
-import { mlpEvaluateStep, mlpTrainLoop, outputWeights } from './mlp-steps.ts';
+import { mlpEvaluateStep, mlpTrainLoop, mlpTrainStepSession, outputWeights } from './mlp-steps.ts';
 import { parityCheck } from './parity.ts';
 import { DeviceMemoryPool, formatBytes } from './pool.ts';
 import {
@@ -23,13 +31,18 @@ import {
 } from './program.ts';
 import { ProgramRunner } from './runner.ts';
 
-/** onnxruntime-web's WASM backend behind the engine's seam, counting sessions. */
+/**
+ * onnxruntime-web's WASM backend behind the engine's seam, counting sessions.
+ * Outputs named in `deviceOutputs` come back as device tensors that count
+ * themselves live until disposed, as GPU buffers would be on WebGPU.
+ */
 function ortRuntime() {
-  const sessions = { created: 0, released: 0 };
+  const sessions = { created: 0, released: 0, liveDeviceTensors: 0, deviceFeeds: 0 };
   const runtime: TensorRuntime = {
     info: { backend: 'wasm', adapter: null },
-    async createSession(model) {
+    async createSession(model, _backend, options) {
       const session = await ort.InferenceSession.create(model);
+      const deviceOutputs = new Set(options?.deviceOutputs ?? []);
       sessions.created++;
       return {
         backend: 'wasm',
@@ -37,16 +50,21 @@ function ortRuntime() {
         outputNames: session.outputNames,
         async run(feeds) {
           const input: Record<string, ort.Tensor> = {};
-          for (const [name, t] of Object.entries(feeds))
+          for (const [name, feed] of Object.entries(feeds)) {
+            if (isDeviceTensor(feed)) sessions.deviceFeeds++;
+            const t = await readTensor(feed);
             input[name] = new ort.Tensor(t.type, t.data, t.dims);
+          }
           const out = await session.run(input);
-          const result: Record<string, Tensor> = {};
-          for (const [name, t] of Object.entries(out))
-            result[name] = {
+          const result: Record<string, Fetched> = {};
+          for (const [name, t] of Object.entries(out)) {
+            const tensor: Tensor = {
               type: t.type === 'int32' ? 'int32' : 'float32',
               data: t.data as Float32Array,
               dims: [...t.dims],
             };
+            result[name] = deviceOutputs.has(name) ? counted(tensor) : tensor;
+          }
           return result;
         },
         async release() {
@@ -55,6 +73,17 @@ function ortRuntime() {
         },
       };
     },
+  };
+  const counted = (tensor: Tensor): DeviceTensor => {
+    sessions.liveDeviceTensors++;
+    let disposed = false;
+    return {
+      ...hostDeviceTensor(tensor),
+      dispose: () => {
+        if (!disposed) sessions.liveDeviceTensors--;
+        disposed = true;
+      },
+    };
   };
   return { runtime, sessions };
 }
@@ -74,11 +103,13 @@ const defs: ModelDef[] = [
   {
     id: ids.momentum,
     model: steps.momentum.model,
+    session: mlpTrainStepSession(steps.momentum),
     residentBytes: estimateMemory(steps.momentum.graph, { dims: { batch: 1 } }).constantBytes,
   },
   {
     id: ids.adam,
     model: steps.adam.model,
+    session: mlpTrainStepSession(steps.adam),
     residentBytes: estimateMemory(steps.adam.graph, { dims: { batch: 1 } }).constantBytes,
   },
   {
@@ -180,8 +211,9 @@ describe('ProgramRunner over onnxruntime-web (wasm)', () => {
     const differing = report.entries.filter((e) => !e.identical);
     expect(differing).toEqual([]);
     expect(report.identical).toBe(true);
-    // Per request: status, 4 init + 4 trained weights + probabilities, loss and accuracy.
-    expect(report.entries).toHaveLength(4 * 12);
+    // Per request: status, 4 init + 4 trained weights + probabilities, device- and
+    // GPU-fed units, loss and accuracy.
+    expect(report.entries).toHaveLength(4 * 14);
     // The two runs really were scheduled differently.
     const units = (id: string) => Array.from({ length: 15 }, (_, i) => `${id}:${i}`);
     expect(log.slice(0, 60)).toEqual(['r1', 'r2', 'r3', 'r4'].flatMap(units));
@@ -195,6 +227,12 @@ describe('ProgramRunner over onnxruntime-web (wasm)', () => {
       expect(loss[14]).toBeLessThan(0.6 * (loss[0] ?? 0));
       expect(result.metrics['eval.accuracy']?.[0]).toBeGreaterThan(0.85);
     }
+    // Units 2…15 were fed the weights the unit before left on the device; none is left there.
+    for (const result of report.interleaved.results) {
+      expect(result.outputs['train.deviceFedUnits']).toBe(14);
+      expect(result.outputs['train.gpuFedUnits']).toBe(0);
+    }
+    expect(sessions.liveDeviceTensors).toBe(0);
     // Requests are independent: same optimizer, other seed, other weights.
     const w = (k: number) => report.interleaved.results[k]?.outputs['train.weights.W0'];
     expect(w(0)).not.toEqual(w(2));
@@ -331,7 +369,7 @@ describe('ProgramRunner over onnxruntime-web (wasm)', () => {
   });
 
   it('fails a step on an onnxruntime error with the step, unit and backend, and goes on', async () => {
-    const { runtime } = ortRuntime();
+    const { runtime, sessions } = ortRuntime();
     const pool = new DeviceMemoryPool(64e6);
     const runner = new ProgramRunner({ runtime, pool, models: defs, sleep: immediately });
     const report = await runner.run(
@@ -348,6 +386,42 @@ describe('ProgramRunner over onnxruntime-web (wasm)', () => {
     expect(bad?.metrics['train.loss']).toHaveLength(2);
     expect(good?.status).toBe('ok');
     expect(pool.snapshot()).toMatchObject({ reserved: 0, inUse: 0 });
+    // The failed loop's device tensors were disposed on its way out, like the finished one's.
+    expect(sessions.deviceFeeds).toBeGreaterThan(0);
+    expect(sessions.liveDeviceTensors).toBe(0);
     await runner.close();
+  });
+
+  it('disposes the device tensors of a loop cancelled between units', async () => {
+    const { runtime, sessions } = ortRuntime();
+    const pool = new DeviceMemoryPool(64e6);
+    const runner = new ProgramRunner({ runtime, pool, models: defs, sleep: immediately });
+    const abort = new AbortController();
+    const request = trainingRequest('r', 1, 'adam', { units: 10 });
+    const steps = request.program.steps;
+    const train = steps[1];
+    if (train?.kind !== 'loop') throw new Error('expected the train loop');
+    const cancelling: typeof train = {
+      ...train,
+      start: async (ctx) => {
+        const body = await train.start(ctx);
+        return {
+          ...body,
+          unit: async (i) => {
+            await body.unit(i);
+            if (i === 3) abort.abort();
+          },
+        };
+      },
+    };
+    const report = await runner.run(
+      [{ ...request, signal: abort.signal, program: { steps: [steps[0]!, cancelling] } }],
+      'serial',
+    );
+    expect(report.results[0]?.status).toBe('cancelled');
+    expect(report.results[0]?.metrics['train.loss']).toHaveLength(4);
+    expect(sessions.liveDeviceTensors).toBe(0);
+    await runner.close();
+    expect(pool.used).toBe(0);
   });
 });

@@ -71,6 +71,13 @@ export interface ProgramRunnerOptions {
   readonly deadlockTicks?: number;
   /** Called after every tick (the UI's pool and progress view). */
   readonly onTick?: (report: TickReport) => void;
+  /**
+   * Awaited after every tick that progressed, so a host can let other work
+   * (a cancel message) in; default none (the runner yields only when it waits).
+   */
+  readonly yieldNow?: () => Promise<void>;
+  /** Called as each metric point is emitted (a node streams it live). */
+  readonly onEmit?: (request: RequestId, metric: string, value: number) => void;
 }
 
 interface LoadedModel {
@@ -130,6 +137,7 @@ export class ProgramRunner {
       modelLabel: (id) => this.model(id).holder.name,
       loadModel: (id) => this.loadModel(id),
       residentModelBytes: () => this.residentModelBytes(),
+      onEmit: this.options.onEmit,
     };
     const runs = requests.map((r) => new RequestRun(r, services));
     let tick = 0;
@@ -158,6 +166,7 @@ export class ProgramRunner {
         seen = this.pool.version;
         if (progressed) {
           stalled = 0;
+          await this.options.yieldNow?.();
           continue;
         }
         // Someone outside this run moved in the pool, or is inside a unit now
@@ -214,7 +223,11 @@ export class ProgramRunner {
     if (hold === null) return null;
     let session: ModelSession;
     try {
-      session = await this.options.runtime.createSession(def.model, def.backend ?? 'auto');
+      session = await this.options.runtime.createSession(
+        def.model,
+        def.backend ?? 'auto',
+        def.session,
+      );
     } catch (error) {
       this.pool.release(hold);
       throw new ProgramError(

@@ -64,9 +64,7 @@ export function useSubmitRuns() {
       engine.call('start', { runId: id }).catch((error: unknown) => {
         store
           .getState()
-          .alert(
-            `Run ${id} stopped: ${error instanceof Error ? error.message : String(error)}`,
-          );
+          .alert(`Run ${id} stopped: ${error instanceof Error ? error.message : String(error)}`);
       });
     return ids;
   };

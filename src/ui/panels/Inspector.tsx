@@ -6,6 +6,7 @@ import { builtinCatalog } from '../../core/nodes';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
+import { FileParamField } from './FileParamField';
 
 function ParamField({
   name,
@@ -28,6 +29,16 @@ function ParamField({
           Unbind
         </button>
       </div>
+    );
+  if (spec.type === 'file')
+    return (
+      <FileParamField
+        id={id}
+        name={name}
+        spec={spec}
+        value={typeof value === 'string' ? value : ''}
+        onChange={onChange}
+      />
     );
   const current = value ?? spec.default;
   const problem = checkParam(spec, current);

@@ -1,5 +1,6 @@
 /** The selected run: what it ran with, how it ended, its live charts, Export run and Re-run. */
 import { toRunExport } from '../../core/run/export';
+import type { RunRow } from '../../core/run/record';
 import { readRunRecord } from '../../db/runs';
 import { ChartsPanel } from '../charts/ChartsPanel';
 import { db } from '../db';
@@ -7,14 +8,21 @@ import { useRunActions } from '../engine/actions';
 import { download } from '../files';
 import { useEditorStore } from '../store/context';
 import { formatDuration, formatValue, shortId } from './format';
+import { ParityPanel, useParityCheck } from './ParityPanel';
+import { PoolPanel } from './PoolPanel';
 import { RerunComparison } from './RerunComparison';
 import { useSelectedRun } from './queries';
 
 export function RunDetail() {
-  const store = useEditorStore();
   const run = useSelectedRun();
-  const { rerun } = useRunActions();
   if (!run) return <section className="fb-run-detail fb-muted">Select a run to see it.</section>;
+  return <SelectedRun run={run} />;
+}
+
+function SelectedRun({ run }: { run: RunRow }) {
+  const store = useEditorStore();
+  const { rerun } = useRunActions();
+  const parity = useParityCheck(run);
 
   const exportRun = async () => {
     const record = await readRunRecord(db, run.id);
@@ -37,6 +45,14 @@ export function RunDetail() {
           </button>
           <button type="button" onClick={() => void rerun(run)}>
             Re-run
+          </button>
+          <button
+            type="button"
+            disabled={!parity.enabled}
+            title="Run this run's model programs serially and interleaved, and compare every output and metric bit for bit"
+            onClick={() => void parity.check()}
+          >
+            Check parity
           </button>
         </div>
       </header>
@@ -71,6 +87,8 @@ export function RunDetail() {
         ))}
       </dl>
       <RerunComparison run={run} />
+      <ParityPanel run={run} state={parity.state} />
+      <PoolPanel run={run} />
       <ChartsPanel run={run} />
     </section>
   );

@@ -1,0 +1,185 @@
+/**
+ * Programs over resident models, in the built app: a training run forced to
+ * WebGPU keeps its weights on the device between steps and matches the same
+ * run on WASM; `Check parity` runs a run's programs serially and interleaved
+ * and reports identical; the pool view shows the budget, the resident model
+ * and the requests, and a budget set too small fails training with the numbers;
+ * an imported `.onnx` model shows its signature and runs, a non-ONNX file fails.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { expect, test } from './fixtures';
+import { Programs } from './pages/programs';
+import { fixtureFlowPath } from './support/files';
+
+import { pointValue, type RunFile } from './support/formats';
+
+/**
+ * SwiftShader runs each WebGPU step in software: a short run on a problem
+ * whose loss falls within a few steps (two blobs, GELU MLP; a loss every 4 steps).
+ */
+const STEPS = 12;
+const POINTS = 3;
+
+const lossOf = (record: RunFile) => (record.metrics['train.loss'] ?? []).map(pointValue);
+const logsOf = (record: RunFile, node: string) =>
+  (record.nodes.find((n) => n.node === node) as { logs?: string } | undefined)?.logs ?? '';
+
+test('trained on webgpu with weights kept on the device, the loss curve matches wasm', async ({
+  toolbar,
+  params,
+  runs,
+  alerts,
+}) => {
+  await toolbar.importFile(fixtureFlowPath('blobs-mlp'));
+  await expect(toolbar.flowName).toHaveText('blobs-mlp');
+  await params.set('steps', STEPS);
+  await toolbar.chooseBackend('webgpu');
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok', { timeout: 90_000 });
+  const { json: gpu } = await runs.exportRun();
+
+  await toolbar.chooseBackend('wasm');
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(2);
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: cpu } = await runs.exportRun();
+  await expect(alerts.all).toHaveCount(0);
+
+  expect(gpu.run.engine).toMatchObject({ backend: 'webgpu', fallback: true });
+  expect(cpu.run.engine?.backend).toBe('wasm');
+  expect(logsOf(gpu, 'train')).toContain('training on webgpu with momentum');
+  // Every step after the first was fed the weights the step before left in GPU buffers.
+  expect(logsOf(gpu, 'train')).toContain(
+    `stayed in GPU buffers between steps: ${STEPS - 1} of ${STEPS} steps`,
+  );
+  expect(logsOf(cpu, 'train')).not.toContain('GPU buffers');
+  expect(logsOf(cpu, 'train')).toContain('training on wasm with momentum');
+
+  const gpuLoss = lossOf(gpu);
+  const cpuLoss = lossOf(cpu);
+  expect(gpuLoss).toHaveLength(POINTS);
+  expect(cpuLoss).toHaveLength(POINTS);
+  expect(gpuLoss.at(-1)!).toBeLessThan(gpuLoss[0]! / 2);
+  // The same graph, seed and batches on two backends: equal up to float rounding.
+  for (const [i, value] of gpuLoss.entries())
+    expect(Math.abs(value - cpuLoss[i]!), `loss point ${i}`).toBeLessThan(
+      1e-3 * Math.max(1, Math.abs(cpuLoss[i]!)),
+    );
+  expect(
+    Math.abs((gpu.run.result.accuracy as number) - (cpu.run.result.accuracy as number)),
+  ).toBeLessThanOrEqual(0.01);
+});
+
+test('Check parity reports every output and metric identical, serial vs interleaved', async ({
+  app,
+  params,
+  toolbar,
+  runs,
+  alerts,
+}) => {
+  const programs = new Programs(app.page);
+  await params.set('steps', 60);
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+
+  await programs.checkParity();
+  await expect(programs.parityVerdict).toContainText('Serial and interleaved: identical');
+  await expect(programs.parityVerdict).toContainText('train: 1 request(s), eval: 1 request(s)');
+  // Per node and request: status, every output and every metric.
+  await expect(programs.parityRows.filter({ hasText: 'train.loss' })).toContainText('identical');
+  await expect(programs.parityRows.filter({ hasText: 'train.weights.W0' })).toContainText(
+    'identical',
+  );
+  await expect(programs.parityRows.filter({ hasText: 'eval.accuracy' })).toContainText('identical');
+  const rows = await programs.parityRows.count();
+  expect(rows).toBeGreaterThan(10);
+  await expect(programs.parityRows.filter({ hasText: 'identical' })).toHaveCount(rows);
+  await expect(alerts.all).toHaveCount(0);
+});
+
+test('the pool view shows budget, resident model and requests; a budget too small fails with numbers', async ({
+  app,
+  params,
+  toolbar,
+  runs,
+  canvas,
+}) => {
+  const programs = new Programs(app.page);
+  await params.set('steps', 40);
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+
+  const train = programs.nodePool('train');
+  await expect(train).toContainText('train on wasm (ended)');
+  // The WASM heap budget: 1 GiB.
+  await expect(train.getByTestId('pool-budget')).toHaveText('1.07 GB');
+  await expect(train).toContainText('train train step');
+  await expect(train.getByRole('list', { name: 'Requests of train' })).toContainText('train ok');
+  await expect(programs.nodePool('eval')).toContainText('eval inference');
+
+  await programs.setBudgetMb(0.01);
+  await expect(programs.pool.getByRole('form', { name: 'Pool budget' })).toContainText('setting');
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(2);
+  await runs.expectStatus(runs.newest, 'error');
+  await canvas.expectStatus(['train'], 'error');
+  const { json: record } = await runs.exportRun();
+  const error = record.nodes.find((n) => n.node === 'train')?.error ?? '';
+  expect(error).toMatch(/^train: step needs [\d.]+ KB peak \+ .* pool is 10 KB$/);
+});
+
+/** A linear model that tells two blobs apart by the sign of x (logits [x, -x]); see model-onnx.test.ts. */
+const signModel = () =>
+  readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'sign.onnx'));
+
+test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX file fails the node', async ({
+  toolbar,
+  canvas,
+  inspector,
+  runs,
+}) => {
+  await toolbar.importFile(fixtureFlowPath('onnx-blobs'));
+  await expect(toolbar.flowName).toHaveText('onnx-blobs');
+  await canvas.select('infer');
+  const file = inspector.param('file');
+  await file.setInputFiles({
+    name: 'sign.onnx',
+    mimeType: 'application/octet-stream',
+    buffer: signModel(),
+  });
+  await expect(inspector.root.getByRole('list', { name: 'Model inputs' })).toHaveText(
+    'x float32 [batch×2]',
+  );
+  await expect(inspector.root.getByRole('list', { name: 'Model outputs' })).toContainText(
+    'logits float32 [batch×2]',
+  );
+
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: record } = await runs.exportRun();
+  expect(record.run.result.accuracy).toBe(1);
+  expect(record.run.result.outputs).toMatch(/^logits: float32 \[200×2\] = \[/);
+  // The model file is kept with the run, by digest.
+  const artifacts = (record as unknown as { artifacts: { name: string; digest: string }[] })
+    .artifacts;
+  expect(artifacts.map((a) => a.name)).toEqual(['sign.onnx']);
+  expect(artifacts[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+  await expect(runs.detail).toContainText('logits: float32 [200×2]');
+
+  await canvas.select('infer');
+  await file.setInputFiles({
+    name: 'notes.onnx',
+    mimeType: 'text/plain',
+    buffer: Buffer.from('these are my notes, not a model\n'),
+  });
+  await expect(inspector.root.getByRole('alert')).toContainText('notes.onnx: not an ONNX model');
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(2);
+  await runs.expectStatus(runs.newest, 'error');
+  await canvas.expectStatus(['infer'], 'error');
+  const { json: failed } = await runs.exportRun();
+  expect(failed.nodes.find((n) => n.node === 'infer')?.error).toMatch(
+    /^model file 'notes.onnx': not an ONNX model: /,
+  );
+});

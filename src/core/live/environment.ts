@@ -1,0 +1,119 @@
+/**
+ * An environment as it travels along an edge: which simulator, how many
+ * instances a producer steps in lockstep, how long an episode runs, the
+ * policy and the seed. It is plain data on purpose: it crosses into producer
+ * workers by structured clone, and each worker rebuilds the dynamics from it,
+ * since functions cannot cross. The environment nodes share their params
+ * here, so pendulum and cart-pole read the same in the inspector.
+ */
+import { NodeInputError } from '../catalog/kind';
+import { createCartPole } from '../data/cartpole';
+import { createPendulum } from '../data/pendulum';
+import { SimulatorProducer } from '../data/simulator-producer';
+import type { Dynamics, SimulatorKind } from '../data/simulator';
+
+/** How a producer chooses actions; only uniformly random for now. */
+export const environmentPolicies = ['random'] as const;
+export type EnvironmentPolicy = (typeof environmentPolicies)[number];
+
+/** The value on an `environment` port. */
+export interface EnvironmentSpec {
+  readonly kind: 'environment';
+  readonly simulator: SimulatorKind;
+  /** Instances each producer steps in lockstep. */
+  readonly numEnvs: number;
+  /** Steps after which an episode ends unless the env terminated first. */
+  readonly episodeLength: number;
+  readonly policy: EnvironmentPolicy;
+  /** The run's seed for this environment; producers derive theirs from it. */
+  readonly seed: number;
+  readonly observationSize: number;
+  readonly actionSize: number;
+}
+
+/** The params every environment node declares. */
+export const environmentParams = {
+  num_envs: {
+    type: 'int',
+    default: 8,
+    min: 1,
+    max: 4096,
+    description: 'Instances each producer steps in lockstep (one episode each per rollout).',
+  },
+  episode_length: {
+    type: 'int',
+    default: 64,
+    min: 1,
+    max: 100_000,
+    description: 'Steps per episode, unless the environment terminates first.',
+  },
+  policy: {
+    type: 'enum',
+    options: environmentPolicies,
+    default: 'random',
+    description: 'How actions are chosen: uniformly at random over the valid actions.',
+  },
+  seed: {
+    type: 'int',
+    default: 0,
+    min: 0,
+    description:
+      'Seed of initial states and actions; each producer and generation derives its own.',
+  },
+} as const;
+
+/** The dynamics of a simulator, with its default physical constants. */
+export function createDynamics(simulator: SimulatorKind): Dynamics {
+  switch (simulator) {
+    case 'pendulum':
+      return createPendulum();
+    case 'cartpole':
+      return createCartPole();
+    default: // a spec that came through a message, unchecked
+      throw new Error(`unknown simulator '${String(simulator)}'`);
+  }
+}
+
+/** An environment value from an environment node's params. */
+export function environmentSpec(
+  simulator: SimulatorKind,
+  params: { num_envs: number; episode_length: number; policy: EnvironmentPolicy; seed: number },
+): EnvironmentSpec {
+  const dynamics = createDynamics(simulator);
+  return {
+    kind: 'environment',
+    simulator,
+    numEnvs: params.num_envs,
+    episodeLength: params.episode_length,
+    policy: params.policy,
+    seed: params.seed,
+    observationSize: dynamics.observationSize,
+    actionSize: dynamics.actionSize,
+  };
+}
+
+/** Producer `index` of `environment`, running in the calling thread. */
+export function createEnvironmentProducer(
+  environment: EnvironmentSpec,
+  index: number,
+  yieldNow?: () => Promise<void>,
+): SimulatorProducer {
+  return new SimulatorProducer({
+    index,
+    dynamics: createDynamics(environment.simulator),
+    seed: environment.seed,
+    episodeLength: environment.episodeLength,
+    parallel: environment.numEnvs,
+    ...(yieldNow ? { yieldNow } : {}),
+  });
+}
+
+export function expectEnvironment(value: unknown, port: string): EnvironmentSpec {
+  if (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as { kind?: unknown }).kind === 'environment'
+  )
+    return value as EnvironmentSpec;
+  throw new NodeInputError(`input '${port}' expected an environment`);
+}

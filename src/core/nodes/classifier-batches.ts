@@ -1,0 +1,70 @@
+/**
+ * The mini-batches of a classifier's training, as a pure function of the
+ * step index.
+ *
+ * Idea: the batch order is the same seeded stream as always — shuffle, walk
+ * the permutation a batch at a time, reshuffle when the next batch would run
+ * past the end — but a program loop may ask for its batches more than once
+ * (a parity check runs the request serially, then interleaved), so `batch(i)`
+ * must not depend on who asked before. When asked for an earlier epoch than
+ * the current one, the order stream is replayed from its seed. Trade-off: a
+ * replay costs one permutation per epoch, once per pass.
+ */
+import type { Dataset } from '../catalog/values';
+import type { Tensor } from '../engine/runtime';
+import { permutation, type Random } from '../random';
+
+/** Batches of `size` rows: features `[size, featureSize]` and one-hot targets `[size, classes]`. */
+export interface ClassifierBatches {
+  readonly size: number;
+  batch(index: number): { readonly x: Tensor; readonly y: Tensor };
+}
+
+/**
+ * @param freshRandom the order stream from its start (the same stream each call).
+ * @param batchSize rows per batch; capped at the dataset's rows.
+ */
+export function classifierBatches(
+  data: Dataset,
+  batchSize: number,
+  freshRandom: () => Random,
+): ClassifierBatches {
+  const size = Math.min(batchSize, data.count);
+  const perEpoch = Math.floor(data.count / size);
+  let random = freshRandom();
+  let epoch = 0;
+  let order = permutation(data.count, random);
+  const orderOf = (wanted: number): Uint32Array => {
+    if (wanted < epoch) {
+      random = freshRandom();
+      epoch = 0;
+      order = permutation(data.count, random);
+    }
+    while (epoch < wanted) {
+      order = permutation(data.count, random);
+      epoch++;
+    }
+    return order;
+  };
+  return {
+    size,
+    batch(index) {
+      const rows = orderOf(Math.floor(index / perEpoch));
+      const from = (index % perEpoch) * size;
+      const x = new Float32Array(size * data.featureSize);
+      const y = new Float32Array(size * data.classes);
+      for (let i = 0; i < size; i++) {
+        const row = rows[from + i]!;
+        x.set(
+          data.features.subarray(row * data.featureSize, (row + 1) * data.featureSize),
+          i * data.featureSize,
+        );
+        y[i * data.classes + data.labels[row]!] = 1;
+      }
+      return {
+        x: { type: 'float32', data: x, dims: [size, data.featureSize] },
+        y: { type: 'float32', data: y, dims: [size, data.classes] },
+      };
+    },
+  };
+}

@@ -1,0 +1,122 @@
+/**
+ * The program host: how a flow's nodes run their programs on the engine.
+ *
+ * Idea: a node builds its requests and models where its inputs are, then
+ * hands them to the host, which runs them through a fresh `ProgramRunner`
+ * over the engine's device memory pool for the backend they run on — so
+ * admission sees every run of the engine at once — and closes the runner
+ * (its sessions) when they end, whatever way they end. The host is also
+ * where the engine watches programs: every tick is reported with the node's
+ * name (the pool view), and in `parity` mode the host runs each node's
+ * requests serially and then interleaved, reports the comparison, and gives
+ * the node the serial results, so a whole flow can be parity-checked by
+ * running it again. Trade-off: sessions live as long as one node's requests,
+ * not the whole run; two nodes never share a resident model.
+ */
+import type { Backend, NodeBackend, TensorRuntime } from '../engine/runtime.ts';
+import { compareRuns, type ParityReport } from './parity.ts';
+import { DeviceMemoryPool } from './pool.ts';
+import type { ModelDef, ProgramRequest, RequestId } from './program.ts';
+import { ProgramRunner, type RunMode, type RunReport, type TickReport } from './runner.ts';
+
+/** One node's requests over its models. */
+export interface ProgramJob {
+  /** The node that runs them (named in the pool view and parity report). */
+  readonly node: string;
+  /** Where the node's sessions run; the host picks that backend's pool. */
+  readonly backend: NodeBackend;
+  readonly models: readonly ModelDef[];
+  readonly requests: readonly ProgramRequest[];
+  /** Default `interleaved`. */
+  readonly mode?: RunMode;
+  /** After every tick: where each request stands (progress, steps per second). */
+  onTick?(report: TickReport): void;
+  /** Each metric point as it is emitted (what the node streams). */
+  onEmit?(request: RequestId, metric: string, value: number): void;
+}
+
+/** What nodes run their programs through (`NodeContext.programs`). */
+export interface ProgramHost {
+  /** Runs the job's requests to their end; the report holds one result per request. */
+  run(job: ProgramJob): Promise<RunReport>;
+}
+
+/** A pool and the backend it stands for. */
+export interface BackendPool {
+  readonly backend: Backend;
+  readonly pool: DeviceMemoryPool;
+}
+
+export interface ProgramHostOptions {
+  readonly runtime: TensorRuntime;
+  /** The pool of the backend a node's choice runs on. */
+  poolFor(backend: NodeBackend): BackendPool;
+  /** `run`: each node's mode; `parity`: serial, then interleaved, compared. Default `run`. */
+  readonly mode?: 'run' | 'parity';
+  /** Every tick of every node's runner. */
+  onTick?(node: string, backend: Backend, report: TickReport): void;
+  /** In `parity` mode, each node's comparison. */
+  onParity?(node: string, report: ParityReport): void;
+  /** Lets other work in between ticks (see `ProgramRunnerOptions.yieldNow`). */
+  readonly yieldNow?: () => Promise<void>;
+  /** Injected clock for units per second; default `Date.now`. */
+  readonly now?: () => number;
+}
+
+/** A host over `options.runtime`; see the module comment. */
+export function createProgramHost(options: ProgramHostOptions): ProgramHost {
+  return {
+    async run(job) {
+      const { backend, pool } = options.poolFor(job.backend);
+      // Only the serial pass of a parity check streams, so a node emits each point once.
+      let streaming = true;
+      const runner = new ProgramRunner({
+        runtime: options.runtime,
+        pool,
+        models: job.models,
+        ...(options.now && { now: options.now }),
+        ...(options.yieldNow && { yieldNow: options.yieldNow }),
+        onTick: (report) => {
+          job.onTick?.(report);
+          options.onTick?.(job.node, backend, report);
+        },
+        onEmit: (request, metric, value) => {
+          if (streaming) job.onEmit?.(request, metric, value);
+        },
+      });
+      try {
+        if (options.mode !== 'parity')
+          return await runner.run(job.requests, job.mode ?? 'interleaved');
+        const serial = await runner.run(job.requests, 'serial');
+        streaming = false;
+        const interleaved = await runner.run(job.requests, 'interleaved');
+        const entries = compareRuns(serial, interleaved);
+        options.onParity?.(job.node, {
+          identical: entries.every((e) => e.identical),
+          entries,
+          serial,
+          interleaved,
+        });
+        return serial;
+      } finally {
+        await runner.close();
+      }
+    },
+  };
+}
+
+/**
+ * A host for callers that bring no engine (tests, benchmarks): one pool with
+ * no practical limit, so admission never defers.
+ */
+export function unboundedProgramHost(
+  runtime: TensorRuntime,
+  yieldNow?: () => Promise<void>,
+): ProgramHost {
+  const pool = new DeviceMemoryPool(Number.MAX_SAFE_INTEGER);
+  return createProgramHost({
+    runtime,
+    poolFor: () => ({ backend: runtime.info.backend, pool }),
+    ...(yieldNow && { yieldNow }),
+  });
+}

@@ -1,0 +1,40 @@
+/**
+ * Files picked for file params, stored by digest: the same bytes picked twice
+ * are stored once, and a flow refers to them by `sha256:<hex>` only.
+ */
+import { sha256Hex } from '../core/run/digest';
+import type { FileRow, FlowbenchDb } from './schema';
+
+/** Stores `bytes` under their digest; returns the digest. */
+export async function storeFile(
+  db: FlowbenchDb,
+  name: string,
+  bytes: Uint8Array,
+  mediaType: string,
+): Promise<string> {
+  const digest = `sha256:${await sha256Hex(bytes)}`;
+  await db.files.put({
+    digest,
+    name,
+    size: bytes.byteLength,
+    mediaType,
+    bytes,
+    addedAt: new Date().toISOString(),
+  });
+  return digest;
+}
+
+export class FileMissingError extends Error {
+  readonly code = 'file-missing';
+  override name = 'FileMissingError';
+}
+
+/** The stored file `digest`; throws `FileMissingError` when this browser does not have it. */
+export async function readStoredFile(db: FlowbenchDb, digest: string): Promise<FileRow> {
+  const file = await db.files.get(digest);
+  if (!file)
+    throw new FileMissingError(
+      `file ${digest.slice(0, 19)}… is not stored in this browser: pick it again in the inspector`,
+    );
+  return file;
+}

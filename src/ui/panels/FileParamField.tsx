@@ -1,0 +1,113 @@
+/**
+ * A file param in the inspector: pick a file, keep its bytes in the browser
+ * (by digest) and its digest in the flow, and show what the file is — for a
+ * `.onnx` model, its inputs and outputs with their shapes, or why it is not
+ * a model.
+ */
+import { useLiveQuery } from 'dexie-react-hooks';
+import type { FileParam } from '../../core/catalog/params';
+import {
+  describeValueInfo,
+  readOnnxSignature,
+  type OnnxSignature,
+} from '../../core/onnx/signature';
+import { formatBytes } from '../../core/programs/pool';
+import { storeFile } from '../../db/files';
+import { db } from '../db';
+import { useEditorStore } from '../store/context';
+
+type Described = { signature: OnnxSignature } | { problem: string };
+
+function describe(bytes: Uint8Array): Described {
+  try {
+    return { signature: readOnnxSignature(bytes) };
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) };
+  }
+}
+
+function Signature({ signature }: { signature: OnnxSignature }) {
+  const list = (label: string, infos: OnnxSignature['inputs']) => (
+    <ul aria-label={label} className="fb-signature">
+      {infos.map((info) => (
+        <li key={info.name}>
+          <code>{info.name}</code> {describeValueInfo(info)}
+        </li>
+      ))}
+    </ul>
+  );
+  return (
+    <>
+      <small>Inputs</small>
+      {list('Model inputs', signature.inputs)}
+      <small>Outputs</small>
+      {list('Model outputs', signature.outputs)}
+    </>
+  );
+}
+
+export function FileParamField({
+  id,
+  name,
+  spec,
+  value,
+  onChange,
+}: {
+  id: string;
+  name: string;
+  spec: FileParam;
+  value: string;
+  onChange: (value: string) => void;
+}) {
+  const store = useEditorStore();
+  const stored = useLiveQuery(
+    async () => {
+      if (value === '') return null;
+      const file = await db.files.get(value);
+      return file ? { file, described: describe(file.bytes) } : undefined;
+    },
+    [value],
+    null,
+  );
+  const pick = async (file: File | undefined) => {
+    if (!file) return;
+    try {
+      const bytes = new Uint8Array(await file.arrayBuffer());
+      onChange(await storeFile(db, file.name, bytes, file.type || 'application/octet-stream'));
+    } catch (error) {
+      store.getState().alert(`Could not keep ${file.name}: ${String(error)}`);
+    }
+  };
+  return (
+    <div className="fb-field">
+      <label htmlFor={id}>{name}</label>
+      <input
+        id={id}
+        type="file"
+        accept={spec.accept}
+        onChange={(e) => void pick(e.currentTarget.files?.[0])}
+      />
+      {value === '' ? (
+        <small className="fb-muted">{spec.description}</small>
+      ) : stored === undefined ? (
+        <small className="fb-invalid" role="alert">
+          The file {value.slice(0, 19)}… is not stored in this browser: pick it again.
+        </small>
+      ) : stored === null ? null : (
+        <>
+          <small data-testid="file-param-current">
+            {stored.file.name} · {formatBytes(stored.file.size)} ·{' '}
+            <code>{value.slice(0, 19)}…</code>
+          </small>
+          {'signature' in stored.described ? (
+            <Signature signature={stored.described.signature} />
+          ) : (
+            <small className="fb-invalid" role="alert">
+              {stored.file.name}: {stored.described.problem}
+            </small>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { builtinCatalog } from '../../src/core/nodes';
+import type { FlowDocument } from '../../src/core/flow/document';
+import { metricSeries, readRunRecord } from '../../src/db/runs';
+import { FlowbenchDb } from '../../src/db/schema';
+import { checkRunParity } from './parity-run';
+import { EnginePools } from './programs';
+import { driveRun } from './run-driver';
+import { journalTestRun, loadFlow, nodeRuntime, testDriverOptions } from './testing';
+
+const example = loadFlow('src/examples/spirals-mlp.flow.json');
+
+/** The example with Adam and GELU. */
+function adamGelu(): FlowDocument {
+  const flow = structuredClone(example);
+  for (const node of flow.nodes) {
+    if (node.id === 'model') node.params.activation = 'gelu';
+    if (node.id === 'train') Object.assign(node.params, { optimizer: 'adam', lr: 0.01 });
+  }
+  return flow;
+}
+
+let db: FlowbenchDb;
+let n = 0;
+afterEach(async () => {
+  db.close();
+  await db.delete();
+});
+
+const parityOptions = () => ({
+  db,
+  catalog: builtinCatalog,
+  pools: new EnginePools(() => null),
+  runtimeFor: nodeRuntime(),
+  now: () => Date.now(),
+});
+
+describe('checkRunParity (real onnxruntime, WASM)', () => {
+  it('runs a finished run again serially and interleaved: every output and metric identical', async () => {
+    db = new FlowbenchDb(`parity-${++n}`);
+    const id = await journalTestRun(db, example, { steps: 40 });
+    expect(await driveRun(id, new AbortController().signal, testDriverOptions(db))).toBe('ok');
+    const before = await readRunRecord(db, id);
+
+    const report = await checkRunParity(id, parityOptions());
+    expect(report).toMatchObject({ identical: true, status: 'ok', reason: '', backend: 'wasm' });
+    expect(report.nodes.map((node) => [node.node, node.requests, node.identical])).toEqual([
+      ['train', 1, true],
+      ['eval', 1, true],
+    ]);
+    const train = report.nodes[0]!;
+    expect(train.ticks).toEqual({ serial: 40, interleaved: 40 });
+    expect(train.lines.map((l) => `${l.kind} ${l.name}`)).toEqual([
+      'status status',
+      'output train.deviceFedUnits',
+      'output train.gpuFedUnits',
+      'output train.weights.W0',
+      'output train.weights.W1',
+      'output train.weights.W2',
+      'output train.weights.b0',
+      'output train.weights.b1',
+      'output train.weights.b2',
+      'metric train.loss',
+    ]);
+    expect(report.nodes[1]!.lines.map((l) => `${l.kind} ${l.name}`)).toContain(
+      'metric eval.accuracy',
+    );
+    expect(report.nodes.flatMap((node) => node.lines).every((l) => l.detail === null)).toBe(true);
+    // The check wrote nothing: the record is as it was.
+    expect(await readRunRecord(db, id)).toEqual(before);
+  });
+
+  it('with Adam and GELU: the loss falls, and parity holds', async () => {
+    db = new FlowbenchDb(`parity-${++n}`);
+    const id = await journalTestRun(db, adamGelu(), { steps: 60 });
+    expect(await driveRun(id, new AbortController().signal, testDriverOptions(db))).toBe('ok');
+    const loss = (await metricSeries(db, id, 'train.loss')).map((p) => p.value);
+    expect(loss).toHaveLength(12);
+    expect(loss.at(-1)!).toBeLessThan(loss[0]! * 0.9);
+    const logs = (await readRunRecord(db, id))!.nodes.find((x) => x.node === 'train')?.logs;
+    expect(logs).toContain('training on wasm with adam');
+    const report = await checkRunParity(id, parityOptions());
+    expect(report.identical).toBe(true);
+  });
+
+  it('says why when there is nothing to compare or the run is not stored', async () => {
+    db = new FlowbenchDb(`parity-${++n}`);
+    const dataOnly: FlowDocument = {
+      ...example,
+      outputs: [],
+      nodes: example.nodes.filter((node) => node.id === 'data' || node.id === 'split'),
+      edges: example.edges.filter((edge) => edge.to === 'split.dataset'),
+    };
+    const id = await journalTestRun(db, dataOnly, {});
+    expect(await checkRunParity(id, parityOptions())).toMatchObject({
+      identical: false,
+      status: 'ok',
+      reason: 'this run has no model programs to compare',
+      nodes: [],
+    });
+    await expect(checkRunParity('nope' as typeof id, parityOptions())).rejects.toThrow(
+      'run nope is not stored',
+    );
+  });
+});

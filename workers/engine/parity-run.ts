@@ -1,0 +1,90 @@
+/**
+ * Check parity of a run: run its flow again — the same snapshot, params and
+ * seed — with a program host in `parity` mode, so every node that runs model
+ * programs runs its requests serially, then interleaved, and the two are
+ * compared output by output and metric by metric.
+ *
+ * Idea: the requests a run issued are built by its nodes from their inputs,
+ * so the faithful way to get them back is to execute the flow again. The
+ * re-execution writes nothing: its nodes' outcomes, metrics and artifacts
+ * are dropped, and the run's record stays as it was. Trade-off: a parity
+ * check costs the run's work twice over (its programs run both ways).
+ */
+import type { Catalog } from '../../src/core/catalog/catalog';
+import { errorMessage, executeFlow, throttledYield } from '../../src/core/engine/executor';
+import { FlowValidationError, describeIssues } from '../../src/core/flow/issues';
+import {
+  summariseNodeParity,
+  summariseRunParity,
+  type NodeParity,
+  type RunParity,
+} from '../../src/core/programs';
+import { resolveRunParams } from '../../src/core/run/params';
+import type { RunId } from '../../src/core/run/record';
+import { readStoredFile } from '../../src/db/files';
+import type { FlowbenchDb } from '../../src/db/schema';
+import { engineProgramHost, type EnginePools } from './programs';
+import type { RunDriverOptions } from './run-driver';
+
+export class RunNotFoundError extends Error {
+  readonly code = 'run-not-found';
+  override name = 'RunNotFoundError';
+}
+
+export interface ParityRunOptions {
+  readonly db: FlowbenchDb;
+  readonly catalog: Catalog;
+  readonly pools: EnginePools;
+  readonly runtimeFor: RunDriverOptions['runtimeFor'];
+  readonly now: () => number;
+  readonly signal?: AbortSignal;
+}
+
+/** Runs run `runId`'s programs serially and interleaved; see the module comment. */
+export async function checkRunParity(runId: RunId, options: ParityRunOptions): Promise<RunParity> {
+  const run = await options.db.runs.get(runId);
+  if (!run) throw new RunNotFoundError(`run ${runId} is not stored`);
+  const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
+  if (issues.length > 0)
+    return summariseRunParity([], 'error', describeIssues(issues), run.backendChoice);
+  const nodes: NodeParity[] = [];
+  const failures: string[] = [];
+  const runtime = await options.runtimeFor(run.backendChoice);
+  const signal = options.signal ?? new AbortController().signal;
+  const backend = runtime.backendFor?.('auto') ?? runtime.info.backend;
+  try {
+    const result = await executeFlow({
+      flow: run.flowSnapshot,
+      catalog: options.catalog,
+      inputs: values,
+      runtime,
+      programs: engineProgramHost(runtime, options.pools, {
+        mode: 'parity',
+        onParity: (node, report) => nodes.push(summariseNodeParity(node, report)),
+        yieldNow: throttledYield(options.now),
+      }),
+      readFile: (digest) => readStoredFile(options.db, digest),
+      signal,
+      now: options.now,
+      events: {
+        nodeQueued: () => undefined,
+        nodeStarted: () => undefined,
+        nodeFinished: (node, outcome) => {
+          if (outcome.status === 'error') failures.push(`node '${node}' failed: ${outcome.error}`);
+        },
+        emitted: () => undefined,
+        log: () => undefined,
+        progress: () => undefined,
+        artifact: () => undefined,
+        interval: () => undefined,
+      },
+    });
+    return summariseRunParity(nodes, result.status, failures.join('; '), backend);
+  } catch (error) {
+    const reason =
+      error instanceof FlowValidationError ? describeIssues(error.issues) : errorMessage(error);
+    return summariseRunParity(nodes, 'error', reason, backend);
+  } finally {
+    await runtime.releaseAll?.();
+  }
+}

@@ -1,0 +1,155 @@
+/**
+ * Producers behind the producer protocol, under Node: the engine's
+ * `WorkerProducer` and the worker's `serveProducer` joined by a
+ * `MessageChannel`, so every message really crosses a port (with its buffers
+ * transferred) as it does between workers.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { DataEngine } from '../../src/core/data/data-engine';
+import { systemClock } from '../../src/core/data/clock';
+import { engineConfig } from '../../src/core/data/testing';
+import { RunCancelledError } from '../../src/core/engine/executor';
+import {
+  createEnvironmentProducer,
+  environmentSpec,
+  type EnvironmentSpec,
+} from '../../src/core/live/environment';
+import type { ProducerReply } from '../producer-protocol';
+import { serveProducer, workerProducerHost, WorkerProducer, type ProducerPort } from './producers';
+
+const pendulum = environmentSpec('pendulum', {
+  num_envs: 4,
+  episode_length: 20,
+  policy: 'random',
+  seed: 3,
+});
+
+/** A producer "worker": `serveProducer` on the far end of a channel; it can be made to die. */
+class ChannelWorker implements ProducerPort {
+  terminated = false;
+  /** Every reply the worker sent. */
+  readonly replies: ProducerReply[] = [];
+  private readonly channel = new MessageChannel();
+  private readonly onError: ((event: ErrorEvent) => void)[] = [];
+
+  constructor() {
+    serveProducer(this.channel.port2);
+    this.channel.port1.addEventListener('message', (event) => {
+      this.replies.push((event as MessageEvent<ProducerReply>).data);
+    });
+    this.channel.port1.start();
+    this.channel.port2.start();
+  }
+
+  postMessage(message: Parameters<ProducerPort['postMessage']>[0]): void {
+    this.channel.port1.postMessage(message);
+  }
+
+  addEventListener(type: 'message', listener: (event: MessageEvent<ProducerReply>) => void): void;
+  addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+  addEventListener(
+    type: 'message' | 'error',
+    listener: ((event: MessageEvent<ProducerReply>) => void) | ((event: ErrorEvent) => void),
+  ): void {
+    if (type === 'message')
+      this.channel.port1.addEventListener('message', listener as (event: MessageEvent) => void);
+    else this.onError.push(listener as (event: ErrorEvent) => void);
+  }
+
+  terminate(): void {
+    this.terminated = true;
+    this.channel.port1.close();
+    this.channel.port2.close();
+  }
+
+  /** What a worker's `error` event says when its script throws uncaught. */
+  die(message: string): void {
+    const event = { message, preventDefault: () => undefined } as ErrorEvent;
+    for (const listener of this.onError) listener(event);
+  }
+}
+
+const request = (generation: number, count: number) => ({ generation, count });
+const live = () => new AbortController().signal;
+
+describe('WorkerProducer over the producer protocol', () => {
+  it('gives exactly the episodes the same producer gives in-process', async () => {
+    const worker = new ChannelWorker();
+    const producer = new WorkerProducer(1, pendulum, worker);
+    const viaWorker = await producer.produce(request(2, 6), live());
+    const inProcess = await createEnvironmentProducer(pendulum, 1).produce(request(2, 6), live());
+    expect(viaWorker).toHaveLength(6);
+    expect(viaWorker).toEqual(inProcess);
+    expect(viaWorker[0]!.observations).toBeInstanceOf(Float32Array);
+    producer.close();
+    expect(worker.terminated).toBe(true);
+  });
+
+  it("rejects with the producer's own error when producing throws in the worker", async () => {
+    const broken = { ...pendulum, simulator: 'unicycle' } as unknown as EnvironmentSpec;
+    const producer = new WorkerProducer(0, broken, new ChannelWorker());
+    await expect(producer.produce(request(1, 2), live())).rejects.toThrow(
+      "unknown simulator 'unicycle'",
+    );
+    producer.close();
+  });
+
+  it('fails everything in flight and everything after when its worker dies', async () => {
+    const worker = new ChannelWorker();
+    const producer = new WorkerProducer(0, pendulum, worker);
+    const pending = producer.produce(request(1, 4000), live());
+    worker.die('out of memory');
+    await expect(pending).rejects.toThrow('its worker died: out of memory');
+    await expect(producer.produce(request(2, 1), live())).rejects.toThrow(
+      'its worker died: out of memory',
+    );
+    producer.close();
+  });
+
+  it('a dead worker fails the data engine with the producer error, not a hang', async () => {
+    const workers = [new ChannelWorker(), new ChannelWorker()];
+    let next = 0;
+    const host = workerProducerHost(() => workers[next++]!);
+    const engine = new DataEngine({
+      config: engineConfig({ buffer_size: 4000 }),
+      producers: host.producers(pendulum, 2),
+      clock: systemClock,
+    });
+    engine.requestRefill();
+    workers[1]!.die('the tab ran out of memory');
+    await engine.settled();
+    expect(engine.failure?.message).toBe(
+      'Producer 1 failed while producing generation 1: its worker died: the tab ran out of memory',
+    );
+    expect(() => engine.assertHealthy()).toThrow(engine.failure!);
+    engine.close();
+    expect(workers.map((w) => w.terminated)).toEqual([true, true]);
+  });
+
+  it('a cancel rejects at once and stops the work in the worker', async () => {
+    const worker = new ChannelWorker();
+    const producer = new WorkerProducer(0, pendulum, worker);
+    const abort = new AbortController();
+    const pending = producer.produce(request(1, 100_000), abort.signal);
+    abort.abort();
+    await expect(pending).rejects.toBeInstanceOf(RunCancelledError);
+    // The worker stopped the rollouts and said so (an answer nobody waits for any more).
+    await vi.waitFor(() =>
+      expect(worker.replies).toEqual([
+        { type: 'failed', id: 1, error: { code: 'cancelled', message: 'The run was cancelled' } },
+      ]),
+    );
+    await expect(producer.produce(request(2, 2), live())).resolves.toHaveLength(2);
+    producer.close();
+  });
+
+  it('close rejects what is in flight and terminates the worker', async () => {
+    const worker = new ChannelWorker();
+    const producer = new WorkerProducer(0, pendulum, worker);
+    const pending = producer.produce(request(1, 100_000), live());
+    producer.close();
+    await expect(pending).rejects.toThrow('Producer 0 is closed');
+    expect(worker.terminated).toBe(true);
+    await expect(producer.produce(request(2, 1), live())).rejects.toThrow('Producer 0 is closed');
+  });
+});
