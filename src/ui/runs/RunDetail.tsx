@@ -87,9 +87,9 @@ function SelectedRun({ run }: { run: RunRow }) {
         ))}
       </dl>
       <RerunComparison run={run} />
+      <ChartsPanel run={run} />
       <ParityPanel run={run} state={parity.state} />
       <PoolPanel run={run} />
-      <ChartsPanel run={run} />
     </section>
   );
 }
