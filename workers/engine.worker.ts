@@ -63,6 +63,7 @@ const service = new RunService({
     return () => clearTimeout(timer);
   },
   onProgress: (runId, node, done, total) => progress({ runId, node, done, total }),
+  onLive: (runId, node, port, value) => post({ type: 'live', runId, node, port, value }),
   withLock: holdLock,
 });
 

@@ -71,6 +71,8 @@ export type EngineReply =
 /** Pushed by the worker without a request. */
 export type EngineEvent =
   | { type: 'progress'; runId: RunId; node: string; done: number; total: number }
+  /** A streaming port's latest value, at most one per rate-limit interval. */
+  | { type: 'live'; runId: RunId; node: string; port: string; value: number }
   | { type: 'run-finished'; runId: RunId; status: RunStatus }
   | PoolEvent;
 

@@ -28,6 +28,7 @@ import {
   type RunStatus,
 } from '../../src/core/run/record';
 import { readStoredFile } from '../../src/db/files';
+import { DEFAULT_LIVE_INTERVAL_MS, liveValues } from './live-values';
 import { claimRun, putMetrics, putRunNodes, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 
@@ -39,6 +40,8 @@ export interface RunDriverOptions {
   now: () => number;
   setTimer: (fire: () => void, ms: number) => () => void;
   onProgress?: (node: string, done: number, total: number) => void;
+  /** A streaming port's latest value, thinned by its rate-limit interval (see live-values.ts). */
+  onLive?: (node: string, port: string, value: number) => void;
   /** The program host of a run over its runtime (the engine's pools); default an unbounded pool. */
   programHost?: (runtime: TensorRuntime, runId: RunId) => ProgramHost;
   /** How long a lease vouches for a run; refreshed every third of it. */
@@ -75,6 +78,11 @@ export async function driveRun(
   });
 
   const stopLease = startLease(run, options, leaseMs);
+  const limits = new Map(run.flowSnapshot.nodes.map((n) => [n.id, n.rateLimits ?? {}]));
+  const live = liveValues(
+    (node, port, value) => options.onLive?.(node, port, value),
+    (node, port) => limits.get(node)?.[port] ?? DEFAULT_LIVE_INTERVAL_MS,
+  );
   const nodes = new Map<string, RunNodeRow>();
   const writes = new WriteChain();
   const saveNode = (node: string, changes: Partial<RunNodeRow>) => {
@@ -118,6 +126,7 @@ export async function driveRun(
       },
     });
     const artifacts: Promise<unknown>[] = [];
+
     const result = await executeFlow({
       flow: run.flowSnapshot,
       catalog: options.catalog,
@@ -142,8 +151,10 @@ export async function driveRun(
             error: capText(outcome.error, recordLimits.error),
           });
         },
-        emitted(node, port, value) {
-          if (typeof value === 'number') batcher.push(`${node}.${port}`, value);
+        emitted(node, port, value, stream) {
+          if (typeof value !== 'number') return;
+          batcher.push(`${node}.${port}`, value);
+          if (stream) live.push(node, port, value);
         },
         log(node, message) {
           const row = nodes.get(node);
@@ -200,6 +211,7 @@ export async function driveRun(
     await runtime?.releaseAll?.();
   }
 
+  live.close();
   // Whatever happened, what was recorded is flushed before the run is closed.
   await batcher.flush().catch(() => undefined);
   for (const row of nodes.values())

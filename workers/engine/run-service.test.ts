@@ -22,6 +22,7 @@ function service(maxActive = 2) {
     engineInfo: () => Promise.resolve(info),
     runtimeFor: (choice) => nodeRuntime(info)(choice),
     onProgress: () => undefined,
+    onLive: () => undefined,
     withLock: (_name, body) => body(),
     maxActive,
   });

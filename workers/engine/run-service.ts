@@ -10,10 +10,14 @@ import { waitingReason } from '../../src/core/run/devices';
 import { updateRun } from '../../src/db/runs';
 import { driveRun, type RunDriverOptions } from './run-driver';
 
-export interface RunServiceOptions extends Omit<RunDriverOptions, 'runtimeFor' | 'onProgress'> {
+export interface RunServiceOptions extends Omit<
+  RunDriverOptions,
+  'runtimeFor' | 'onProgress' | 'onLive'
+> {
   engineInfo(): Promise<EngineInfo>;
   runtimeFor(choice: BackendChoice, info: EngineInfo): ReturnType<RunDriverOptions['runtimeFor']>;
   onProgress(runId: RunId, node: string, done: number, total: number): void;
+  onLive?(runId: RunId, node: string, port: string, value: number): void;
   /** Hold `name` while `body` runs (Web Locks in the browser). */
   withLock<T>(name: string, body: () => Promise<T>): Promise<T>;
   maxActive?: number;
@@ -46,6 +50,7 @@ export class RunService {
           ...this.options,
           runtimeFor: (choice) => this.options.runtimeFor(choice, info),
           onProgress: (node, done, total) => this.options.onProgress(runId, node, done, total),
+          onLive: (node, port, value) => this.options.onLive?.(runId, node, port, value),
         }),
       );
     } finally {

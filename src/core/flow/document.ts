@@ -48,6 +48,12 @@ export const flowNodeSchema = z.object({
   params: z.record(z.string(), paramValue).default({}),
   position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
   label: z.string().optional(),
+  /**
+   * Rate-limit intervals by output port, in milliseconds: at most one value
+   * of that port is published live per interval (the run's record keeps every
+   * value). Only streaming ports can have one; see `batchIssues`.
+   */
+  rateLimits: z.record(z.string(), z.number().positive().max(3_600_000)).optional(),
 });
 export type FlowNode = z.infer<typeof flowNodeSchema>;
 

@@ -34,13 +34,22 @@ export function Canvas() {
   const shown = run && run.flowId === flowId ? run : undefined;
   const rows = useRunNodes(shown?.id ?? null);
   const progress = useEditor((s) => (shown ? s.progress[shown.id] : undefined));
+  const live = useEditor((s) => (shown ? s.live[shown.id] : undefined));
 
   const runState = useMemo(() => {
     const state = new Map<string, NodeRunState>();
-    for (const row of rows ?? [])
-      state.set(row.node, { status: row.status, error: row.error, progress: progress?.[row.node] });
+    for (const row of rows ?? []) {
+      const prefix = `${row.node}.`;
+      const values = Object.entries(live ?? {}).filter(([port]) => port.startsWith(prefix));
+      state.set(row.node, {
+        status: row.status,
+        error: row.error,
+        progress: progress?.[row.node],
+        live: Object.fromEntries(values.map(([port, v]) => [port.slice(prefix.length), v])),
+      });
+    }
     return state;
-  }, [rows, progress]);
+  }, [rows, progress, live]);
 
   // React Flow's side of each node (measured size, selection, drag) as it last reported it.
   const [view, setView] = useState<readonly CanvasNode[]>([]);

@@ -8,7 +8,7 @@ import { memo } from 'react';
 import type { PortSpec } from '../../core/catalog/ports';
 import type { CanvasNode } from './adapter';
 
-function Port({ port, side }: { port: PortSpec; side: 'in' | 'out' }) {
+function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value?: number }) {
   return (
     <div className={`fb-port fb-port-${side}`} title={port.description}>
       <Handle
@@ -19,6 +19,11 @@ function Port({ port, side }: { port: PortSpec; side: 'in' | 'out' }) {
         aria-label={`${side === 'in' ? 'input' : 'output'} ${port.name} (${port.type}${port.stream ? ' stream' : ''})`}
       />
       <span className="fb-port-name">{port.name}</span>
+      {value !== undefined && (
+        <output className="fb-port-live" aria-label={`${port.name} live value`}>
+          {Number.isFinite(value) ? value.toPrecision(4) : String(value)}
+        </output>
+      )}
       <span className="fb-port-type">
         {port.type}
         {port.stream ? '…' : ''}
@@ -52,7 +57,7 @@ function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
         </div>
         <div>
           {kind?.outputs.map((p) => (
-            <Port key={p.name} port={p} side="out" />
+            <Port key={p.name} port={p} side="out" value={data.live[p.name]} />
           ))}
         </div>
       </div>

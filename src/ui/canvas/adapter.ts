@@ -17,6 +17,8 @@ export interface FlowNodeData extends Record<string, unknown> {
   status: NodeStatus;
   error: string;
   progress: { done: number; total: number } | undefined;
+  /** Latest live value per streaming output port, while the shown run streams. */
+  live: Readonly<Record<string, number>>;
 }
 
 export type CanvasNode = Node<FlowNodeData, 'flow'>;
@@ -25,6 +27,7 @@ export interface NodeRunState {
   status: NodeStatus;
   error: string;
   progress?: { done: number; total: number };
+  live?: Readonly<Record<string, number>>;
 }
 
 export function toCanvasNodes(
@@ -49,6 +52,7 @@ export function toCanvasNodes(
         status: state?.status ?? 'idle',
         error: state?.error ?? '',
         progress: state?.progress,
+        live: state?.live ?? {},
       },
     };
   });

@@ -12,7 +12,8 @@ const EngineContext = createContext<EngineClient | null>(null);
 export function EngineProvider({ children }: { children: ReactNode }) {
   const store = useEditorStore();
   const [client] = useState(() => new EngineClient((message) => store.getState().alert(message)));
-  // The worker thins progress to a few reports a second (workers/engine/progress.ts).
+  // The worker thins progress and live values to a few a second (workers/engine/progress.ts,
+  // live-values.ts).
   useEffect(
     () =>
       client.subscribe((event) => {
@@ -21,6 +22,8 @@ export function EngineProvider({ children }: { children: ReactNode }) {
             done: event.done,
             total: event.total,
           });
+        if (event.type === 'live')
+          store.getState().setLive(event.runId, `${event.node}.${event.port}`, event.value);
       }),
     [client, store],
   );

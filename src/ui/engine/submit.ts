@@ -9,6 +9,7 @@ import type { FlowDocument } from '../../core/flow/document';
 import { FlowValidationError } from '../../core/flow/issues';
 import { validateFlow } from '../../core/flow/validate';
 import { builtinCatalog } from '../../core/nodes';
+import { batchIssues } from '../../core/run/batch';
 import { requiredDevices } from '../../core/run/devices';
 import { paramsDigest } from '../../core/run/digest';
 import { resolveRunParams } from '../../core/run/params';
@@ -34,6 +35,9 @@ export function checkRequest(request: RunRequest): void {
   const flowIssues = validateFlow(flow, builtinCatalog);
   if (flowIssues.length > 0)
     throw new FlowValidationError(flowIssues, `The flow '${flow.name}' is`);
+  const batch = batchIssues(flow, builtinCatalog);
+  if (batch.length > 0)
+    throw new FlowValidationError(batch, `The flow '${flow.name}' cannot run as a batch; it is`);
   const { issues } = resolveRunParams(flow, request.params, seed);
   if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters are');
 }

@@ -33,6 +33,8 @@ export interface EditorState {
   runParams: Record<string, string>;
   /** Live progress of running nodes, by run then node (ephemeral, from the engine). */
   progress: Record<string, Record<string, NodeProgress>>;
+  /** Latest live values of streaming ports, by run then `node.port` (ephemeral, from the engine). */
+  live: Record<string, Record<string, number>>;
   /** Messages shown to the person in an alert, newest last. */
   alerts: { id: number; message: string }[];
 
@@ -53,6 +55,7 @@ export interface EditorState {
   setBackend: (backend: BackendChoice) => void;
   setRunParam: (name: string, value: string) => void;
   setProgress: (runId: RunId, node: string, progress: NodeProgress) => void;
+  setLive: (runId: RunId, port: string, value: number) => void;
   alert: (message: string) => void;
   dismissAlert: (id: number) => void;
 }
@@ -70,6 +73,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     backend: 'auto',
     runParams: {},
     progress: {},
+    live: {},
     alerts: [],
     history: emptyHistory,
     ...initial,
@@ -111,6 +115,10 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     setBackend: (backend) => set({ backend }),
     setRunParam: (name, value) =>
       set((state) => ({ runParams: { ...state.runParams, [name]: value } })),
+    setLive: (runId, port, value) =>
+      set((state) => ({
+        live: { ...state.live, [runId]: { ...state.live[runId], [port]: value } },
+      })),
     setProgress: (runId, node, progress) =>
       set((state) => ({
         progress: { ...state.progress, [runId]: { ...state.progress[runId], [node]: progress } },

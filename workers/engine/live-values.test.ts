@@ -1,0 +1,26 @@
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { liveValues } from './live-values';
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+it('publishes at most one value per port per interval, the latest, and the last on close', () => {
+  const published: string[] = [];
+  const live = liveValues(
+    (node, port, value) => published.push(`${node}.${port}=${value}`),
+    (_node, port) => (port === 'loss' ? 100 : 1000),
+  );
+  live.push('train', 'loss', 1);
+  live.push('train', 'loss', 2);
+  live.push('train', 'loss', 3);
+  live.push('sim', 'reward', 7);
+  expect(published).toEqual(['train.loss=1', 'sim.reward=7']);
+  vi.advanceTimersByTime(100);
+  expect(published).toEqual(['train.loss=1', 'sim.reward=7', 'train.loss=3']);
+  live.push('train', 'loss', 4);
+  live.push('sim', 'reward', 8);
+  live.close();
+  expect(published.slice(3)).toEqual(['train.loss=4', 'sim.reward=8']);
+  vi.advanceTimersByTime(5000);
+  expect(published).toHaveLength(5);
+});
