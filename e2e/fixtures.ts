@@ -6,6 +6,7 @@
 import { test as base, expect } from '@playwright/test';
 import type { Alerts } from './pages/alerts';
 import type { Canvas } from './pages/canvas';
+import type { Charts } from './pages/charts';
 import type { Inspector } from './pages/inspector';
 import type { Library } from './pages/library';
 import type { RunParameters } from './pages/params';
@@ -18,6 +19,7 @@ export interface Fixtures {
   app: Workbench;
   toolbar: Toolbar;
   canvas: Canvas;
+  charts: Charts;
   runs: Runs;
   params: RunParameters;
   alerts: Alerts;
@@ -46,6 +48,7 @@ export const test = base.extend<Fixtures>({
   },
   toolbar: async ({ app }, use) => use(app.toolbar),
   canvas: async ({ app }, use) => use(app.canvas),
+  charts: async ({ app }, use) => use(app.charts),
   runs: async ({ app }, use) => use(app.runs),
   params: async ({ app }, use) => use(app.params),
   alerts: async ({ app }, use) => use(app.alerts),

@@ -6,6 +6,7 @@
 import type { Browser } from '@playwright/test';
 import { absoluteRow, atMost, compareRow, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { alternate, median, percentile } from '../lib/stats';
+import { metricBatchDefaults } from '../../src/core/run/metric-batcher';
 import { METRIC_BENCH_GLOBAL, type MetricBench, type MetricPathTrial } from '../web/api';
 
 const POINTS = 20_000;
@@ -55,7 +56,7 @@ export async function metricRows(browser: Browser, pageUrl: string): Promise<Ben
       ours: a.map(pointsPerSecond),
       reference: b.map(pointsPerSecond),
       target: ratioAtLeast(0.85),
-      note: `${POINTS.toLocaleString('en-US')} points per trial in 4 series: MetricBatcher (driver defaults: 500 points / 500 ms) → putMetrics (Dexie bulkPut) vs raw put() of the same rows in one transaction, same store, same page`,
+      note: `${POINTS.toLocaleString('en-US')} points per trial in 4 series: MetricBatcher (driver defaults: ${metricBatchDefaults.maxPoints} points / ${metricBatchDefaults.maxDelayMs} ms) → putMetrics (Dexie bulkPut) vs raw put() of the same rows in one transaction, same store, same page`,
     });
     const flushes = timed.flatMap((t) => t.flushMs);
     const flushRow = absoluteRow({
@@ -64,7 +65,7 @@ export async function metricRows(browser: Browser, pageUrl: string): Promise<Ben
       value: percentile(flushes, 99),
       target: atMost(50, 'ms'),
       trials: timed.length,
-      note: `one flush = one batch of up to 500 rows through putMetrics, from the call to its commit; ${flushes.length} flushes, median ${median(flushes).toFixed(1)} ms, p95 ${percentile(flushes, 95).toFixed(1)} ms`,
+      note: `one flush = one batch of up to ${metricBatchDefaults.maxPoints} rows through putMetrics, from the call to its commit; ${flushes.length} flushes, median ${median(flushes).toFixed(1)} ms, p95 ${percentile(flushes, 95).toFixed(1)} ms`,
     });
     return [writeRow, flushRow];
   } finally {

@@ -2,6 +2,7 @@
 import { expect, type Locator, type Page } from '@playwright/test';
 import { Alerts } from './alerts';
 import { Canvas } from './canvas';
+import { Charts } from './charts';
 import { History } from './history';
 import { Inspector } from './inspector';
 import { Library } from './library';
@@ -12,6 +13,7 @@ import { Toolbar } from './toolbar';
 export class Workbench {
   readonly toolbar: Toolbar;
   readonly canvas: Canvas;
+  readonly charts: Charts;
   readonly runs: Runs;
   readonly params: RunParameters;
   readonly alerts: Alerts;
@@ -24,6 +26,7 @@ export class Workbench {
   constructor(readonly page: Page) {
     this.toolbar = new Toolbar(page);
     this.canvas = new Canvas(page);
+    this.charts = new Charts(page);
     this.runs = new Runs(page);
     this.params = new RunParameters(page);
     this.alerts = new Alerts(page);

@@ -27,6 +27,24 @@ export interface DownloadedJson<T = unknown> {
   json: T;
 }
 
+/** A file the browser handed over, as text (CSV and the like). */
+export interface DownloadedText {
+  filename: string;
+  text: string;
+}
+
+/** Do `action`, catch the download it starts, and read it back as text. */
+export async function downloadText(
+  page: Page,
+  action: () => Promise<void>,
+): Promise<DownloadedText> {
+  const [download] = await Promise.all([page.waitForEvent('download'), action()]);
+  return {
+    filename: download.suggestedFilename(),
+    text: await readFile(await download.path(), 'utf8'),
+  };
+}
+
 /** Do `action`, catch the download it starts, and read it back as JSON. */
 export async function downloadJson<T = unknown>(
   page: Page,

@@ -121,6 +121,9 @@ export class RunImportError extends Error {
   override name = 'RunImportError';
 }
 
+/** Rows written per call while importing, so the page stays responsive. */
+const IMPORT_SLICE = 500;
+
 /** Add an imported record whole, or nothing: an id that exists is refused. */
 export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promise<void> {
   await db.transaction(
@@ -133,7 +136,9 @@ export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promi
         );
       await db.runs.add(record.run);
       await db.runNodes.bulkAdd(record.nodes);
-      await db.metrics.bulkAdd(record.metrics);
+      // In slices: one huge bulkAdd holds the main thread for seconds at 100k points.
+      for (let i = 0; i < record.metrics.length; i += IMPORT_SLICE)
+        await db.metrics.bulkAdd(record.metrics.slice(i, i + IMPORT_SLICE));
       await db.artifacts.bulkAdd(record.artifacts);
       await db.intervals.bulkAdd(record.intervals);
     },
