@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { builtinCatalog } from '../../src/core/nodes';
 import type { EngineInfo } from '../../src/core/engine/runtime';
 import { flowDocumentSchema, type FlowDocument } from '../../src/core/flow/document';
-import { paramsDigest } from '../../src/core/run/digest';
+import { queuedRun } from '../../src/core/run/request';
 import type { RunId, RunRow } from '../../src/core/run/record';
 import { journalRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
@@ -27,32 +27,16 @@ export async function journalTestRun(
   changes: Partial<RunRow> = {},
 ): Promise<RunId> {
   const id = `run-${String(++counter).padStart(4, '0')}` as RunId;
-  const seed = changes.seed ?? 0;
-  await journalRun(db, {
-    id,
+  const request = {
     flowId: null,
-    flow: flow.name,
     flowVersion: 1,
-    flowSnapshot: flow,
+    flow,
     params,
-    seed,
-    paramsDigest: await paramsDigest(params, seed),
-    groupId: null,
-    cause: 'ui',
-    backendChoice: 'auto',
-    status: 'queued',
-    statusReason: '',
-    createdAt: new Date().toISOString(),
-    startedAt: null,
-    finishedAt: null,
-    durationMs: null,
-    engine: null,
-    result: {},
-    leaseUntil: null,
-    requires: [],
-    rerunOf: null,
-    ...changes,
-  });
+    seed: changes.seed ?? 0,
+    backendChoice: changes.backendChoice ?? 'auto',
+    cause: 'ui' as const,
+  };
+  await journalRun(db, { ...(await queuedRun(request, id, new Date())), ...changes });
   return id;
 }
 

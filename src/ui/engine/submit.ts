@@ -4,30 +4,17 @@
  * refused here, with the findings, and nothing is journaled.
  */
 import { v7 as uuidv7 } from 'uuid';
-import type { BackendChoice } from '../../core/engine/runtime';
-import type { FlowDocument } from '../../core/flow/document';
 import { FlowValidationError } from '../../core/flow/issues';
 import { validateFlow } from '../../core/flow/validate';
 import { builtinCatalog } from '../../core/nodes';
 import { batchIssues } from '../../core/run/batch';
-import { requiredDevices } from '../../core/run/devices';
-import { paramsDigest } from '../../core/run/digest';
 import { resolveRunParams } from '../../core/run/params';
-import type { FlowId, RunCause, RunId, RunRow } from '../../core/run/record';
+import type { RunId } from '../../core/run/record';
+import { queuedRun, type RunRequest } from '../../core/run/request';
 import { journalRun } from '../../db/runs';
 import type { FlowbenchDb } from '../../db/schema';
 
-export interface RunRequest {
-  flowId: FlowId | null;
-  flowVersion: number;
-  flow: FlowDocument;
-  params: Record<string, unknown>;
-  seed: number;
-  backendChoice: BackendChoice;
-  cause: RunCause;
-  groupId?: string | null;
-  rerunOf?: RunId | null;
-}
+export type { RunRequest } from '../../core/run/request';
 
 /** Throws FlowValidationError, naming what is wrong, when a request cannot run. */
 export function checkRequest(request: RunRequest): void {
@@ -45,32 +32,7 @@ export function checkRequest(request: RunRequest): void {
 /** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */
 export async function journalRequest(db: FlowbenchDb, request: RunRequest): Promise<RunId> {
   checkRequest(request);
-  const { flow, seed } = request;
-  const params = request.params as RunRow['params'];
   const id = uuidv7() as RunId;
-  await journalRun(db, {
-    id,
-    flowId: request.flowId,
-    flow: flow.name,
-    flowVersion: request.flowVersion,
-    flowSnapshot: structuredClone(flow),
-    params,
-    seed,
-    paramsDigest: await paramsDigest(params, seed),
-    groupId: request.groupId ?? null,
-    cause: request.cause,
-    backendChoice: request.backendChoice,
-    requires: requiredDevices(flow, request.backendChoice),
-    rerunOf: request.rerunOf ?? null,
-    status: 'queued',
-    statusReason: '',
-    createdAt: new Date().toISOString(),
-    startedAt: null,
-    finishedAt: null,
-    durationMs: null,
-    engine: null,
-    result: {},
-    leaseUntil: null,
-  });
+  await journalRun(db, await queuedRun(request, id, new Date()));
   return id;
 }

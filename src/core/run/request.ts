@@ -1,0 +1,52 @@
+/**
+ * A run request, and the record it becomes when journaled: everything that
+ * identifies the run (snapshot, params, seed, digest, group, cause, device
+ * labels) is fixed before anything executes, with status `queued`.
+ */
+import type { BackendChoice } from '../engine/runtime';
+import type { FlowDocument } from '../flow/document';
+import { requiredDevices } from './devices';
+import { paramsDigest } from './digest';
+import type { FlowId, RunCause, RunId, RunRow } from './record';
+
+export interface RunRequest {
+  flowId: FlowId | null;
+  flowVersion: number;
+  flow: FlowDocument;
+  params: Record<string, unknown>;
+  seed: number;
+  backendChoice: BackendChoice;
+  cause: RunCause;
+  groupId?: string | null;
+  rerunOf?: RunId | null;
+}
+
+/** The `queued` record of a checked request. */
+export async function queuedRun(request: RunRequest, id: RunId, now: Date): Promise<RunRow> {
+  const { flow, seed } = request;
+  const params = request.params as RunRow['params'];
+  return {
+    id,
+    flowId: request.flowId,
+    flow: flow.name,
+    flowVersion: request.flowVersion,
+    flowSnapshot: structuredClone(flow),
+    params,
+    seed,
+    paramsDigest: await paramsDigest(params, seed),
+    groupId: request.groupId ?? null,
+    cause: request.cause,
+    backendChoice: request.backendChoice,
+    requires: requiredDevices(flow, request.backendChoice),
+    rerunOf: request.rerunOf ?? null,
+    status: 'queued',
+    statusReason: '',
+    createdAt: now.toISOString(),
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+    engine: null,
+    result: {},
+    leaseUntil: null,
+  };
+}
