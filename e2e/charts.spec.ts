@@ -200,3 +200,21 @@ test('a series with NaN and ±Infinity is drawn, and the legend counts them', as
   await expect(entry).toContainText(`${nonFinite} non-finite`);
   await expect(alerts.all).toHaveCount(0);
 });
+
+test('selecting a node narrows the charts to the series it emitted', async ({
+  toolbar,
+  canvas,
+  runs,
+  page,
+}) => {
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  await expect(runs.chart('train.loss')).toBeVisible();
+  await canvas.select('eval');
+  await expect(runs.chart('train.loss')).toHaveCount(0);
+  await expect(page.getByText("Node 'eval' emitted no series in this run.")).toBeVisible();
+  await canvas.select('train');
+  await expect(runs.chart('train.loss')).toBeVisible();
+  await canvas.clickPane();
+  await expect(runs.chart('train.loss')).toBeVisible();
+});

@@ -45,6 +45,7 @@ function shownRuns(runs: readonly RunRow[]): ShownRun[] {
 export function ChartsPanel({ run }: { run: RunRow }) {
   const store = useEditorStore();
   const picked = useEditor((s) => s.pickedRuns);
+  const selectedNode = useEditor((s) => s.selectedNode);
   const ids = useMemo(() => [run.id, ...picked.filter((id) => id !== run.id)], [run.id, picked]);
   const rows = useRunsByIds(ids);
   const names = useMetricNamesOfRuns(ids);
@@ -68,7 +69,11 @@ export function ChartsPanel({ run }: { run: RunRow }) {
         : chosen,
     [chosen, groupOptions],
   );
-  const metrics = (names ?? []).filter((m) => runs.some((r) => isCurve(r, m)));
+  const curves = (names ?? []).filter((m) => runs.some((r) => isCurve(r, m)));
+  // A node selected on the canvas narrows the charts to the series it emitted.
+  const node =
+    selectedNode && run.flowSnapshot.nodes.some((n) => n.id === selectedNode) ? selectedNode : null;
+  const metrics = node ? curves.filter((m) => m.startsWith(`${node}.`)) : curves;
   const sweepIds = (sweep ?? []).map((r) => r.id);
   const sweepShown = sweepIds.every((id) => ids.includes(id));
 
@@ -87,6 +92,13 @@ export function ChartsPanel({ run }: { run: RunRow }) {
       {shown.length > 1 ? (
         <p className="fb-muted fb-charts-note">
           Comparing {shown.length} runs: the selected run and the runs picked in the table.
+        </p>
+      ) : null}
+      {node ? (
+        <p className="fb-muted fb-charts-note">
+          {metrics.length > 0
+            ? `Series of node '${node}'. Click the canvas background to see every series.`
+            : `Node '${node}' emitted no series in this run. Click the canvas background to see every series.`}
         </p>
       ) : null}
       <div className="fb-charts">
