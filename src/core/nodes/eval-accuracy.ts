@@ -4,9 +4,10 @@
  * model that takes the weights as inputs, run by the engine's program runner
  * (admitted against the device pool like training).
  */
+import { backendParam } from './backend-param';
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
-import { float32, nodeBackends, type Backend } from '../engine/runtime';
+import { float32, type Backend } from '../engine/runtime';
 import { estimateMemory } from '../onnx/memory';
 import { buildMlpInference } from '../onnx/mlp';
 import {
@@ -25,13 +26,7 @@ export const evalAccuracy = defineNodeKind({
   description:
     'Runs a trained classifier on a dataset and reports the share of rows it gets right.',
   params: {
-    backend: {
-      type: 'enum',
-      options: nodeBackends,
-      default: 'auto',
-      description:
-        'Where inference runs: auto follows the run; webgpu requires it; prefer-webgpu falls back to wasm.',
-    },
+    backend: backendParam('Where inference runs'),
   },
   inputs: [
     { name: 'model', type: 'model', description: 'A trained model.' },

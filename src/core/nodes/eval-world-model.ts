@@ -11,10 +11,11 @@
  * own, never from the live source, so they are data the model never saw and
  * the evaluation spends no one's sample budget.
  */
+import { backendParam } from './backend-param';
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { deriveSeed } from '../data/seed';
 import { rollout } from '../data/simulator';
-import { float32, hostOutput, nodeBackends } from '../engine/runtime';
+import { float32, hostOutput } from '../engine/runtime';
 import { createDynamics, expectEnvironment } from '../live/environment';
 import { expectWorldModel, worldModelInputSize, writeWorldModelInput } from '../live/world-model';
 import { buildMlpInference } from '../onnx/mlp';
@@ -45,12 +46,7 @@ export const evalWorldModel = defineNodeKind({
       description: 'Steps predicted ahead on the model’s own predictions.',
     },
     seed: { type: 'int', default: 0, min: 0, description: 'Seed of the held-out episodes.' },
-    backend: {
-      type: 'enum',
-      options: nodeBackends,
-      default: 'auto',
-      description: 'Where inference runs: auto follows the run.',
-    },
+    backend: backendParam('Where inference runs'),
   },
   inputs: [
     { name: 'model', type: 'model', description: 'A trained world model.' },

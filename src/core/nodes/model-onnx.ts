@@ -5,15 +5,10 @@
  * the dataset's rows fit its input), recorded as an artifact of the run, and
  * run as a one-step program over the model made resident for it.
  */
+import { backendParam } from './backend-param';
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { expectDataset, type Dataset } from '../catalog/values';
-import {
-  float32,
-  isDeviceTensor,
-  nodeBackends,
-  type Backend,
-  type Tensor,
-} from '../engine/runtime';
+import { float32, isDeviceTensor, type Backend, type Tensor } from '../engine/runtime';
 import {
   describeValueInfo,
   OnnxFormatError,
@@ -70,13 +65,7 @@ export const modelOnnx = defineNodeKind({
       default: '',
       description: 'The .onnx model file (picked in the inspector; the flow keeps its digest).',
     },
-    backend: {
-      type: 'enum',
-      options: nodeBackends,
-      default: 'auto',
-      description:
-        'Where inference runs: auto follows the run; webgpu requires it; prefer-webgpu falls back to wasm.',
-    },
+    backend: backendParam('Where inference runs'),
   },
   inputs: [
     {

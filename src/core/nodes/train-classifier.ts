@@ -8,10 +8,11 @@
  * between steps, and a cancel stops it at the next step. The loss streams
  * out as it falls.
  */
+import { backendParam } from './backend-param';
 import { defineNodeKind, type NodeContext } from '../catalog/kind';
 import type { ParamValues } from '../catalog/params';
 import { expectDataset, expectModel, type ModelValue } from '../catalog/values';
-import { nodeBackends, type Backend, type NodeBackend } from '../engine/runtime';
+import type { Backend, NodeBackend } from '../engine/runtime';
 import { buildMlpInference, buildMlpTrainStep, initMlpWeights, mlpOptimizers } from '../onnx/mlp';
 import type { MlpSpec, MlpWeights } from '../onnx/mlp-spec';
 import { estimateMemory } from '../onnx/memory';
@@ -53,13 +54,7 @@ const params = {
     description: 'Emit the mean loss of every this many steps.',
   },
   seed: { type: 'int', default: 0, min: 0, description: 'Seed of weight init and batch order.' },
-  backend: {
-    type: 'enum',
-    options: nodeBackends,
-    default: 'auto',
-    description:
-      'Where the steps run: auto follows the run; webgpu requires it (the run waits for an engine with WebGPU); prefer-webgpu falls back to wasm.',
-  },
+  backend: backendParam('Where the steps run'),
 } as const;
 
 type TrainContext = NodeContext<ParamValues<typeof params>>;

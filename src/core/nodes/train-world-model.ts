@@ -11,13 +11,13 @@
  * Training ends after `steps` steps, or earlier when the data engine will
  * never fund a complete batch again (a production ceiling was reached).
  */
+import { backendParam } from './backend-param';
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { expectModel } from '../catalog/values';
 import {
   disposeAll,
   float32,
   hostOutput,
-  nodeBackends,
   readTensor,
   type Feed,
   type Tensor,
@@ -66,13 +66,7 @@ export const trainWorldModel = defineNodeKind({
       description: 'Emit the mean loss of every this many steps.',
     },
     seed: { type: 'int', default: 0, min: 0, description: 'Seed of the weight init.' },
-    backend: {
-      type: 'enum',
-      options: nodeBackends,
-      default: 'auto',
-      description:
-        'Where the steps run: auto follows the run; webgpu requires it; prefer-webgpu falls back to wasm.',
-    },
+    backend: backendParam('Where the steps run'),
   },
   inputs: [
     { name: 'model', type: 'model', description: 'The architecture to train (an MLP).' },
