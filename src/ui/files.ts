@@ -1,13 +1,21 @@
 /** Files in and out of the browser: downloads, and reading an imported file as JSON. */
 
-export function download(filename: string, value: unknown): void {
-  const blob = new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' });
+/** Offers `blob` as a download named `filename`. */
+export function saveBlob(filename: string, blob: Blob): void {
   const url = URL.createObjectURL(blob);
   const link = document.createElement('a');
   link.href = url;
   link.download = filename;
   link.click();
   setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** Offers `value` as a JSON file named `filename`. */
+export function download(filename: string, value: unknown): void {
+  saveBlob(
+    filename,
+    new Blob([`${JSON.stringify(value, null, 2)}\n`], { type: 'application/json' }),
+  );
 }
 
 /** Imports above this size are refused before they are read. */

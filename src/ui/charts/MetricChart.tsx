@@ -24,7 +24,8 @@ import { formatSummary, summarizeSeries } from '../../core/series/summary';
 import { useEditorStore } from '../store/context';
 import { useMetricSeriesOfRuns } from '../runs/queries';
 import { ChartLegend } from './ChartLegend';
-import { chartPng, fileStem, saveBlob, saveText } from './downloads';
+import { saveBlob } from '../files';
+import { chartPng, fileStem, saveText } from './downloads';
 import {
   buildCurves,
   buildPlot,

@@ -4,16 +4,7 @@
  * the machine.
  */
 import type uPlot from 'uplot';
-
-/** Offers `blob` as a download named `filename`. */
-export function saveBlob(filename: string, blob: Blob): void {
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = filename;
-  link.click();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
-}
+import { saveBlob } from '../files';
 
 /** Offers `text` as a download of type `type`. */
 export function saveText(filename: string, text: string, type: string): void {
