@@ -6,13 +6,15 @@
  * headless Chromium against `vite preview` of the build. Every row sets our
  * figure beside a reference measured in the same run, by alternating trials.
  * The bench prints and writes `bench/results.json`; it never asserts, and a
- * target missed is shown as missed. `--only=engine,ort,browser` runs a subset;
+ * target missed is shown as missed. `--only=engine,ort,producers,browser,charts,canvas` runs a subset;
  * `--no-build` serves `dist/` as it is.
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
+import { canvasRows } from './browser/canvas';
+import { chartRows } from './browser/charts';
 import { browserRows, describeFailure } from './browser/chromium';
 import { repoRoot } from './browser/servers';
 import { formatTable, noTarget, unmeasuredRow, writeResults, type BenchRow } from './lib/rows';
@@ -47,7 +49,10 @@ async function nodeSuite(suite: string): Promise<BenchRow[]> {
 const suites: Record<string, () => Promise<BenchRow[]>> = {
   engine: () => nodeSuite('engine'),
   ort: () => nodeSuite('ort'),
+  producers: () => nodeSuite('producers'),
   browser: () => browserRows({ noBuild: process.argv.includes('--no-build'), log }),
+  charts: () => chartRows({ log }),
+  canvas: () => canvasRows({ log }),
 };
 
 log(

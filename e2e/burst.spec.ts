@@ -4,8 +4,7 @@
  * comes as a run file: the non-finite fixture's run under a new id, its loss
  * replaced by 100,000 points stamped across one second, imported whole.
  *
- * One import, two checks, so that the expected failure of the second cannot
- * hide a failure of the first:
+ * One import, two checks, so that a failure of one cannot hide the other:
  * - "Nothing lost": the chart counts 100,000 points, and the run's export
  *   holds exactly 100,000 loss points, steps 0 … 99,999 once each, each with
  *   the value and time it was written with; the chart answers the pointer.
@@ -94,13 +93,15 @@ test.describe.serial('a burst of 100,000 points, imported', () => {
     expect(pageErrors, 'uncaught errors in the page').toEqual([]);
   });
 
-  // Not met yet. Measured here (Chromium 156 headless, software rendering),
-  // over three runs: longest task 2,178–4,068 ms. The tasks over 100 ms, in
-  // order: reading and validating the 3.5 MB file (158–211 ms); writing its
-  // 100,000 metric rows in one Dexie bulkAdd (2,178–4,068 ms, nearly all in
-  // IDBObjectStore.add); the chart's full read of the series (149–277 ms,
-  // nearly all in materialising the getAll result; drawing takes ~15 ms).
-  test.fail('the main thread is never blocked past 100 ms', () => {
+  // Before (Chromium 156 headless, software rendering, three runs): longest
+  // task 2,178–4,068 ms — reading and validating the 3.5 MB file on the main
+  // thread (158–211 ms), writing its 100,000 rows in one Dexie bulkAdd
+  // (2,178–4,068 ms) and the chart's full read of the series (149–277 ms).
+  // Now the engine worker imports the file (read, parse, validate, one sliced
+  // transaction) and the chart reads the series a slice at a time: in one run
+  // on the 2-core machine (load average ~8), 4 tasks over 50 ms (50–58 ms),
+  // the longest 58 ms.
+  test('the main thread is never blocked past 100 ms', () => {
     const longest = Math.max(0, ...tasks.map((t) => t.duration));
     test.info().annotations.push({
       type: 'long tasks',

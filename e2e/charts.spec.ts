@@ -3,7 +3,8 @@
  * grows while it runs; a 3-run sweep overlaid, one curve and one legend entry
  * per run named by what differs; log scale and smoothing; the CSV export holds
  * every run's points; a series with NaN is drawn and its non-finite values
- * counted.
+ * counted; the data engine's waits as timeline lanes under the loss, and its
+ * cache fill as a series.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test } from './fixtures';
@@ -217,4 +218,50 @@ test('selecting a node narrows the charts to the series it emitted', async ({
   await expect(runs.chart('train.loss')).toBeVisible();
   await canvas.clickPane();
   await expect(runs.chart('train.loss')).toBeVisible();
+});
+
+test('the data engine’s waits are timeline lanes under the loss, its cache fill a series', async ({
+  app,
+  params,
+  toolbar,
+  runs,
+  charts,
+  alerts,
+}) => {
+  await app.page.getByRole('button', { name: 'Examples', exact: true }).click();
+  const gallery = app.page.getByRole('dialog', { name: 'Examples' });
+  await gallery.getByRole('button', { name: 'pendulum-world-model', exact: true }).click();
+  await expect(gallery).toBeHidden();
+  await params.set('steps', 40);
+  await toolbar.run();
+  const row = runs.newest;
+  await runs.expectStatus(row, 'ok', { timeout: 90_000 });
+
+  const { json } = await runs.exportRun();
+  const intervals = (json as RunFile & { intervals: { kind: string }[] }).intervals;
+  const kinds = [...new Set(intervals.map((i) => i.kind))];
+  expect(kinds).toContain('data_wait');
+  // One lane per kind recorded, each counting that kind's intervals and saying so in words.
+  await expect(charts.timelines()).toHaveCount(kinds.length);
+  for (const kind of kinds) {
+    const count = intervals.filter((i) => i.kind === kind).length;
+    const lane = charts.timeline(kind);
+    await expect(lane).toHaveAttribute('data-intervals', String(count));
+    await expect(lane).toHaveAccessibleDescription(
+      new RegExp(`^${count} intervals? · [\\d.e-]+ s waiting in all$`),
+    );
+    await expect(lane.locator('rect')).toHaveCount(count);
+  }
+  // The lanes sit with the loss chart, in its card.
+  const lossCard = app.page.locator('.fb-chart').filter({ has: charts.chart(LOSS) });
+  await expect(lossCard.getByRole('img', { name: 'Timeline: data_wait' })).toBeVisible();
+
+  const fill = json.metrics['engine.cache_fill'] ?? [];
+  expect(fill.length).toBeGreaterThan(0);
+  await expect(charts.chart('engine.cache_fill')).toHaveAttribute(
+    'data-points',
+    String(fill.length),
+  );
+  await charts.expectDrawn('engine.cache_fill');
+  await expect(alerts.all).toHaveCount(0);
 });

@@ -125,40 +125,54 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
 });
 
 /**
- * Fault 2, not yet met. Chromium applies `Storage.overrideQuotaForOrigin`
- * only to an origin whose database is not open yet (set mid-run, writes go
- * on past the quota), so the quota is set before the app opens and a long
- * run outgrows it. Writes then fail as they should, but every write fails,
- * the driver's last one too: the run stays `running` for good (the sweep
- * cannot write `abandoned` either) and the alert says "Run … could not
- * start: QuotaExceededError". Enable this once the engine can end such a run
- * `error` with a reason naming the storage quota.
+ * Fault 2. The engine's side is done and unit-tested
+ * (workers/engine/run-ending.test.ts): a write refused with
+ * QuotaExceededError stops the run, the page gets a `storage-failure` event
+ * (an alert naming the quota), and the record ends `error` with a reason
+ * naming the quota, by one small retried write or, failing that, from the
+ * engine's kept ending on the next sweep once a write fits.
+ *
+ * Still fixme: this test cannot yet make Chromium refuse the app's writes.
+ * `Storage.overrideQuotaForOrigin` applies only to an origin whose database
+ * is not open yet, so it is set before the app opens (the app needs ~80 KB).
+ * On a bare page the same override stops a worker's 20-row transactions with
+ * QuotaExceededError at ~200 KB, cross-origin isolated or not. In the app, with
+ * a 110 KB quota, the run trained 2,672 steps in 4 minutes (a loaded 2-core
+ * machine) and never saw a refusal: no metric point reached the store at all
+ * (no chart; `navigator.storage.estimate()` stayed at 81,920 B), i.e. the
+ * writes neither committed nor failed. Find why the app's writes stall under
+ * the override before enabling this.
  */
 test.fixme('storage quota exceeded mid-run: the run ends error naming it, its points kept', async ({
   page,
   baseURL,
 }) => {
+  // A real training run has to start (onnxruntime loads) before it can fill the quota.
+  test.setTimeout(300_000);
   const origin = new URL(baseURL ?? '').origin;
   const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 400_000 });
+  await cdp.send('Storage.overrideQuotaForOrigin', { origin, quotaSize: 110_000 });
   const app = new Workbench(page);
   await app.open();
   await app.params.set('steps', 100000);
   await app.toolbar.run();
   const row = app.runs.newest;
-  await app.runs.expectStatus(row, 'error');
-  await expect(app.runs.detail).toContainText(/quota|storage/i);
+  await app.runs.expectStatus(row, 'error', { timeout: 240_000 });
+  await expect(app.runs.detail).toContainText(/storage quota exceeded/);
+  await app.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');
   const charted = await app.runs.chartPoints('train.loss');
 
   // What was committed before is intact and exportable.
   const { json: record } = await app.runs.exportRun();
   const loss = record.metrics['train.loss'] ?? [];
+  expect(loss.length).toBeGreaterThan(0);
   expect(loss.length).toBeGreaterThanOrEqual(charted);
   expect(pointSteps(loss)).toEqual(loss.map((_, i) => i));
+  expect(record.run.status).toBe('error');
 
   // With room again, the app runs as before.
   await cdp.send('Storage.overrideQuotaForOrigin', { origin });
   await app.params.set('steps', 20);
   await app.toolbar.run();
-  await app.runs.expectStatus(app.runs.newest, 'ok');
+  await app.runs.expectStatus(app.runs.newest, 'ok', { timeout: 120_000 });
 });

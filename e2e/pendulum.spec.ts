@@ -98,6 +98,36 @@ test('open the Pendulum world model example, run it, and find the data engine in
   expect(record.intervals[0]!.start).toBeGreaterThanOrEqual(started - 1);
 });
 
+test('a data engine config that cannot run is flagged as it is edited and refused at Run, with no run row', async ({
+  app,
+  toolbar,
+  canvas,
+  inspector,
+  runs,
+  alerts,
+}) => {
+  await openExample(app.page, EXAMPLE);
+  await canvas.select('engine');
+  await expect(inspector.showing('engine')).toBeVisible();
+  // 3 producers cannot split a cache of 32 episodes into whole shares.
+  await inspector.setParam('num_envs', 3);
+  await expect(inspector.param('num_envs')).toHaveAttribute('aria-invalid', 'true');
+  await expect(inspector.root).toContainText('must divide buffer_size (32)');
+
+  await toolbar.run();
+  await alerts.expectMessage(
+    'nodes[1].params.num_envs',
+    "node 'engine' param 'num_envs': must divide buffer_size (32)",
+  );
+  await expect(runs.rows).toHaveCount(0);
+  expect(producerWorkers(app.page)).toHaveLength(0);
+  await expect(canvas.node('engine')).toHaveAttribute('data-status', 'idle');
+
+  // A count that divides the cache is fine again.
+  await inspector.setParam('num_envs', 4);
+  await expect(inspector.param('num_envs')).not.toHaveAttribute('aria-invalid', 'true');
+});
+
 test('cancel the Pendulum world model while it trains: the run ends cancelled, producers and all', async ({
   app,
   toolbar,

@@ -2,8 +2,9 @@
  * Programs over resident models, in the built app: a training run forced to
  * WebGPU keeps its weights on the device between steps and matches the same
  * run on WASM; `Check parity` runs a run's programs serially and interleaved
- * and reports identical; the pool view shows the budget, the resident model
- * and the requests, and a budget set too small fails training with the numbers;
+ * and reports identical, also for a node that issues several requests; the
+ * pool view shows the budget, the resident model and the requests, a budget
+ * set too small fails training with the numbers, and a budget set survives a reload;
  * an imported `.onnx` model shows its signature and runs, a non-ONNX file fails.
  */
 import { readFileSync } from 'node:fs';
@@ -98,6 +99,41 @@ test('Check parity reports every output and metric identical, serial vs interlea
   await expect(alerts.all).toHaveCount(0);
 });
 
+test('an evaluation split into 4 requests interleaves over one resident model, and parity holds', async ({
+  app,
+  params,
+  toolbar,
+  canvas,
+  inspector,
+  runs,
+  alerts,
+}) => {
+  const programs = new Programs(app.page);
+  await params.set('steps', 20);
+  await canvas.select('eval');
+  await inspector.setParam('requests', 4);
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: record } = await runs.exportRun();
+  expect(logsOf(record, 'eval')).toMatch(
+    /rows right on wasm \(4 requests over one resident model\)/,
+  );
+  await expect(
+    programs.nodePool('eval').getByRole('list', { name: 'Requests of eval' }),
+  ).toContainText('eval#4 ok');
+
+  await programs.checkParity();
+  await expect(programs.parityVerdict).toContainText('Serial and interleaved: identical');
+  await expect(programs.parityVerdict).toContainText('train: 1 request(s), eval: 4 request(s)');
+  for (const request of ['eval#1', 'eval#2', 'eval#3', 'eval#4'])
+    await expect(
+      programs.parityRows.filter({ hasText: request }).filter({ hasText: 'eval.accuracy' }),
+    ).toContainText('identical');
+  const rows = await programs.parityRows.count();
+  await expect(programs.parityRows.filter({ hasText: 'identical' })).toHaveCount(rows);
+  await expect(alerts.all).toHaveCount(0);
+});
+
 test('the pool view shows budget, resident model and requests; a budget too small fails with numbers', async ({
   app,
   params,
@@ -127,6 +163,15 @@ test('the pool view shows budget, resident model and requests; a budget too smal
   const { json: record } = await runs.exportRun();
   const error = record.nodes.find((n) => n.node === 'train')?.error ?? '';
   expect(error).toMatch(/^train: step needs [\d.]+ KB peak \+ .* pool is 10 KB$/);
+
+  // The budget is a setting: after a reload the engine starts with it.
+  await app.page.reload();
+  await expect(runs.rows).toHaveCount(2);
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(3);
+  await runs.expectStatus(runs.newest, 'error');
+  const { json: again } = await runs.exportRun();
+  expect(again.nodes.find((n) => n.node === 'train')?.error).toMatch(/pool is 10 KB$/);
 });
 
 /** A linear model that tells two blobs apart by the sign of x (logits [x, -x]); see model-onnx.test.ts. */

@@ -11,8 +11,11 @@ import { FlowbenchDb } from '../src/db/schema';
 import { sweepAbandoned } from './engine/lease';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
 import { checkRunParity } from './engine/parity-run';
+import { RunEndingError, storePendingEndings, type RunEnding } from './engine/run-ending';
+import { importFile } from './engine/run-import';
 import { throttlePoolReports } from './engine/pool-events';
 import { EnginePools, engineProgramHost } from './engine/programs';
+import { settingsBudgetStore } from './engine/programs-budgets';
 import { throttleProgress } from './engine/progress';
 import './engine/producer-workers'; // data engines start their producers in workers of their own
 import { RunService, runLockName } from './engine/run-service';
@@ -23,13 +26,14 @@ declare const self: DedicatedWorkerGlobalScope;
 const db = new FlowbenchDb();
 let info: Promise<EngineInfo> | null = null;
 let adapter: AdapterInfo | null = null;
+/** The engine's device memory pools, shared by every run it drives; budgets set survive a reload. */
+const pools = new EnginePools(() => adapter, settingsBudgetStore(db));
+const restored = pools.restore().catch(() => undefined);
 const currentInfo = () =>
-  (info ??= detectAdapter().then((found) => {
+  (info ??= Promise.all([detectAdapter(), restored]).then(([found]) => {
     adapter = found;
     return engineInfo(found);
   }));
-/** The engine's device memory pools, shared by every run it drives. */
-const pools = new EnginePools(() => adapter);
 const runtimeFor = (choice: BackendChoice, engine: EngineInfo) =>
   Promise.resolve(new OrtRuntime(engine, browserOrtLoader, OrtRuntime.resolve(choice, engine)));
 const post = (message: EngineMessage) => self.postMessage(message);
@@ -64,6 +68,7 @@ const service = new RunService({
   },
   onProgress: (runId, node, done, total) => progress({ runId, node, done, total }),
   onLive: (runId, node, port, value) => post({ type: 'live', runId, node, port, value }),
+  onStorageFailure: (runId, reason) => post({ type: 'storage-failure', runId, reason }),
   withLock: holdLock,
 });
 
@@ -81,9 +86,16 @@ async function isLocked(runId: RunId): Promise<boolean> {
   return held.some((lock) => lock.name === runLockName(runId));
 }
 
-// On start-up and then periodically: a run whose engine died is marked abandoned.
+/** Endings of runs stopped by a storage failure that could not be written yet (run-ending.ts). */
+const pendingEndings = new Map<RunId, RunEnding>();
+
+// On start-up and then periodically: a run whose engine died is marked abandoned. Kept
+// endings go first, so such a run ends with its real reason once a write fits again.
 const SWEEP_EVERY_MS = 5_000;
-const sweep = () => void sweepAbandoned(db, Date.now(), isLocked).catch(() => undefined);
+const sweep = () =>
+  void storePendingEndings(db, pendingEndings)
+    .then(() => sweepAbandoned(db, Date.now(), isLocked))
+    .catch(() => undefined);
 sweep();
 setInterval(sweep, SWEEP_EVERY_MS);
 
@@ -92,9 +104,18 @@ async function handle(request: EngineRequest): Promise<unknown> {
     case 'info':
       return currentInfo();
     case 'start': {
-      const status = await service.start(request.params.runId);
-      post({ type: 'run-finished', runId: request.params.runId, status });
-      return { status };
+      const { runId } = request.params;
+      try {
+        const status = await service.start(runId);
+        post({ type: 'run-finished', runId, status });
+        return { status };
+      } catch (error) {
+        if (error instanceof RunEndingError) {
+          pendingEndings.set(runId, error.ending);
+          post({ type: 'run-finished', runId, status: error.ending.status });
+        }
+        throw error;
+      }
     }
     case 'cancel':
       return { cancelled: service.cancel(request.params.runId) };
@@ -111,9 +132,11 @@ async function handle(request: EngineRequest): Promise<unknown> {
     case 'poolBudgets': {
       await currentInfo();
       const { backend, bytes } = request.params;
-      if (backend !== undefined && bytes !== undefined) pools.setBudget(backend, bytes);
+      if (backend !== undefined && bytes !== undefined) await pools.chooseBudget(backend, bytes);
       return pools.budgets();
     }
+    case 'importFile':
+      return importFile(db, request.params.name, request.params.file);
   }
 }
 

@@ -31,12 +31,21 @@ export interface EngineCalls {
     params: { backend?: Backend; bytes?: number | null };
     result: PoolBudgetInfo[];
   };
+  /**
+   * Read a file a person imports, off the main thread: a run file is checked
+   * and written whole (or refused, writing nothing); any other file comes
+   * back parsed, for the page to import as a flow.
+   */
+  importFile: { params: { name: string; file: Blob }; result: ImportedFile };
 }
 export type EngineCall = keyof EngineCalls;
 
 export type EngineRequest = {
   [C in EngineCall]: { id: number; call: C; params: EngineCalls[C]['params'] };
 }[EngineCall];
+
+/** What an imported file turned out to be: a run now stored, or a parsed document for the page. */
+export type ImportedFile = { kind: 'run'; runId: RunId } | { kind: 'document'; value: unknown };
 
 /** A device pool's budget and where it came from. */
 export interface PoolBudgetInfo {
@@ -74,6 +83,8 @@ export type EngineEvent =
   /** A streaming port's latest value, at most one per rate-limit interval. */
   | { type: 'live'; runId: RunId; node: string; port: string; value: number }
   | { type: 'run-finished'; runId: RunId; status: RunStatus }
+  /** A write of the run's record failed (the storage quota is full, most often); the run is being stopped. */
+  | { type: 'storage-failure'; runId: RunId; reason: string }
   | PoolEvent;
 
 export type EngineMessage = EngineReply | EngineEvent;

@@ -8,6 +8,7 @@ import { writeResults, type BenchRow } from '../lib/rows';
 const suites: Record<string, () => Promise<{ run: () => Promise<BenchRow[]> }>> = {
   engine: () => import('./engine'),
   ort: () => import('./ort'),
+  producers: () => import('./producers'),
 };
 
 const [suite, out] = process.argv.slice(2);

@@ -13,6 +13,11 @@ export interface MetricBench {
   metricPath(points: number): Promise<MetricPathTrial>;
   /** `put` the same rows into the same store with raw IndexedDB, one transaction; wall ms. */
   rawPut(points: number): Promise<number>;
+  /**
+   * `put` the same rows with raw IndexedDB in transactions of `batch` rows,
+   * one after another, as the metric path batches them; wall ms of each.
+   */
+  rawBatches(points: number, batch: number): Promise<number[]>;
   /** Empty the metrics store (between trials, untimed). */
   clear(): Promise<void>;
 }

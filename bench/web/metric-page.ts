@@ -60,8 +60,8 @@ function rowsFor(points: number): MetricRow[] {
   }));
 }
 
-async function rawPut(points: number): Promise<number> {
-  const rows = rowsFor(points);
+/** `put` `rows` with raw IndexedDB in one transaction; wall ms to its commit. */
+async function putInOneTransaction(rows: readonly MetricRow[]): Promise<number> {
   const idb = db.backendDB();
   const start = performance.now();
   await new Promise<void>((resolve, reject) => {
@@ -75,11 +75,23 @@ async function rawPut(points: number): Promise<number> {
   return performance.now() - start;
 }
 
+function rawPut(points: number): Promise<number> {
+  return putInOneTransaction(rowsFor(points));
+}
+
+async function rawBatches(points: number, batch: number): Promise<number[]> {
+  const rows = rowsFor(points);
+  const ms: number[] = [];
+  for (let i = 0; i < rows.length; i += batch)
+    ms.push(await putInOneTransaction(rows.slice(i, i + batch)));
+  return ms;
+}
+
 async function clear(): Promise<void> {
   await db.metrics.clear();
 }
 
 await db.delete();
 await db.open();
-const bench: MetricBench = { metricPath, rawPut, clear };
+const bench: MetricBench = { metricPath, rawPut, rawBatches, clear };
 Object.assign(window, { [METRIC_BENCH_GLOBAL]: bench });

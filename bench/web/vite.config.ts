@@ -15,6 +15,20 @@ export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
   base: './',
   logLevel: 'warn',
-  build: { outDir: benchPageOutDir, emptyOutDir: true, target: 'es2022' },
+  build: {
+    outDir: benchPageOutDir,
+    emptyOutDir: true,
+    target: 'es2022',
+    // The metric write path, the charts (chart.html) and the canvas (canvas.html).
+    rolldownOptions: {
+      input: {
+        index: fileURLToPath(new URL('index.html', import.meta.url)),
+        chart: fileURLToPath(new URL('chart.html', import.meta.url)),
+        canvas: fileURLToPath(new URL('canvas.html', import.meta.url)),
+      },
+    },
+  },
+  plugins: appConfig.plugins,
+  worker: appConfig.worker,
   preview: { headers: appConfig.preview?.headers },
 });

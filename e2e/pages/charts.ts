@@ -54,6 +54,20 @@ export class Charts {
     return this.page.getByRole('img', { name: `Chart: ${metric}`, exact: true });
   }
 
+  /**
+   * The lane of one kind of wait (`data_wait` …) under the loss: role `img`
+   * named `Timeline: <kind>`, described by its count and total wait, with
+   * `data-intervals` counting its bars.
+   */
+  timeline(kind: string): Locator {
+    return this.page.getByRole('img', { name: `Timeline: ${kind}`, exact: true });
+  }
+
+  /** Every timeline lane shown, one per kind of wait. */
+  timelines(): Locator {
+    return this.page.getByRole('img', { name: /^Timeline: / });
+  }
+
   /** The list named `Legend: <metric>`. */
   legend(metric: string): Locator {
     return this.page.getByRole('list', { name: `Legend: ${metric}`, exact: true });

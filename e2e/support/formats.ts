@@ -5,7 +5,8 @@
  */
 
 export interface FlowFile {
-  format: 'flowbench.flow/1';
+  /** `/2` only when a node is bypassed; a `/1` reader would run that node. */
+  format: 'flowbench.flow/1' | 'flowbench.flow/2';
   name: string;
   description?: string;
   inputs: { name: string; type: string; default?: unknown }[];
@@ -15,8 +16,11 @@ export interface FlowFile {
     kind: string;
     params: Record<string, unknown>;
     position: { x: number; y: number };
+    bypass?: true;
   }[];
   edges: { from: string; to: string }[];
+  /** Titled frames around nodes (layout only); absent when the flow has none. */
+  groups?: { id: string; title: string; nodes: string[]; color?: string }[];
 }
 
 /** A metric point: `[step, value, ts]`, or `[step, null, ts, "NaN" | …]` for a non-finite value. */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeIssues } from '../core/flow/issues';
 import { parseFlow } from '../core/flow/validate';
-import { createFlow, getSetting, listFlows, saveFlow, setSetting } from './flows';
+import { createFlow, getSetting, listFlows, saveFlow, saveFlowOver, setSetting } from './flows';
 import { FlowbenchDb } from './schema';
 
 const parsed = parseFlow(
@@ -59,5 +59,17 @@ describe('flow library', () => {
     opened.push(again);
     expect(await getSetting(again, 'openFlow')).toEqual({ id: 'x' });
     expect(await getSetting(again, 'missing')).toBeUndefined();
+  });
+});
+
+describe('saving over a version', () => {
+  it('saves over the version it read, and refuses (writing nothing) once another tab saved', async () => {
+    const db = freshDb();
+    const row = await createFlow(db, flow);
+    expect(await saveFlowOver(db, row.id, { ...flow, name: 'mine' }, 1)).toEqual({ version: 2 });
+    // Another tab still at version 1 saves: refused, with the row as it is.
+    const late = await saveFlowOver(db, row.id, { ...flow, name: 'theirs' }, 1);
+    expect('conflict' in late && late.conflict.version).toBe(2);
+    expect((await db.flows.get(row.id))?.doc.name).toBe('mine');
   });
 });

@@ -29,6 +29,27 @@ export async function saveFlow(db: FlowbenchDb, id: FlowId, doc: FlowDocument): 
   });
 }
 
+/**
+ * Save a changed document over version `expected` only. When the stored row
+ * is at another version, another tab saved it since: nothing is written and
+ * that row comes back, so the caller can ask the person instead of
+ * overwriting their edits.
+ */
+export async function saveFlowOver(
+  db: FlowbenchDb,
+  id: FlowId,
+  doc: FlowDocument,
+  expected: number,
+): Promise<{ version: number } | { conflict: FlowRow }> {
+  return db.transaction('rw', db.flows, async () => {
+    const row = await db.flows.get(id);
+    if (row && row.version !== expected) return { conflict: row };
+    const version = (row?.version ?? 0) + 1;
+    await db.flows.put({ id, name: doc.name, doc, version, updatedAt: new Date().toISOString() });
+    return { version };
+  });
+}
+
 export function listFlows(db: FlowbenchDb): Promise<FlowRow[]> {
   return db.flows.orderBy('updatedAt').reverse().toArray();
 }

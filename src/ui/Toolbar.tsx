@@ -1,13 +1,13 @@
 /** The top bar: the open flow's name, files in and out, the backend, Run and Cancel run. */
 import { useState, type ChangeEvent } from 'react';
 import { backendChoices, type BackendChoice } from '../core/engine/runtime';
-import { useEngineInfo } from './engine/EngineContext';
+import { useEngine, useEngineInfo } from './engine/EngineContext';
 import { useRunActions } from './engine/actions';
 import { ExamplesDialog } from './panels/ExamplesDialog';
-import { download, readJsonFile } from './files';
+import { download } from './files';
 import { setSetting } from '../db/flows';
 import { db } from './db';
-import { BACKEND, importDocument } from './library';
+import { BACKEND, importPickedFile } from './library';
 import { useSelectedRun } from './runs/queries';
 import { useEditor, useEditorStore } from './store/context';
 
@@ -17,6 +17,7 @@ export function Toolbar() {
   const backend = useEditor((s) => s.backend);
   const selected = useSelectedRun();
   const info = useEngineInfo();
+  const engine = useEngine();
   const { run, cancel } = useRunActions();
   const [examplesOpen, setExamplesOpen] = useState(false);
 
@@ -26,7 +27,7 @@ export function Toolbar() {
     input.value = '';
     if (!file) return;
     try {
-      await importDocument(store, file.name, await readJsonFile(file));
+      await importPickedFile(store, engine, file);
     } catch (error) {
       store.getState().alert(error instanceof Error ? error.message : String(error));
     }

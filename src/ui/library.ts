@@ -5,16 +5,18 @@
  */
 import { useEffect } from 'react';
 import { backendChoices, type BackendChoice } from '../core/engine/runtime';
-import type { FlowDocument } from '../core/flow/document';
-import { describeIssues, type FlowIssue } from '../core/flow/issues';
+import { flowFormats, type FlowDocument } from '../core/flow/document';
 import { parseFlow, validateFlow } from '../core/flow/validate';
 import { builtinCatalog } from '../core/nodes';
-import { fromRunExport, RUN_FORMAT } from '../core/run/export';
+import { RUN_FORMAT } from '../core/run/export';
+import { formatOf, ImportError, refuseImport } from '../core/run/import-file';
 import type { FlowId, RunId } from '../core/run/record';
-import { createFlow, getSetting, saveFlow, setSetting } from '../db/flows';
-import { importRunRecord } from '../db/runs';
+import { liveQuery } from 'dexie';
+import { storeFile } from '../db/files';
+import { createFlow, getSetting, saveFlowOver, setSetting } from '../db/flows';
 import { db } from './db';
-import { defaultExample } from './examples';
+import type { EngineClient } from './engine/client';
+import { defaultExample, type Example } from './examples';
 import { useEditorStore } from './store/context';
 import type { EditorStore } from './store/editor';
 
@@ -27,6 +29,7 @@ export async function openLibraryFlow(store: EditorStore, id: FlowId): Promise<v
   const row = await db.flows.get(id);
   if (!row) return;
   store.getState().openFlow(row.id, row.doc);
+  store.setState({ savedVersion: row.version, conflict: null });
   await setSetting(db, OPEN_FLOW, row.id);
   const latest = await db.runs.where('flowId').equals(row.id).last();
   if (latest) store.getState().selectRun(latest.id);
@@ -36,6 +39,26 @@ export async function openLibraryFlow(store: EditorStore, id: FlowId): Promise<v
 export async function addAndOpen(store: EditorStore, doc: FlowDocument): Promise<void> {
   const row = await createFlow(db, structuredClone(doc));
   await openLibraryFlow(store, row.id);
+}
+
+/**
+ * Open an example as a new library flow: store the files it ships with
+ * first (a param holds their digest; a file that does not match it is
+ * refused, so the flow never names bytes it does not have), then fill in the
+ * run parameters it comes with.
+ */
+export async function openExample(store: EditorStore, example: Example): Promise<void> {
+  for (const file of example.files ?? []) {
+    const response = await fetch(file.url);
+    if (!response.ok) throw new Error(`${file.name}: ${response.status} ${response.statusText}`);
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const digest = await storeFile(db, file.name, bytes, file.mediaType);
+    const named = example.doc.nodes.some((n) => Object.values(n.params).includes(digest));
+    if (!named) throw new Error(`${file.name} (${digest}) is not the file the example names`);
+  }
+  await addAndOpen(store, example.doc);
+  for (const [name, value] of Object.entries(example.runParams ?? {}))
+    store.getState().setRunParam(name, value);
 }
 
 /** On start-up: reopen the flow that was open, or put the default example on the canvas. */
@@ -49,67 +72,144 @@ export async function restoreSession(store: EditorStore): Promise<void> {
   await addAndOpen(store, defaultExample());
 }
 
-/** Autosave the open flow, debounced, whenever its document changes. */
+/**
+ * Autosave the open flow, debounced, whenever its document changes — and
+ * never over another tab's edits. Each tab knows the library version its
+ * document stands on and saves over that version only. When another tab
+ * saves the same flow, this tab takes their version if it has nothing
+ * unsaved, and otherwise stops saving and asks the person (`conflict`):
+ * reload theirs, or keep this tab's edits as a copy. Tabs editing different
+ * flows never meet.
+ */
 export function useAutosave(): void {
   const store = useEditorStore();
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    /** An edit of this tab waits to be saved. */
+    let pending = false;
+    /** The version a save in flight is writing (its own echo is not another tab's). */
+    let writing = 0;
+
+    const save = async (flowId: FlowId, doc: FlowDocument, expected: number) => {
+      writing = expected + 1;
+      try {
+        const result = await saveFlowOver(db, flowId, doc, expected);
+        const now = store.getState();
+        if (now.flowId !== flowId) {
+          // Saved on the way to another flow; a conflict then still must not pass in silence.
+          if ('conflict' in result)
+            now.alert(
+              `Your last edits of “${doc.name}” were not saved: another tab saved it first`,
+            );
+          return;
+        }
+        pending = now.doc !== doc;
+        if ('conflict' in result)
+          store.setState({ conflict: { flowId, version: result.conflict.version } });
+        else store.setState({ savedVersion: result.version });
+      } catch (error) {
+        store.getState().alert(`Could not save the flow: ${String(error)}`);
+      } finally {
+        writing = 0;
+      }
+    };
+    const saveOpen = () => {
+      const { flowId, doc, savedVersion, conflict } = store.getState();
+      if (flowId && doc && !conflict) void save(flowId, doc, savedVersion);
+    };
+
+    let watching: { unsubscribe: () => void } | undefined;
+    const watch = (flowId: FlowId | null) => {
+      watching?.unsubscribe();
+      if (!flowId) return;
+      watching = liveQuery(() => db.flows.get(flowId)).subscribe({
+        next: (row) => {
+          const state = store.getState();
+          if (!row || row.id !== state.flowId || state.conflict) return;
+          if (row.version <= state.savedVersion || row.version === writing) return;
+          if (pending) store.setState({ conflict: { flowId: row.id, version: row.version } });
+          else store.setState({ doc: row.doc, savedVersion: row.version });
+        },
+      });
+    };
+    watch(store.getState().flowId);
+
     const unsubscribe = store.subscribe((state, previous) => {
-      if (state.revision === previous.revision || !state.flowId || !state.doc) return;
-      const { flowId, doc } = state;
+      if (state.flowId !== previous.flowId) {
+        // Edits of the flow left behind are saved now, not dropped.
+        clearTimeout(timer);
+        if (pending && previous.flowId && previous.doc && !previous.conflict)
+          void save(previous.flowId, previous.doc, previous.savedVersion);
+        pending = false;
+        watch(state.flowId);
+      } else if (state.revision === 0 && previous.revision !== 0) {
+        // The same flow opened afresh (its stored version): this tab's unsaved edits are let go.
+        clearTimeout(timer);
+        pending = false;
+      }
+      // Opening a flow resets the revision to 0: nothing to save then.
+      if (state.revision === previous.revision || state.revision === 0) return;
+      if (!state.flowId || !state.doc) return;
+      pending = true;
       clearTimeout(timer);
-      timer = setTimeout(() => {
-        saveFlow(db, flowId, doc).catch((error: unknown) =>
-          store.getState().alert(`Could not save the flow: ${String(error)}`),
-        );
-      }, AUTOSAVE_MS);
+      timer = setTimeout(saveOpen, AUTOSAVE_MS);
     });
     return () => {
       clearTimeout(timer);
+      watching?.unsubscribe();
       unsubscribe();
     };
   }, [store]);
 }
 
-export class ImportError extends Error {
-  readonly code = 'bad-import';
-  override name = 'ImportError';
-}
-
-function refuse(file: string, what: string, issues: readonly FlowIssue[]): never {
-  throw new ImportError(`${file} is not a valid ${what}:\n${describeIssues(issues)}`);
+/** Settle a conflict: show the other tab's version, or keep this tab's as a new flow. */
+export async function resolveConflict(
+  store: EditorStore,
+  choice: 'reload-theirs' | 'keep-mine-as-copy',
+): Promise<void> {
+  const { conflict, doc } = store.getState();
+  if (!conflict || !doc) return;
+  if (choice === 'reload-theirs') return openLibraryFlow(store, conflict.flowId);
+  await addAndOpen(store, { ...doc, name: `${doc.name} (copy)` });
 }
 
 /**
- * Import a parsed file: a flow becomes a new library flow, a run joins the
- * runs table. Anything malformed is refused whole with the JSON path at fault.
+ * Import a file a person picked: the engine worker reads it and, for a run
+ * file, checks and writes it there (a run file can hold 100,000 points; none
+ * of that work holds the page); a run joins the runs table, selected. Any
+ * other file comes back parsed and is imported as a flow here.
+ */
+export async function importPickedFile(
+  store: EditorStore,
+  engine: EngineClient,
+  file: File,
+): Promise<{ flow?: FlowId; run?: RunId }> {
+  const imported = await engine.call('importFile', { name: file.name, file });
+  if (imported.kind === 'document') return importDocument(store, file.name, imported.value);
+  store.getState().selectRun(imported.runId);
+  return { run: imported.runId };
+}
+
+/**
+ * Import a parsed flow file as a new library flow. Anything malformed is
+ * refused whole with the JSON path at fault.
  */
 export async function importDocument(
   store: EditorStore,
   file: string,
   value: unknown,
-): Promise<{ flow?: FlowId; run?: RunId }> {
-  const format =
-    typeof value === 'object' && value !== null
-      ? (value as { format?: unknown }).format
-      : undefined;
-  if (format === RUN_FORMAT) {
-    const parsed = fromRunExport(value);
-    if (!parsed.ok) refuse(file, 'run file', parsed.issues);
-    await importRunRecord(db, parsed.record);
-    store.getState().selectRun(parsed.record.run.id);
-    return { run: parsed.record.run.id };
-  }
+): Promise<{ flow?: FlowId }> {
+  const format = formatOf(value);
   const parsed = parseFlow(value);
   if (!parsed.ok) {
-    if (typeof format === 'string' && format !== 'flowbench.flow/1')
+    if (typeof format === 'string' && !(flowFormats as readonly string[]).includes(format))
       throw new ImportError(
-        `${file} has format "${format}"; Flowbench imports "flowbench.flow/1" and "${RUN_FORMAT}" files`,
+        `${file} has format "${format}"; Flowbench imports "${flowFormats.join('", "')}" and "${RUN_FORMAT}" files`,
       );
-    refuse(file, 'flow file', parsed.issues);
+    refuseImport(file, 'flow file', parsed.issues);
   }
   const issues = validateFlow(parsed.flow, builtinCatalog);
-  if (issues.length > 0) refuse(file, 'flow', issues);
+  if (issues.length > 0) refuseImport(file, 'flow', issues);
   await addAndOpen(store, parsed.flow);
   return { flow: store.getState().flowId ?? undefined };
 }

@@ -10,7 +10,9 @@ import { useEditorStore } from './store/context';
 import { copySelection, parseClipboard, pasteInto, type ClipboardPayload } from './store/clipboard';
 import { edits } from './store/editor';
 import type { CanvasNode } from './canvas/adapter';
+import { layoutShortcuts } from './canvas/layoutCommands';
 import { db } from './db';
+import { flowNodeIds, lastCopied, toggleBypass } from './canvas/selection-actions';
 
 export const shortcutList: readonly { keys: string; action: string }[] = [
   { keys: 'Ctrl/⌘ + Enter', action: 'Run the open flow' },
@@ -21,6 +23,10 @@ export const shortcutList: readonly { keys: string; action: string }[] = [
   { keys: 'Ctrl/⌘ + D', action: 'Duplicate the selected nodes' },
   { keys: 'Delete, Backspace', action: 'Delete the selected nodes or edges' },
   { keys: 'Shift + drag', action: 'Select nodes in a box' },
+  { keys: 'Ctrl/⌘ + B', action: 'Bypass the selected nodes (or stop bypassing them)' },
+  { keys: 'Right-click, Shift + F10', action: 'Menu of the node, the selection or the canvas' },
+  { keys: 'Double-click the canvas', action: 'Quick add: find a node kind, Enter adds it there' },
+  ...layoutShortcuts,
   { keys: '?', action: 'Show these shortcuts' },
 ];
 
@@ -28,7 +34,8 @@ const PASTE_OFFSET = { x: 40, y: 40 };
 /** Two presses of Escape within this time cancel the selected run. */
 const DOUBLE_ESCAPE_MS = 600;
 
-function typing(target: EventTarget | null): boolean {
+/** Whether a key press goes to a field (where the browser's own keys apply). */
+export function typing(target: EventTarget | null): boolean {
   return (
     target instanceof HTMLElement &&
     (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))
@@ -39,7 +46,6 @@ export function useShortcuts(onHelp: () => void): void {
   const store = useEditorStore();
   const flow = useReactFlow<CanvasNode>();
   const { run, cancel } = useRunActions();
-  const clipboard = useRef<ClipboardPayload | null>(null);
   const lastEscape = useRef(0);
   // The latest actions, read when a key is pressed (not a dependency of the listener).
   const actions = useEffectEvent(() => ({ run, cancel, onHelp }));
@@ -57,9 +63,9 @@ export function useShortcuts(onHelp: () => void): void {
       const doc = store.getState().doc;
       const ids = selectedIds();
       if (!doc || ids.size === 0) return false;
-      clipboard.current = copySelection(doc, ids);
+      lastCopied.current = copySelection(doc, ids);
       // The system clipboard carries a copy to other tabs; it is missing on insecure origins.
-      const text = JSON.stringify(clipboard.current);
+      const text = JSON.stringify(lastCopied.current);
       void Promise.resolve()
         .then(() => navigator.clipboard.writeText(text))
         .catch(() => undefined);
@@ -72,14 +78,14 @@ export function useShortcuts(onHelp: () => void): void {
       const { nodes, edges } = pasteInto(doc, payload, PASTE_OFFSET);
       store.getState().changeDoc(edits.addNodes(nodes, edges, label));
       // The next paste lands beside this one, not on top of it.
-      clipboard.current = { ...payload, nodes, edges };
+      lastCopied.current = { ...payload, nodes, edges };
     };
 
     const readClipboard = async (): Promise<ClipboardPayload | null> => {
       try {
-        return parseClipboard(await navigator.clipboard.readText()) ?? clipboard.current;
+        return parseClipboard(await navigator.clipboard.readText()) ?? lastCopied.current;
       } catch {
-        return clipboard.current;
+        return lastCopied.current;
       }
     };
 
@@ -117,7 +123,8 @@ export function useShortcuts(onHelp: () => void): void {
       else if (key === 'd') {
         const doc = state.doc;
         if (doc) paste(copySelection(doc, selectedIds()), 'Duplicate');
-      } else return;
+      } else if (key === 'b') toggleBypass(store, flowNodeIds(store, selectedIds()));
+      else return;
       event.preventDefault();
     };
     window.addEventListener('keydown', onKey);

@@ -14,6 +14,13 @@
  * the run ends (`releaseAll`), whatever way it ends, so a failed or cancelled
  * loop cannot leak GPU buffers. Trade-off: a device tensor fed to a session
  * on another backend is downloaded first.
+ *
+ * Device loss: once a WebGPU session exists the runtime watches the device
+ * ORT runs on (`device.lost`). When it is lost, every WebGPU run in flight
+ * and every later one rejects at once with a `DeviceLostError` that names
+ * the loss — a step waiting on a dead GPU would otherwise never settle — so
+ * the program runner fails the node through its one exit, which gives back
+ * the pool's bytes, and the run's end releases the sessions.
  */
 import type * as Ort from 'onnxruntime-web';
 import {
@@ -38,6 +45,29 @@ export type OrtLoader = (backend: Backend) => Promise<OrtModule>;
 export class BackendUnavailableError extends Error {
   readonly code = 'backend-unavailable';
   override name = 'BackendUnavailableError';
+}
+
+/** The WebGPU device ORT ran on was lost (driver reset, GPU removed, destroyed). */
+export class DeviceLostError extends Error {
+  readonly code = 'device-lost';
+  override name = 'DeviceLostError';
+}
+
+/** What a `GPUDevice.lost` promise resolves with. */
+interface DeviceLostInfo {
+  readonly reason?: string;
+  readonly message?: string;
+}
+
+/** The part of a `GPUDevice` the runtime watches. */
+interface WatchedDevice {
+  readonly lost?: Promise<DeviceLostInfo>;
+}
+
+function deviceLostError(info: DeviceLostInfo): DeviceLostError {
+  const reason = info.reason && info.reason !== 'unknown' ? ` (${info.reason})` : '';
+  const message = info.message ? `: ${info.message}` : '';
+  return new DeviceLostError(`the WebGPU device was lost${reason}${message}`);
 }
 
 interface GpuLike {
@@ -108,6 +138,8 @@ class OrtDeviceTensor implements DeviceTensor {
     readonly tensor: Ort.Tensor,
     readonly backend: Backend,
     private readonly live: Set<OrtDeviceTensor>,
+    /** Rejects when the WebGPU device is lost (a download from it would never finish). */
+    private readonly loss: Promise<never> | null = null,
   ) {
     this.type = tensor.type === 'int32' ? 'int32' : 'float32';
     this.dims = [...tensor.dims];
@@ -126,14 +158,19 @@ class OrtDeviceTensor implements DeviceTensor {
   async read(): Promise<Tensor> {
     if (this.disposed) throw new Error('read of a device tensor after dispose()');
     if (!this.onGpu) return fromOrt(this.tensor);
-    return fromOrt(this.tensor, await this.tensor.getData());
+    const data = this.tensor.getData();
+    return fromOrt(this.tensor, await (this.loss ? Promise.race([data, this.loss]) : data));
   }
 
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
     this.live.delete(this);
-    if (this.onGpu) this.tensor.dispose();
+    try {
+      if (this.onGpu) this.tensor.dispose();
+    } catch {
+      // A buffer of a lost device is gone with it.
+    }
   }
 }
 
@@ -141,6 +178,10 @@ export class OrtRuntime implements TensorRuntime {
   private readonly modules = new Map<Backend, Promise<OrtModule>>();
   private readonly sessions = new Set<ModelSession>();
   private readonly deviceTensors = new Set<OrtDeviceTensor>();
+  /** Set once the WebGPU device is lost. */
+  private lost: DeviceLostError | null = null;
+  /** Rejects when the WebGPU device is lost (watched from the first WebGPU session on). */
+  private deviceLoss: Promise<never> | null = null;
 
   constructor(
     readonly info: EngineInfo,
@@ -164,6 +205,29 @@ export class OrtRuntime implements TensorRuntime {
     return this.deviceTensors.size;
   }
 
+  /** Why WebGPU can no longer run here, once its device is lost. */
+  get deviceLost(): DeviceLostError | null {
+    return this.lost;
+  }
+
+  /** Starts watching the device ORT's WebGPU backend runs on; once per runtime. */
+  private watchDevice(ort: OrtModule): Promise<never> {
+    if (this.deviceLoss !== null) return this.deviceLoss;
+    // A build that cannot say which device it uses is never seen as lost.
+    const device = new Promise<WatchedDevice | undefined>((resolve) => {
+      resolve(ort.env.webgpu.device as Promise<WatchedDevice | undefined>);
+    }).catch(() => undefined);
+    this.deviceLoss = device
+      .then((found) => found?.lost ?? new Promise<never>(() => undefined))
+      .then((info) => {
+        this.lost = deviceLostError(info);
+        throw this.lost;
+      });
+    // Nobody may be running when the device goes: that is no unhandled rejection.
+    this.deviceLoss.catch(() => undefined);
+    return this.deviceLoss;
+  }
+
   /** The backend a node's choice runs on here. */
   backendFor(choice: NodeBackend): Backend {
     if (choice === 'auto') return this.runBackend;
@@ -183,6 +247,7 @@ export class OrtRuntime implements TensorRuntime {
       this.modules.set(backend, module);
     }
     const ort = await module;
+    if (backend === 'webgpu' && this.lost) throw this.lost;
     const deviceOutputs = new Set(options.deviceOutputs ?? []);
     const session = await ort.InferenceSession.create(model, {
       executionProviders: [backend],
@@ -195,6 +260,9 @@ export class OrtRuntime implements TensorRuntime {
     });
     const sessions = this.sessions;
     const live = this.deviceTensors;
+    const loss = backend === 'webgpu' ? this.watchDevice(ort) : null;
+    // eslint-disable-next-line @typescript-eslint/no-this-alias -- the handle's methods read the runtime's loss
+    const runtime = this;
     const toOrt = async (feed: Feed): Promise<Ort.Tensor> => {
       if (feed instanceof OrtDeviceTensor && feed.backend === backend) return feed.tensor;
       const tensor = isDeviceTensor(feed) ? await feed.read() : feed;
@@ -205,19 +273,35 @@ export class OrtRuntime implements TensorRuntime {
       inputNames: session.inputNames,
       outputNames: session.outputNames,
       async run(feeds) {
+        if (loss && runtime.lost) throw runtime.lost;
         const ortFeeds: Record<string, Ort.Tensor> = {};
-        for (const [name, feed] of Object.entries(feeds)) ortFeeds[name] = await toOrt(feed);
-        const results = await session.run(ortFeeds);
+        for (const name in feeds) {
+          const feed = feeds[name]!;
+          // CPU tensors and this backend's device tensors need no await: a
+          // train step feeds a dozen of them every unit.
+          ortFeeds[name] =
+            feed instanceof OrtDeviceTensor && feed.backend === backend
+              ? feed.tensor
+              : isDeviceTensor(feed)
+                ? await toOrt(feed)
+                : new ort.Tensor(feed.type, feed.data, feed.dims);
+        }
+        // On WebGPU a run races the device's loss: a lost GPU never answers.
+        const results = await (loss
+          ? Promise.race([session.run(ortFeeds), loss])
+          : session.run(ortFeeds));
         const out: Record<string, Fetched> = {};
         for (const [name, tensor] of Object.entries(results))
           out[name] = deviceOutputs.has(name)
-            ? new OrtDeviceTensor(tensor, backend, live)
+            ? new OrtDeviceTensor(tensor, backend, live, loss)
             : fromOrt(tensor);
         return out;
       },
       async release() {
         sessions.delete(handle);
-        await session.release();
+        const released = session.release();
+        // A session of a lost device is let go without waiting on the dead GPU.
+        await (loss ? Promise.race([released, loss.catch(() => undefined)]) : released);
       },
     };
     sessions.add(handle);

@@ -104,3 +104,53 @@ describe('checkRunParity (real onnxruntime, WASM)', () => {
     );
   });
 });
+
+describe('several requests from one node (real onnxruntime, WASM)', () => {
+  /** The example with its evaluation split into `requests` requests. */
+  function evalRequests(requests: number): FlowDocument {
+    const flow = structuredClone(example);
+    for (const node of flow.nodes) if (node.id === 'eval') node.params.requests = requests;
+    return flow;
+  }
+
+  it('interleaves 4 evaluation requests over one resident model, identical to serial and to one request', async () => {
+    db = new FlowbenchDb(`parity-${++n}`);
+    const one = await journalTestRun(db, evalRequests(1), { steps: 20 });
+    const four = await journalTestRun(db, evalRequests(4), { steps: 20 });
+    let sessions = 0;
+    const counting = nodeRuntime();
+    const options = {
+      ...testDriverOptions(db),
+      runtimeFor: async (choice: Parameters<typeof counting>[0]) => {
+        const runtime = await counting(choice);
+        const create = runtime.createSession.bind(runtime);
+        runtime.createSession = (...args) => {
+          sessions++;
+          return create(...args);
+        };
+        return runtime;
+      },
+    };
+    expect(await driveRun(one, new AbortController().signal, options)).toBe('ok');
+    const oneSessions = sessions;
+    sessions = 0;
+    expect(await driveRun(four, new AbortController().signal, options)).toBe('ok');
+    // The train step and one inference model, however many requests evaluate.
+    expect(sessions).toBe(oneSessions);
+    const accuracy = async (id: typeof one) =>
+      (await readRunRecord(db, id))!.run.result.accuracy as number;
+    expect(await accuracy(four)).toBe(await accuracy(one));
+    const logs = (await readRunRecord(db, four))!.nodes.find((node) => node.node === 'eval')?.logs;
+    expect(logs).toMatch(/^\d+ of 300 rows right on wasm \(4 requests over one resident model\)$/);
+
+    const report = await checkRunParity(four, parityOptions());
+    expect(report.identical).toBe(true);
+    const evaluation = report.nodes.find((node) => node.node === 'eval')!;
+    expect(evaluation.requests).toBe(4);
+    // Two steps per request: one by one takes 4 × 2 ticks, interleaved 2.
+    expect(evaluation.ticks).toEqual({ serial: 8, interleaved: 2 });
+    expect(new Set(evaluation.lines.map((l) => l.request))).toEqual(
+      new Set(['eval#1', 'eval#2', 'eval#3', 'eval#4']),
+    );
+  });
+});

@@ -52,17 +52,18 @@ export async function checkRunParity(runId: RunId, options: ParityRunOptions): P
   const runtime = await options.runtimeFor(run.backendChoice);
   const signal = options.signal ?? new AbortController().signal;
   const backend = runtime.backendFor?.('auto') ?? runtime.info.backend;
+  const programs = engineProgramHost(runtime, options.pools, {
+    mode: 'parity',
+    onParity: (node, report) => nodes.push(summariseNodeParity(node, report)),
+    yieldNow: throttledYield(options.now),
+  });
   try {
     const result = await executeFlow({
       flow: run.flowSnapshot,
       catalog: options.catalog,
       inputs: values,
       runtime,
-      programs: engineProgramHost(runtime, options.pools, {
-        mode: 'parity',
-        onParity: (node, report) => nodes.push(summariseNodeParity(node, report)),
-        yieldNow: throttledYield(options.now),
-      }),
+      programs,
       readFile: (digest) => readStoredFile(options.db, digest),
       signal,
       now: options.now,
@@ -85,6 +86,7 @@ export async function checkRunParity(runId: RunId, options: ParityRunOptions): P
       error instanceof FlowValidationError ? describeIssues(error.issues) : errorMessage(error);
     return summariseRunParity(nodes, 'error', reason, backend);
   } finally {
+    await programs.close?.();
     await runtime.releaseAll?.();
   }
 }

@@ -85,6 +85,27 @@ describe('WorkerProducer over the producer protocol', () => {
     expect(worker.terminated).toBe(true);
   });
 
+  it('packs episodes that ended early into one reply and gives them back exactly', async () => {
+    // Random pushes drop the pole within a few dozen steps: every episode has its own length.
+    const cartpole = environmentSpec('cartpole', {
+      num_envs: 8,
+      episode_length: 200,
+      policy: 'random',
+      seed: 5,
+    });
+    const worker = new ChannelWorker();
+    const producer = new WorkerProducer(0, cartpole, worker);
+    const viaWorker = await producer.produce(request(1, 16), live());
+    const inProcess = await createEnvironmentProducer(cartpole, 0).produce(request(1, 16), live());
+    expect(new Set(inProcess.map((e) => e.length)).size).toBeGreaterThan(1);
+    expect(inProcess.every((e) => e.terminated)).toBe(true);
+    expect(viaWorker).toEqual(inProcess);
+    // One reply carried all sixteen, packed end to end.
+    const reply = worker.replies[0]!;
+    expect(reply.type === 'episodes' && reply.episodes.lengths.length).toBe(16);
+    producer.close();
+  });
+
   it("rejects with the producer's own error when producing throws in the worker", async () => {
     const broken = { ...pendulum, simulator: 'unicycle' } as unknown as EnvironmentSpec;
     const producer = new WorkerProducer(0, broken, new ChannelWorker());

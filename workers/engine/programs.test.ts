@@ -1,12 +1,12 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { GPU_FALLBACK_BUDGET, WASM_HEAP_BUDGET } from '../../src/core/programs';
 import { metricSeries, readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import type { PoolReport } from './pool-events';
 import { EnginePools, engineProgramHost } from './programs';
 import { driveRun } from './run-driver';
-import { journalTestRun, loadFlow, testDriverOptions } from './testing';
+import { journalTestRun, loadFlow, nodeRuntime, testDriverOptions } from './testing';
 
 const example = loadFlow('src/examples/spirals-mlp.flow.json');
 
@@ -118,6 +118,68 @@ describe('a run through the engine pools (real onnxruntime, WASM)', () => {
       /^train: step needs [\d.]+ KB peak \+ [\d.]+ KB resident \(weights, optimizer state\)( \+ [\d.]+ K?B of resident models)? = [\d.]+ KB, pool is 20 KB$/,
     );
     expect(await metricSeries(db, id, 'train.loss')).toEqual([]);
+    expect(pools.pool('wasm').used).toBe(0);
+  });
+});
+
+describe('models shared across the nodes of a run (real onnxruntime, WASM)', () => {
+  it('two evaluations of one trained model use one resident inference model, let go when the run ends', async () => {
+    const db = new FlowbenchDb(`programs-shared-${crypto.randomUUID()}`);
+    onTestFinished(async () => {
+      db.close();
+      await db.delete();
+    });
+    const flow = { ...structuredClone(example), outputs: ['eval.accuracy', 'eval2.accuracy'] };
+    const evalNode = flow.nodes.find((node) => node.id === 'eval')!;
+    flow.nodes.push({ ...structuredClone(evalNode), id: 'eval2', position: { x: 900, y: 300 } });
+    flow.edges.push(
+      { from: 'train.model', to: 'eval2.model' },
+      { from: 'split.test', to: 'eval2.dataset' },
+    );
+    const id = await journalTestRun(db, flow, { steps: 10 });
+    const pools = new EnginePools(() => null);
+    let created = 0;
+    let released = 0;
+    const plain = nodeRuntime();
+    const reports: PoolReport[] = [];
+    const status = await driveRun(id, new AbortController().signal, {
+      ...testDriverOptions(db),
+      runtimeFor: async (choice) => {
+        const runtime = await plain(choice);
+        const create = runtime.createSession.bind(runtime);
+        runtime.createSession = async (...args) => {
+          created++;
+          const session = await create(...args);
+          const release = session.release.bind(session);
+          session.release = () => {
+            released++;
+            return release();
+          };
+          return session;
+        };
+        return runtime;
+      },
+      programHost: (runtime, runId) =>
+        engineProgramHost(runtime, pools, {
+          onTick: (node, backend, { mode, tick, pool, requests }, final) =>
+            reports.push({ runId, node, backend, mode, tick, final, pool, requests }),
+        }),
+    });
+    const record = (await readRunRecord(db, id))!;
+    expect(status, record.run.statusReason).toBe('ok');
+    // The train step, and one inference model for both evaluations.
+    expect(created).toBe(2);
+    expect(released).toBe(2);
+    // Whichever evaluation loaded it, the other found it resident: one inference model in all.
+    const inference = new Set(
+      reports
+        .flatMap((r) => r.pool.residentModels.map((m) => m.name))
+        .filter((m) => m.includes('inference')),
+    );
+    expect(inference.size).toBe(1);
+    expect(
+      record.nodes.filter((node) => node.node.startsWith('eval')).map((node) => node.status),
+    ).toEqual(['ok', 'ok']);
     expect(pools.pool('wasm').used).toBe(0);
   });
 });

@@ -7,7 +7,9 @@
  * each run gets a program host over them. A budget comes from the person's
  * setting, else from the adapter's limits (WebGPU) or a heap budget (WASM),
  * see `defaultPoolBudget`. A new budget takes effect when its pool is idle —
- * a pool's budget never shrinks under a running program. Trade-off: the
+ * a pool's budget never shrinks under a running program. A budget a person
+ * sets is kept in a `BudgetStore` (the settings table) and restored when the
+ * engine starts, so it survives a reload. Trade-off: the
  * pools trust the estimates the programs declare; they do not measure the
  * device.
  */
@@ -35,13 +37,43 @@ export interface PoolBudget {
 
 export const poolBackends: readonly Backend[] = ['webgpu', 'wasm'];
 
+/** Where the budgets a person set are kept across reloads. */
+export interface BudgetStore {
+  /** The budgets set, in bytes, by backend. */
+  load(): Promise<Partial<Record<Backend, number>>>;
+  /** Keeps a backend's budget, or forgets it (back to the default) with null. */
+  save(backend: Backend, bytes: number | null): Promise<void>;
+}
+
 /** One pool per backend for the whole engine; see the module comment. */
 export class EnginePools {
   private readonly pools = new Map<Backend, DeviceMemoryPool>();
   private readonly settings = new Map<Backend, number>();
 
-  /** @param adapter the engine's WebGPU adapter, once known (it sizes the WebGPU default). */
-  constructor(private readonly adapter: () => AdapterInfo | null) {}
+  /**
+   * @param adapter the engine's WebGPU adapter, once known (it sizes the WebGPU default).
+   * @param store where set budgets are kept; none keeps them for this engine's life only.
+   */
+  constructor(
+    private readonly adapter: () => AdapterInfo | null,
+    private readonly store?: BudgetStore,
+  ) {}
+
+  /** Applies the budgets kept in the store (a stored value that is not a budget is skipped). */
+  async restore(): Promise<void> {
+    const kept = (await this.store?.load()) ?? {};
+    for (const backend of poolBackends) {
+      const bytes = kept[backend];
+      if (typeof bytes === 'number' && Number.isFinite(bytes) && bytes > 0)
+        this.settings.set(backend, Math.round(bytes));
+    }
+  }
+
+  /** What a person sets: `setBudget`, then kept in the store so it survives a reload. */
+  async chooseBudget(backend: Backend, bytes: number | null): Promise<void> {
+    this.setBudget(backend, bytes);
+    await this.store?.save(backend, this.settings.get(backend) ?? null);
+  }
 
   /** The pool programs on `backend` draw on. */
   pool(backend: Backend): DeviceMemoryPool {
@@ -99,6 +131,8 @@ export function engineProgramHost(
     },
     ...(options.mode && { mode: options.mode }),
     ...(options.yieldNow && { yieldNow: options.yieldNow }),
+    // A run's nodes share equal models; the run driver closes the host when the run ends.
+    shareModels: true,
     onTick: (node, backend, report) => {
       last.set(node, { backend, report });
       options.onTick?.(node, backend, report, false);
@@ -106,6 +140,7 @@ export function engineProgramHost(
     onParity: (node, report) => options.onParity?.(node, report),
   });
   return {
+    close: () => host.close?.() ?? Promise.resolve(),
     async run(job) {
       try {
         return await host.run(job);

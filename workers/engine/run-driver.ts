@@ -29,6 +29,7 @@ import {
 } from '../../src/core/run/record';
 import { readStoredFile } from '../../src/db/files';
 import { DEFAULT_LIVE_INTERVAL_MS, liveValues } from './live-values';
+import { storageFailureReason, storeEnding } from './run-ending';
 import { claimRun, putMetrics, putRunNodes, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 
@@ -44,6 +45,11 @@ export interface RunDriverOptions {
   onLive?: (node: string, port: string, value: number) => void;
   /** The program host of a run over its runtime (the engine's pools); default an unbounded pool. */
   programHost?: (runtime: TensorRuntime, runId: RunId) => ProgramHost;
+  /**
+   * A write of the run's record failed (the storage quota is full, most
+   * often): the run is being stopped; `reason` is what its record will say.
+   */
+  onStorageFailure?: (reason: string) => void;
   /** How long a lease vouches for a run; refreshed every third of it. */
   leaseMs?: number;
   metricBatch?: { maxPoints?: number; maxDelayMs?: number };
@@ -53,9 +59,11 @@ export interface RunDriverOptions {
 class WriteChain {
   private tail: Promise<void> = Promise.resolve();
   failure: unknown = null;
+  constructor(private readonly onFailure: (error: unknown) => void) {}
   add(write: () => Promise<void>): void {
     this.tail = this.tail.then(write).catch((error: unknown) => {
       this.failure ??= error;
+      this.onFailure(error);
     });
   }
   settled(): Promise<void> {
@@ -83,24 +91,28 @@ export async function driveRun(
     (node, port, value) => options.onLive?.(node, port, value),
     (node, port) => limits.get(node)?.[port] ?? DEFAULT_LIVE_INTERVAL_MS,
   );
+  // A write that fails (the quota is full) stops the run: nothing more of it could be kept.
+  let storageFailure: unknown = null;
+  const storageFailed = (error: unknown) => {
+    if (storageFailure !== null) return;
+    storageFailure = error;
+    options.onStorageFailure?.(storageFailureReason(error));
+    abort.abort();
+  };
   const nodes = new Map<string, RunNodeRow>();
-  const writes = new WriteChain();
+  const writes = new WriteChain(storageFailed);
   const saveNode = (node: string, changes: Partial<RunNodeRow>) => {
     const row = { ...nodes.get(node)!, ...changes };
     nodes.set(node, row);
     writes.add(() => putRunNodes(db, [row]));
   };
 
-  let storageFailure: unknown = null;
   const batcher = new MetricBatcher({
     runId,
     write: (rows) => putMetrics(db, rows),
     now,
     setTimer: options.setTimer,
-    onError: (error) => {
-      storageFailure ??= error;
-      abort.abort();
-    },
+    onError: storageFailed,
     ...options.metricBatch,
   });
   // The executor's signal: the person's cancel, or a storage failure that makes going on pointless.
@@ -108,6 +120,7 @@ export async function driveRun(
   signal.addEventListener('abort', () => abort.abort(), { once: true });
 
   let runtime: Awaited<ReturnType<RunDriverOptions['runtimeFor']>> | null = null;
+  let programs: ProgramHost | undefined;
   let end: Pick<RunRow, 'status' | 'statusReason' | 'result'>;
   try {
     const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
@@ -132,7 +145,7 @@ export async function driveRun(
       catalog: options.catalog,
       inputs: values,
       runtime,
-      ...(options.programHost && { programs: options.programHost(runtime, runId) }),
+      ...(options.programHost && { programs: (programs = options.programHost(runtime, runId)) }),
       readFile: (digest) => readStoredFile(db, digest),
       signal: abort.signal,
       now,
@@ -146,7 +159,11 @@ export async function driveRun(
         },
         nodeFinished(node, outcome) {
           saveNode(node, {
-            status: outcome.status,
+            // Stopped by a storage failure, not by the person: interrupted, as after a crash.
+            status:
+              outcome.status === 'cancelled' && storageFailure !== null
+                ? 'interrupted'
+                : outcome.status,
             durationMs: outcome.durationMs,
             error: capText(outcome.error, recordLimits.error),
           });
@@ -208,6 +225,8 @@ export async function driveRun(
       result: {},
     };
   } finally {
+    // The models the run's nodes shared give back their pool bytes; then every session goes.
+    await programs?.close?.();
     await runtime?.releaseAll?.();
   }
 
@@ -220,21 +239,30 @@ export async function driveRun(
   // Logs are kept in memory while nodes run; write them once with the final outcomes.
   writes.add(() => putRunNodes(db, [...nodes.values()]));
   await writes.settled();
-  stopLease();
-  if (storageFailure !== null || writes.failure !== null)
+  if (storageFailure !== null)
     end = {
       status: 'error',
-      statusReason: `could not store the run's record: ${errorMessage(storageFailure ?? writes.failure)}`,
+      statusReason: storageFailureReason(storageFailure),
       result: end.result,
     };
   const finished = now();
-  await updateRun(db, runId, {
-    ...end,
-    statusReason: capText(end.statusReason, recordLimits.error),
-    finishedAt: new Date(finished).toISOString(),
-    durationMs: finished - started,
-    leaseUntil: null,
-  });
+  try {
+    // One small write, retried: it often fits where a batch of points did not.
+    await storeEnding(
+      db,
+      runId,
+      {
+        ...end,
+        statusReason: capText(end.statusReason, recordLimits.error),
+        finishedAt: new Date(finished).toISOString(),
+        durationMs: finished - started,
+        leaseUntil: null,
+      },
+      options.setTimer,
+    );
+  } finally {
+    stopLease();
+  }
   return end.status;
 }
 

@@ -12,12 +12,14 @@ import { driveRun, type RunDriverOptions } from './run-driver';
 
 export interface RunServiceOptions extends Omit<
   RunDriverOptions,
-  'runtimeFor' | 'onProgress' | 'onLive'
+  'runtimeFor' | 'onProgress' | 'onLive' | 'onStorageFailure'
 > {
   engineInfo(): Promise<EngineInfo>;
   runtimeFor(choice: BackendChoice, info: EngineInfo): ReturnType<RunDriverOptions['runtimeFor']>;
   onProgress(runId: RunId, node: string, done: number, total: number): void;
   onLive?(runId: RunId, node: string, port: string, value: number): void;
+  /** A write of the run's record failed and the run is being stopped (see run-ending.ts). */
+  onStorageFailure?(runId: RunId, reason: string): void;
   /** Hold `name` while `body` runs (Web Locks in the browser). */
   withLock<T>(name: string, body: () => Promise<T>): Promise<T>;
   maxActive?: number;
@@ -51,6 +53,7 @@ export class RunService {
           runtimeFor: (choice) => this.options.runtimeFor(choice, info),
           onProgress: (node, done, total) => this.options.onProgress(runId, node, done, total),
           onLive: (node, port, value) => this.options.onLive?.(runId, node, port, value),
+          onStorageFailure: (reason) => this.options.onStorageFailure?.(runId, reason),
         }),
       );
     } finally {

@@ -55,7 +55,20 @@ export interface NodeKind<P extends ParamSpecs = ParamSpecs> {
   params: P;
   inputs: readonly PortSpec[];
   outputs: readonly PortSpec[];
+  /**
+   * Findings across params that no single param's range can express (one
+   * must divide another, a timeout must be positive …), over the params with
+   * defaults filled in and flow inputs substituted. Validation and submit
+   * call it, so a bad combination is refused before a run exists.
+   */
+  checkParams?(params: ParamValues<P>): readonly ParamFinding[];
   execute(ctx: NodeContext<ParamValues<P>>): Promise<void>;
+}
+
+/** What `checkParams` found wrong, naming the param a person edits to fix it. */
+export interface ParamFinding {
+  param: string;
+  message: string;
 }
 
 /** Declare a node kind; infers param value types for `execute`. */

@@ -10,7 +10,8 @@
  *   paces to the planned rate. The next slot is counted from when the batch
  *   was granted, not from the slot it missed: a slow step earns no catch-up
  *   credit, because a burst after a stall would train on a cache the plan
- *   never budgeted for. Without a plan it only polls for data.
+ *   never budgeted for. (Only the pacing timer's own lateness is not held
+ *   against the schedule.) Without a plan it only polls for data.
  * - `sampleContext` retries only transient unavailability (no data yet, every
  *   budget momentarily spent); anything else cannot be waited out and
  *   propagates at once.
@@ -203,10 +204,14 @@ export class FlowController {
       plan.training_chunks_per_second_target,
       plan.active_chunks_per_second_cap ?? Infinity,
     );
+    const period = (1000 * plan.batch_size) / rate;
+    const slot = this.nextBatchAt;
     const start = this.clock.now();
-    if (this.nextBatchAt !== null && start < this.nextBatchAt) {
+    let slept = false;
+    if (slot !== null && start < slot) {
+      slept = true;
       try {
-        await this.clock.sleep(this.nextBatchAt - start, signal);
+        await this.clock.sleep(slot - start, signal);
       } finally {
         this.telemetry.interval({
           kind: 'usage_throttle',
@@ -215,8 +220,13 @@ export class FlowController {
         });
       }
     }
-    // Counted from now, not from the slot: a late batch earns no burst.
-    this.nextBatchAt = this.clock.now() + (1000 * plan.batch_size) / rate;
+    const now = this.clock.now();
+    // A batch made late by the step itself restarts the schedule from now: a
+    // slow step earns no burst. A batch made late only by our own timer
+    // firing late (by up to half a slot) keeps its slot, or the timer's
+    // lateness would add up into a rate below the plan.
+    const timerLate = slept && slot !== null && now - slot <= period / 2;
+    this.nextBatchAt = (timerLate ? slot : now) + period;
   }
 
   private describeSupply(): string {

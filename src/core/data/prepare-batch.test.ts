@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { RunCancelledError } from '../engine/executor';
 import { DataWaitTimeoutError } from './errors';
-import type { FlowController } from './flow-controller';
+import { createRandom } from '../random';
+import { FlowController } from './flow-controller';
 import { engineConfig, planFor, setupController } from './testing';
 
 const window = { contextLength: 2, predictionLength: 1 };
@@ -120,6 +121,27 @@ describe('prepareBatch with a plan', () => {
     expect(clock.now()).toBe(tB); // late already: no wait
     await clock.drive(controller.prepareBatch());
     expect(clock.now() - tB).toBe(100); // but no burst either
+  });
+
+  it('keeps the planned rate when its own timer fires late', async () => {
+    // One batch per 100 ms; every sleep wakes 30 ms late, as a busy event loop does.
+    const { engine, clock } = setupController({
+      config: {
+        episode_sample_budget: 100,
+        episode_sample_hard_limit: 100,
+        plan: planFor({ refill_remaining_chunks: 0 }),
+      },
+    });
+    const late = new FlowController({
+      engine,
+      clock: { now: () => clock.now(), sleep: (ms, signal) => clock.sleep(ms + 30, signal) },
+      random: createRandom(1),
+    });
+    await clock.drive(late.prepareBatch());
+    const t0 = clock.now();
+    for (let batch = 0; batch < 10; batch++) await clock.drive(late.prepareBatch());
+    // Ten slots of 100 ms, the last one 30 ms late: the lateness did not add up.
+    expect(clock.now() - t0).toBe(1030);
   });
 
   it('paces to the active cap when it is below the target', async () => {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createCatalog } from '../catalog/catalog';
 import { defineNodeKind } from '../catalog/kind';
 import type { Dataset } from '../catalog/values';
-import { FLOW_FORMAT, type FlowDocument, type FlowEdge } from '../flow/document';
+import { FLOW_FORMAT, FLOW_FORMAT_2, type FlowDocument, type FlowEdge } from '../flow/document';
 import { FlowValidationError } from '../flow/issues';
 import { dataSplit } from '../nodes/data-split';
 import { dataSynthetic } from '../nodes/data-synthetic';
@@ -544,5 +544,74 @@ describe('executeFlow', () => {
       ],
     );
     await expect(run(flow)).rejects.toThrow('the flow has a cycle: a → b → a');
+  });
+});
+
+describe('a bypassed node', () => {
+  const bypassing = (flow: FlowDocument, ...ids: string[]): FlowDocument => ({
+    ...flow,
+    format: FLOW_FORMAT_2,
+    nodes: flow.nodes.map((n) => (ids.includes(n.id) ? { ...n, bypass: true } : n)),
+  });
+
+  it('does not run and passes its input of the same type on to what follows', async () => {
+    const flow = bypassing(
+      flowOf(
+        [
+          ['src', 't.source', { value: 5 }],
+          ['off', 't.fail'],
+          ['after', 't.pass'],
+        ],
+        [
+          ['src.out', 'off.in'],
+          ['off.out', 'after.in'],
+        ],
+        { outputs: ['after.out'] },
+      ),
+      'off',
+    );
+    const { result, recorded } = await run(flow);
+    expect(recorded.started).not.toContain('off');
+    expect(recorded.finished.get('off')).toEqual({
+      status: 'skipped',
+      durationMs: null,
+      error: 'bypassed',
+    });
+    expect(recorded.logs).toContain('after: got 5');
+    expect(result).toMatchObject({ status: 'ok', outputs: { 'after.out': 5 }, failed: [] });
+  });
+
+  it('skips what needs an output it cannot pass on, naming the bypassed node', async () => {
+    const flow = bypassing(
+      flowOf(
+        [
+          ['data', 'data.synthetic', { n: 20 }],
+          ['count', 't.rows'],
+          ['after', 't.pass'],
+          ['last', 't.pass'],
+          ['other', 't.source', { value: 3 }],
+        ],
+        [
+          ['data.dataset', 'count.dataset'],
+          ['count.count', 'after.in'],
+          ['after.out', 'last.in'],
+        ],
+        { outputs: ['other.out'] },
+      ),
+      'count',
+    );
+    const { result, recorded, status } = await run(flow);
+    expect(status('count')).toBe('skipped');
+    expect(recorded.finished.get('after')).toEqual({
+      status: 'skipped',
+      durationMs: null,
+      error: "skipped: node 'count' is bypassed and has no number input to pass on as 'count'",
+    });
+    expect(recorded.finished.get('last')?.error).toBe(
+      "skipped: upstream node 'after' did not finish",
+    );
+    expect(recorded.started).not.toContain('after');
+    // Nothing failed: bypassing is a choice, the run ends ok with what it could compute.
+    expect(result).toMatchObject({ status: 'ok', outputs: { 'other.out': 3 }, failed: [] });
   });
 });

@@ -13,7 +13,7 @@
  * of storage and lets tests watch a run through the same seam.
  */
 import type { Catalog } from '../catalog/catalog';
-import type { NodeContext, NodeFile, NodeKind } from '../catalog/kind';
+import type { NodeFile, NodeKind } from '../catalog/kind';
 import { parsePortRef, type FlowDocument, type FlowEdge, type PortAddress } from '../flow/document';
 import { FlowValidationError } from '../flow/issues';
 import { resolveOutput, validateFlow } from '../flow/validate';
@@ -22,6 +22,8 @@ import type { NodeStatus } from '../run/record';
 import { unboundedProgramHost, type ProgramHost } from '../programs/host';
 import type { TensorRuntime } from './runtime';
 import { closeRunResources } from './run-scope';
+import { NodeRun, RunCancelledError, YIELD_EVERY_MS, type RunShared } from './node-run';
+import { BYPASSED, bypassedUpstream, passThrough } from './bypass';
 
 export interface NodeOutcome {
   status: Extract<NodeStatus, 'ok' | 'error' | 'cancelled' | 'skipped'>;
@@ -67,17 +69,9 @@ export interface ExecuteResult {
   failed: string[];
 }
 
-export class RunCancelledError extends Error {
-  readonly code = 'cancelled';
-  override name = 'RunCancelledError';
-  constructor() {
-    super('The run was cancelled');
-  }
-}
+export { RunCancelledError } from './node-run';
 
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-/** Bodies yield at most this often, so a tight loop stays cancellable without paying per step. */
-const YIELD_EVERY_MS = 10;
 
 /**
  * A yield that lets other work in at most every `everyMs` (a program runner
@@ -106,10 +100,12 @@ interface NodeState {
   id: string;
   kind: NodeKind;
   params: Record<string, unknown>;
-  waiting: Set<string>;
+  /** Wired inputs that have not received their value yet. */
+  waiting: number;
   inputs: Record<string, unknown>;
   last: Map<string, unknown>;
   status: NodeStatus;
+  bypass: boolean;
 }
 
 export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResult> {
@@ -126,8 +122,12 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   const outgoing = new Map<string, Wire[]>();
   for (const edge of flow.edges) {
     const wire: Wire = { edge, from: parsePortRef(edge.from), to: parsePortRef(edge.to) };
-    incoming.set(wire.to.node, [...(incoming.get(wire.to.node) ?? []), wire]);
-    outgoing.set(wire.from.node, [...(outgoing.get(wire.from.node) ?? []), wire]);
+    const into = incoming.get(wire.to.node);
+    if (into) into.push(wire);
+    else incoming.set(wire.to.node, [wire]);
+    const out = outgoing.get(wire.from.node);
+    if (out) out.push(wire);
+    else outgoing.set(wire.from.node, [wire]);
   }
   for (const [index, node] of flow.nodes.entries()) {
     const kind = catalog.get(node.kind);
@@ -135,7 +135,8 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
     const resolved = resolveNodeParams(node, kind, options.inputs, index);
     // A literal param out of range is already a validation finding; report it once.
     issues.push(...resolved.issues.filter((issue) => !found.has(issue.path)));
-    const waiting = new Set((incoming.get(node.id) ?? []).map((wire) => wire.edge.to));
+    // Validation refuses an input wired twice, so each wire fills one input.
+    const waiting = incoming.get(node.id)?.length ?? 0;
     states.set(node.id, {
       id: node.id,
       kind,
@@ -144,6 +145,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
       inputs: {},
       last: new Map(),
       status: 'queued',
+      bypass: node.bypass === true,
     });
   }
   if (issues.length > 0) throw new FlowValidationError(issues);
@@ -156,7 +158,8 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   for (const state of states.values()) events.nodeQueued(state.id);
 
   /** Nodes whose inputs are all present and that have not started. */
-  const ready = [...states.values()].filter((state) => state.waiting.size === 0);
+  const ready = [...states.values()].filter((state) => state.waiting === 0);
+  let nextReady = 0;
 
   const skipFrom = (id: string) => {
     for (const { to } of outgoing.get(id) ?? []) {
@@ -176,6 +179,17 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
     for (const { edge, from, to } of outgoing.get(state.id) ?? []) {
       const target = states.get(to.node);
       if (!target || target.status !== 'queued') continue;
+      if (!state.last.has(from.port) && state.bypass) {
+        target.status = 'skipped';
+        const type = state.kind.outputs.find((p) => p.name === from.port)?.type ?? 'matching';
+        events.nodeFinished(target.id, {
+          status: 'skipped',
+          durationMs: null,
+          error: bypassedUpstream(state.id, from.port, type),
+        });
+        skipFrom(target.id);
+        continue;
+      }
       if (!state.last.has(from.port)) {
         target.status = 'error';
         failed.push(target.id);
@@ -188,75 +202,88 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
         continue;
       }
       target.inputs[to.port] = state.last.get(from.port);
-      target.waiting.delete(edge.to);
-      if (target.waiting.size === 0) ready.push(target);
+      target.waiting--;
+      if (target.waiting === 0) ready.push(target);
     }
   };
 
-  const runNode = async (state: NodeState) => {
+  /** A bypassed node: nothing runs; its outputs pass on its inputs where the types match. */
+  const bypass = (state: NodeState) => {
+    for (const [port, value] of passThrough(state.kind, state.inputs)) state.last.set(port, value);
+    state.status = 'skipped';
+    events.nodeFinished(state.id, { status: 'skipped', durationMs: null, error: BYPASSED });
+    deliver(state);
+  };
+
+  const finished = (state: NodeState, startedAt: number) => {
+    if (signal.aborted) throw new RunCancelledError();
+    state.status = 'ok';
+    events.nodeFinished(state.id, { status: 'ok', durationMs: now() - startedAt, error: '' });
+    deliver(state);
+  };
+
+  const stopped = (state: NodeState, startedAt: number, error: unknown) => {
+    const cancelled = signal.aborted;
+    state.status = cancelled ? 'cancelled' : 'error';
+    if (!cancelled) failed.push(state.id);
+    events.nodeFinished(state.id, {
+      status: state.status,
+      durationMs: now() - startedAt,
+      error: cancelled ? 'cancelled while running' : errorMessage(error),
+    });
+    if (!cancelled) skipFrom(state.id);
+  };
+
+  const shared: RunShared = {
+    events,
+    signal,
+    now,
+    yieldNow,
+    runtime: options.runtime,
+    programs,
+    readFile: options.readFile,
+  };
+
+  /** Starts a node's body; the promise settles once the node's outcome is reported. */
+  const runNode = (state: NodeState): Promise<void> => {
     state.status = 'running';
     const startedAt = now();
-    let lastYield = startedAt;
     events.nodeStarted(state.id, startedAt);
-    const ctx: NodeContext<Record<string, unknown>> = {
-      node: state.id,
-      params: state.params,
-      inputs: state.inputs,
-      signal,
-      runtime: options.runtime,
-      programs,
-      readFile: (digest) =>
-        options.readFile?.(digest) ??
-        Promise.reject(new Error(`no file store here to read ${digest.slice(0, 19)}…`)),
-      emit: (port, value) => {
-        const spec = state.kind.outputs.find((p) => p.name === port);
-        if (!spec) throw new Error(`node '${state.id}' has no output port '${port}'`);
-        if (!spec.stream && state.last.has(port))
-          throw new Error(`output '${port}' is not a streaming port and may emit only once`);
-        state.last.set(port, value);
-        events.emitted(state.id, port, value, spec.stream === true);
-      },
-      log: (message) => events.log(state.id, message),
-      progress: (done, total) => events.progress(state.id, done, total),
-      artifact: (name, bytes, mediaType) => events.artifact(state.id, name, bytes, mediaType),
-      interval: (kind, start, end) => events.interval(state.id, kind, start, end),
-      checkpoint: async () => {
-        if (signal.aborted) throw new RunCancelledError();
-        if (now() - lastYield < YIELD_EVERY_MS) return;
-        await yieldNow();
-        lastYield = now();
-        // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may abort while we yield
-        if (signal.aborted) throw new RunCancelledError();
-      },
-    };
+    let body: Promise<void>;
     try {
-      await state.kind.execute(ctx as never);
-      if (signal.aborted) throw new RunCancelledError();
-      state.status = 'ok';
-      events.nodeFinished(state.id, { status: 'ok', durationMs: now() - startedAt, error: '' });
-      deliver(state);
+      // `resolve` returns the body's own promise as is; it only guards a body that returns none.
+      body = Promise.resolve(state.kind.execute(new NodeRun(state, shared, startedAt) as never));
     } catch (error) {
-      const cancelled = signal.aborted;
-      state.status = cancelled ? 'cancelled' : 'error';
-      if (!cancelled) failed.push(state.id);
-      events.nodeFinished(state.id, {
-        status: state.status,
-        durationMs: now() - startedAt,
-        error: cancelled ? 'cancelled while running' : errorMessage(error),
-      });
-      if (!cancelled) skipFrom(state.id);
+      // A body that throws before it returns a promise fails like one that rejects.
+      // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the body threw, as is
+      body = Promise.reject(error);
     }
+    // As one try/catch around the body and its report: a report that throws is an error too.
+    return body
+      .then(() => finished(state, startedAt))
+      .catch((error: unknown) => stopped(state, startedAt, error));
+  };
+
+  const settled = () => {
+    inFlight--;
+    schedule();
+    if (inFlight === 0) drained();
   };
 
   const schedule = () => {
     if (signal.aborted) return;
-    for (let state = ready.shift(); state; state = ready.shift()) {
+    // An index, not `shift()`: a run's ready list is read once, front to back.
+    while (nextReady < ready.length) {
+      const state = ready[nextReady++] as NodeState;
       if (state.status !== 'queued') continue;
+      if (state.bypass) {
+        bypass(state);
+        continue;
+      }
       inFlight++;
-      void runNode(state).finally(() => {
-        inFlight--;
-        schedule();
-        if (inFlight === 0) drained();
+      void runNode(state).then(settled, (error: unknown) => {
+        settled();
+        throw error;
       });
     }
   };

@@ -1,5 +1,5 @@
 /**
- * The flow document (`flowbench.flow/1`): what a person draws and keeps in git.
+ * The flow document (`flowbench.flow/1`, or `/2` when it bypasses a node): what a person draws and keeps in git.
  *
  * It is plain data. Layout (`position`) sits beside meaning but never changes
  * what a flow computes; nothing of the canvas library's internal state is
@@ -9,6 +9,17 @@
 import { z } from 'zod';
 
 export const FLOW_FORMAT = 'flowbench.flow/1';
+/**
+ * The format of a document that bypasses a node. A bypassed node changes what
+ * the flow computes, and a reader of `/1` drops keys it does not know, so it
+ * would run that node: such a document is written as `/2`, which that reader
+ * refuses by name instead. A document that bypasses nothing stays `/1`, so
+ * every older reader keeps reading it; reading a `/1` document migrates
+ * nothing (it is a `/2` document without bypassed nodes).
+ */
+export const FLOW_FORMAT_2 = 'flowbench.flow/2';
+export const flowFormats = [FLOW_FORMAT, FLOW_FORMAT_2] as const;
+export type FlowFormat = (typeof flowFormats)[number];
 
 /** A node id or port name: it must not contain `.`, which separates them in edges. */
 const identifier = z
@@ -54,6 +65,12 @@ export const flowNodeSchema = z.object({
    * value). Only streaming ports can have one; see `batchIssues`.
    */
   rateLimits: z.record(z.string(), z.number().positive().max(3_600_000)).optional(),
+  /**
+   * A bypassed node does not run: an output passes on the value of the node's
+   * first input of the same type, and what needs an output with no such
+   * input is skipped. Written only when true (and then the format is `/2`).
+   */
+  bypass: z.literal(true).optional(),
 });
 export type FlowNode = z.infer<typeof flowNodeSchema>;
 
@@ -64,16 +81,52 @@ const portRefSchema = z
 export const flowEdgeSchema = z.object({ from: portRefSchema, to: portRefSchema });
 export type FlowEdge = z.infer<typeof flowEdgeSchema>;
 
-export const flowDocumentSchema = z.object({
-  format: z.literal(FLOW_FORMAT, { error: `expected "${FLOW_FORMAT}"` }),
-  name: z.string().min(1, 'a flow needs a name'),
-  description: z.string().optional(),
-  inputs: z.array(flowInputSchema).default([]),
-  outputs: z.array(z.string()).default([]),
-  nodes: z.array(flowNodeSchema),
-  edges: z.array(flowEdgeSchema).default([]),
+/**
+ * A group: a titled frame drawn around some nodes, which move together when
+ * the frame is dragged. Groups are layout only and never change what a flow
+ * computes. The frame's position and size are not stored: they follow from
+ * the member nodes' positions, so a group can never disagree with its nodes.
+ * The field is optional and older readers drop unknown keys, so adding it
+ * needs no format version bump (a reader that predates it just loses the
+ * frames, never the flow). Which nodes a group may name is `groupIssues`'s job.
+ */
+export const flowGroupSchema = z.object({
+  id: identifier,
+  title: z.string(),
+  nodes: z.array(identifier).min(1, 'a group holds at least one node'),
+  /** A CSS colour for the frame. */
+  color: z.string().optional(),
 });
+export type FlowGroup = z.infer<typeof flowGroupSchema>;
+
+export const flowDocumentSchema = z
+  .object({
+    format: z.enum(flowFormats, { error: `expected "${FLOW_FORMAT}" or "${FLOW_FORMAT_2}"` }),
+    name: z.string().min(1, 'a flow needs a name'),
+    description: z.string().optional(),
+    inputs: z.array(flowInputSchema).default([]),
+    outputs: z.array(z.string()).default([]),
+    nodes: z.array(flowNodeSchema),
+    edges: z.array(flowEdgeSchema).default([]),
+    groups: z.array(flowGroupSchema).optional(),
+  })
+  .superRefine((doc, ctx) => {
+    if (doc.format !== FLOW_FORMAT) return;
+    doc.nodes.forEach((node, i) => {
+      if (node.bypass)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['nodes', i, 'bypass'],
+          message: `a bypassed node needs format "${FLOW_FORMAT_2}" (a "${FLOW_FORMAT}" reader would run it)`,
+        });
+    });
+  });
 export type FlowDocument = z.infer<typeof flowDocumentSchema>;
+
+/** The oldest format that says everything `doc` holds: `/2` only when a node is bypassed. */
+export function flowFormatFor(doc: Pick<FlowDocument, 'nodes'>): FlowFormat {
+  return doc.nodes.some((node) => node.bypass) ? FLOW_FORMAT_2 : FLOW_FORMAT;
+}
 
 /** A `nodeId.port` reference split in two. */
 export interface PortAddress {

@@ -4,6 +4,7 @@
  * a run's flow snapshot that does not hang together.
  */
 import { parsePortRef, type FlowDocument } from './document';
+import { groupIssues } from './groups';
 import { formatPath, type FlowIssue } from './issues';
 
 /**
@@ -70,5 +71,7 @@ export function snapshotIssues(flow: FlowDocument): FlowIssue[] {
         message: `edge ${edge.from} → ${edge.to}: no node '${missing}'`,
       });
   });
+  // Groups are layout only, but a group naming a node that is not there is still incoherent.
+  for (const issue of groupIssues(flow)) issues.push({ ...issue, path: `flow.${issue.path}` });
   return issues;
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../nodes/index';
-import { FLOW_FORMAT, type FlowDocument } from './document';
+import { FLOW_FORMAT, FLOW_FORMAT_2, flowFormatFor, type FlowDocument } from './document';
 import { describeIssues, FlowValidationError } from './issues';
 import { findCycle, parseFlow, resolveOutput, validateFlow } from './validate';
 
@@ -42,11 +42,26 @@ describe('parseFlow', () => {
 
   it('refuses an unknown format, naming the field and the format it expects', () => {
     const doc = readJson(EXAMPLE) as Record<string, unknown>;
-    doc.format = 'flowbench.flow/2';
+    doc.format = 'flowbench.flow/9';
     const parsed = parseFlow(doc);
     expect(parsed.ok).toBe(false);
     if (parsed.ok) return;
-    expect(parsed.issues).toEqual([{ path: 'format', message: `expected "${FLOW_FORMAT}"` }]);
+    expect(parsed.issues).toEqual([
+      { path: 'format', message: `expected "${FLOW_FORMAT}" or "${FLOW_FORMAT_2}"` },
+    ]);
+  });
+
+  it('reads a /1 document as it is, and a bypassed node only in a /2 document', () => {
+    const doc = readJson(EXAMPLE) as { format: string; nodes: Record<string, unknown>[] };
+    const plain = parseFlow(doc);
+    expect(plain.ok && plain.flow).toMatchObject({ format: FLOW_FORMAT, nodes: doc.nodes });
+    doc.nodes[1]!.bypass = true;
+    const old = parseFlow(doc);
+    expect(old.ok ? [] : old.issues.map((i) => i.path)).toEqual(['nodes[1].bypass']);
+    doc.format = FLOW_FORMAT_2;
+    const parsed = parseFlow(doc);
+    expect(parsed.ok && parsed.flow.nodes[1]?.bypass).toBe(true);
+    expect(parsed.ok && flowFormatFor(parsed.flow)).toBe(FLOW_FORMAT_2);
   });
 
   it('names the field of a malformed node id and edge', () => {

@@ -6,8 +6,10 @@
  */
 import type { Catalog } from '../catalog/catalog';
 import { findPort } from '../catalog/catalog';
-import { checkParam, describeParam } from '../catalog/params';
+import type { NodeKind, ParamFinding } from '../catalog/kind';
+import { checkParam, describeParam, type ParamSpecs, type ParamValues } from '../catalog/params';
 import { flowDocumentSchema, isInputRef, parsePortRef, type FlowDocument } from './document';
+import { groupIssues } from './groups';
 import { issuesFromZod, type FlowIssue } from './issues';
 import { protoKeyIssues } from './untrusted';
 
@@ -75,6 +77,11 @@ export function validateFlow(flow: FlowDocument, catalog: Catalog): FlowIssue[] 
       const problem = checkParam(spec, value);
       if (problem) issues.push({ path, message: `node '${node.id}' param '${name}': ${problem}` });
     }
+    for (const finding of crossParamFindings(kind, node.params))
+      issues.push({
+        path: `nodes[${i}].params.${finding.param}`,
+        message: `node '${node.id}' param '${finding.param}': ${finding.message}`,
+      });
   });
 
   const wired = new Map<string, number>();
@@ -136,6 +143,8 @@ export function validateFlow(flow: FlowDocument, catalog: Catalog): FlowIssue[] 
         });
   });
 
+  issues.push(...groupIssues(flow));
+
   const cycle = findCycle(flow);
   if (cycle) issues.push({ path: 'edges', message: `the flow has a cycle: ${cycle.join(' → ')}` });
 
@@ -144,6 +153,27 @@ export function validateFlow(flow: FlowDocument, catalog: Catalog): FlowIssue[] 
     if (typeof resolved === 'string') issues.push({ path: `outputs[${i}]`, message: resolved });
   });
   return issues;
+}
+
+/**
+ * The kind's findings across a node's params (`checkParams`), with defaults
+ * filled in. None while a param is bound to a flow input (it has no value
+ * until a run gives it one; submit checks then) or does not fit on its own
+ * (that finding is already made, and a finding about the pair would only
+ * repeat it).
+ */
+export function crossParamFindings(
+  kind: NodeKind,
+  values: Readonly<Record<string, unknown>>,
+): readonly ParamFinding[] {
+  if (!kind.checkParams) return [];
+  const params: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(kind.params)) {
+    const value = Object.hasOwn(values, name) ? values[name] : spec.default;
+    if (isInputRef(value) || checkParam(spec, value)) return [];
+    params[name] = value;
+  }
+  return kind.checkParams(params as ParamValues<ParamSpecs>);
 }
 
 function portList(ports: readonly { name: string }[]): string {

@@ -1,19 +1,25 @@
 /**
  * An environment as it travels along an edge: which simulator, how many
  * instances a producer steps in lockstep, how long an episode runs, the
- * policy and the seed. It is plain data on purpose: it crosses into producer
+ * policy (and its gains) and the seed. It is plain data on purpose: it crosses into producer
  * workers by structured clone, and each worker rebuilds the dynamics from it,
  * since functions cannot cross. The environment nodes share their params
  * here, so pendulum and cart-pole read the same in the inspector.
  */
 import { NodeInputError } from '../catalog/kind';
 import { createCartPole } from '../data/cartpole';
+import { balanceDefaults, balancePolicy } from '../data/cartpole-balance';
 import { createPendulum } from '../data/pendulum';
+import { swingUpDefaults, swingUpPolicy } from '../data/pendulum-swing-up';
 import { SimulatorProducer } from '../data/simulator-producer';
-import type { Dynamics, SimulatorKind } from '../data/simulator';
+import type { Dynamics, Policy, SimulatorKind } from '../data/simulator';
 
-/** How a producer chooses actions; only uniformly random for now. */
-export const environmentPolicies = ['random'] as const;
+/**
+ * How a producer chooses actions: `random`, uniformly over the valid actions;
+ * `controller`, the environment's own feedback controller with the gains on
+ * its node (swing-up for the pendulum, linear state feedback for cart-pole).
+ */
+export const environmentPolicies = ['random', 'controller'] as const;
 export type EnvironmentPolicy = (typeof environmentPolicies)[number];
 
 /** The value on an `environment` port. */
@@ -25,6 +31,8 @@ export interface EnvironmentSpec {
   /** Steps after which an episode ends unless the env terminated first. */
   readonly episodeLength: number;
   readonly policy: EnvironmentPolicy;
+  /** The controller's gains by name (see the environment's node); used by the `controller` policy. */
+  readonly gains: Readonly<Record<string, number>>;
   /** The run's seed for this environment; producers derive theirs from it. */
   readonly seed: number;
   readonly observationSize: number;
@@ -51,7 +59,8 @@ export const environmentParams = {
     type: 'enum',
     options: environmentPolicies,
     default: 'random',
-    description: 'How actions are chosen: uniformly at random over the valid actions.',
+    description:
+      "How actions are chosen: random (uniformly over the valid actions) or controller (the environment's feedback controller, with the gains below; deterministic).",
   },
   seed: {
     type: 'int',
@@ -78,6 +87,7 @@ export function createDynamics(simulator: SimulatorKind): Dynamics {
 export function environmentSpec(
   simulator: SimulatorKind,
   params: { num_envs: number; episode_length: number; policy: EnvironmentPolicy; seed: number },
+  gains: Readonly<Record<string, number>> = {},
 ): EnvironmentSpec {
   const dynamics = createDynamics(simulator);
   return {
@@ -86,6 +96,7 @@ export function environmentSpec(
     numEnvs: params.num_envs,
     episodeLength: params.episode_length,
     policy: params.policy,
+    gains: { ...gains },
     seed: params.seed,
     observationSize: dynamics.observationSize,
     actionSize: dynamics.actionSize,
@@ -104,8 +115,21 @@ export function createEnvironmentProducer(
     seed: environment.seed,
     episodeLength: environment.episodeLength,
     parallel: environment.numEnvs,
+    ...(environment.policy === 'controller' ? { policy: controllerPolicy(environment) } : {}),
     ...(yieldNow ? { yieldNow } : {}),
   });
+}
+
+/** The environment's feedback controller with the spec's gains (defaults for any it lacks). */
+export function controllerPolicy(environment: EnvironmentSpec): Policy {
+  switch (environment.simulator) {
+    case 'pendulum':
+      return swingUpPolicy({ ...swingUpDefaults, ...environment.gains });
+    case 'cartpole':
+      return balancePolicy({ ...balanceDefaults, ...environment.gains });
+    default: // a spec that came through a message, unchecked
+      throw new Error(`unknown simulator '${String(environment.simulator)}'`);
+  }
 }
 
 export function expectEnvironment(value: unknown, port: string): EnvironmentSpec {

@@ -16,9 +16,9 @@ const data: Dataset = {
 describe('classifierBatches', () => {
   it('gives each step the same batch whoever asked before (a parity check asks twice)', () => {
     const first = classifierBatches(data, 3, () => createRandom(5));
-    const once = Array.from({ length: 12 }, (_, i) => first.batch(i).x.data);
+    const once = Array.from({ length: 12 }, (_, i) => first.batch(i).x.data.slice());
     // Ask again from the start, and out of order: the same rows per index.
-    expect(Array.from({ length: 12 }, (_, i) => first.batch(i).x.data)).toEqual(once);
+    expect(Array.from({ length: 12 }, (_, i) => first.batch(i).x.data.slice())).toEqual(once);
     const second = classifierBatches(data, 3, () => createRandom(5));
     expect(second.batch(7).x.data).toEqual(once[7]);
     expect(second.batch(2).x.data).toEqual(once[2]);
@@ -39,5 +39,15 @@ describe('classifierBatches', () => {
       expect(y.data[r * 2 + (row % 2)]).toBe(1);
     }
     expect(classifierBatches(data, 64, () => createRandom(1)).size).toBe(10);
+  });
+
+  it('clears the one-hot targets of the batch before when it reuses its buffers', () => {
+    const batches = classifierBatches(data, 3, () => createRandom(2));
+    batches.batch(0);
+    const { x, y } = batches.batch(1);
+    // Exactly one 1 per row, and it is the class of that row's features.
+    expect([...y.data].filter((v) => v === 1)).toHaveLength(3);
+    expect([...y.data].filter((v) => v !== 0 && v !== 1)).toHaveLength(0);
+    for (let r = 0; r < 3; r++) expect(y.data[r * 2 + ((x.data[r * 2]! / 2) % 2)]).toBe(1);
   });
 });

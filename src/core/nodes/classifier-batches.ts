@@ -9,6 +9,13 @@
  * must not depend on who asked before. When asked for an earlier epoch than
  * the current one, the order stream is replayed from its seed. Trade-off: a
  * replay costs one permutation per epoch, once per pass.
+ *
+ * Every batch is written into the same two buffers, made once: a training
+ * loop asks for a batch per step, and a fresh 200k-float batch per step was
+ * most of the runner's overhead over a bare session loop (the copy and the
+ * garbage it leaves). So a batch is valid until the next `batch()` call —
+ * which suits a loop that hands it to a session run and awaits the run
+ * before asking for the next (the runner runs one unit at a time).
  */
 import type { Dataset } from '../catalog/values';
 import type { Tensor } from '../engine/runtime';
@@ -17,6 +24,7 @@ import { permutation, type Random } from '../random';
 /** Batches of `size` rows: features `[size, featureSize]` and one-hot targets `[size, classes]`. */
 export interface ClassifierBatches {
   readonly size: number;
+  /** Batch `index`, in buffers the next call overwrites (copy what you keep). */
   batch(index: number): { readonly x: Tensor; readonly y: Tensor };
 }
 
@@ -46,25 +54,25 @@ export function classifierBatches(
     }
     return order;
   };
+  const { featureSize, classes, features, labels } = data;
+  const x = new Float32Array(size * featureSize);
+  const y = new Float32Array(size * classes);
+  const batch = {
+    x: { type: 'float32', data: x, dims: [size, featureSize] },
+    y: { type: 'float32', data: y, dims: [size, classes] },
+  } as const satisfies { x: Tensor; y: Tensor };
   return {
     size,
     batch(index) {
       const rows = orderOf(Math.floor(index / perEpoch));
       const from = (index % perEpoch) * size;
-      const x = new Float32Array(size * data.featureSize);
-      const y = new Float32Array(size * data.classes);
+      y.fill(0);
       for (let i = 0; i < size; i++) {
         const row = rows[from + i]!;
-        x.set(
-          data.features.subarray(row * data.featureSize, (row + 1) * data.featureSize),
-          i * data.featureSize,
-        );
-        y[i * data.classes + data.labels[row]!] = 1;
+        x.set(features.subarray(row * featureSize, (row + 1) * featureSize), i * featureSize);
+        y[i * classes + labels[row]!] = 1;
       }
-      return {
-        x: { type: 'float32', data: x, dims: [size, data.featureSize] },
-        y: { type: 'float32', data: y, dims: [size, data.classes] },
-      };
+      return batch;
     },
   };
 }

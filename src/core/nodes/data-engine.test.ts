@@ -1,12 +1,16 @@
 /**
  * `data.engine`, `data.sample` and the environments, without a tensor
- * runtime: config findings name the node param, a refused config starts no
- * producer, and the live source ends with the run even when nothing
+ * runtime: config findings name the node param and refuse the flow before
+ * it runs (so no producer starts), and the live source ends with the run even when nothing
  * consumes it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TensorRuntime } from '../engine/runtime';
 import type { FlowDocument } from '../flow/document';
+import { FlowValidationError } from '../flow/issues';
+import { validateFlow } from '../flow/validate';
+import { resolveNodeParams } from '../run/params';
+import { builtinCatalog } from '.';
 import { LiveSource } from '../live/live-source';
 import { setProducerHost } from '../live/producer-host';
 import { pendulumExample, runFlow, watchedHost, withParams } from '../live/testing';
@@ -55,17 +59,39 @@ describe('data.engine config', () => {
       'finite and positive',
     ],
     [{ batch_size: 300 }, 'batch_size', 'more than one cache can serve'],
-  ])('%o is refused, naming param %s', async (params, param, message) => {
+  ])('%o is refused before anything runs, naming param %s', async (params, param, message) => {
+    const flow = sourceFlow(params);
+    // The inspector and Run both see it: validation names the field, at its path in the document.
+    const issues = validateFlow(flow, builtinCatalog);
+    expect(issues).toHaveLength(1);
+    expect(issues[0]!.path).toBe(`nodes[1].params.${param}`);
+    expect(issues[0]!.message).toContain(`node 'engine' param '${param}': `);
+    expect(issues[0]!.message).toContain(message);
+    // A run that is handed it anyway refuses it whole: no node runs, no producer starts.
     const host = watchedHost();
     restore = setProducerHost(host);
-    const report = await runFlow(sourceFlow(params), { runtime: noRuntime });
-    expect(report.result.failed).toEqual(['engine']);
-    const error = report.outcomes.get('engine')?.error ?? '';
-    expect(error).toContain('The data engine config is not valid');
-    expect(error).toContain(`param '${param}': `);
-    expect(error).toContain(message);
-    expect(report.outcomes.get('sample')?.status).toBe('skipped');
-    expect(host.made).toEqual([]); // nothing started for a config that was refused
+    await expect(runFlow(flow, { runtime: noRuntime })).rejects.toThrow(FlowValidationError);
+    expect(host.made).toEqual([]);
+  });
+
+  it('a param bound to a flow input is checked with the value the run gives it', () => {
+    const flow = sourceFlow();
+    flow.inputs.push({ name: 'producers', type: 'int', default: 2 });
+    const bound = withParams(flow, 'engine', {});
+    const engine = bound.nodes.find((n) => n.id === 'engine')!;
+    engine.params.num_envs = { $input: 'producers' };
+    // Unknown until a run sets it, so editing does not flag it …
+    expect(validateFlow(bound, builtinCatalog)).toEqual([]);
+    // … and the run's value is checked across the other params.
+    const kind = builtinCatalog.get('data.engine')!;
+    expect(resolveNodeParams(engine, kind, { producers: 2 }, 1).issues).toEqual([]);
+    expect(resolveNodeParams(engine, kind, { producers: 3 }, 1).issues).toEqual([
+      {
+        path: 'nodes[1].params.num_envs',
+        message:
+          "node 'engine' param 'num_envs' (from input 'producers'): must divide buffer_size (32) when a plan or max_generated_episodes is set (got 3)",
+      },
+    ]);
   });
 
   it('maps the engine config back to the node params, with 0 meaning none', () => {
@@ -155,5 +181,31 @@ describe('the live source', () => {
     expect(episodes).toHaveLength(32);
     for (const { data } of episodes)
       expect([data.length, data.observationSize, data.actionSize]).toEqual([10, 3, 1]);
+  });
+
+  it('the controller policy reaches the producers with its gains, and swings the pendulums up', async () => {
+    restore = setProducerHost(watchedHost());
+    let source: LiveSource | null = null;
+    const flow = withParams(sourceFlow(), 'env', {
+      policy: 'controller',
+      episode_length: 200,
+      balance_kd: 2.5,
+    });
+    const report = await runFlow(flow, {
+      runtime: noRuntime,
+      onEmit: (metric, value) => {
+        if (metric === 'engine.source') source = value as LiveSource;
+      },
+    });
+    expect(report.result.status).toBe('ok');
+    expect(source!.environment).toMatchObject({
+      policy: 'controller',
+      gains: { swing_gain: 0.5, balance_kp: 10, balance_kd: 2.5 },
+    });
+    const episodes = source!.engine.cache.episodes();
+    expect(episodes).toHaveLength(32);
+    // cos θ of each episode's last observation: every rod ends upright.
+    for (const { data } of episodes)
+      expect(data.observations[data.observations.length - 3]).toBeGreaterThan(0.99);
   });
 });

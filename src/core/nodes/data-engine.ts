@@ -13,7 +13,9 @@
  *
  * Config findings name the param: the flow controller's checks across
  * fields (a plan needs `num_envs` to divide `buffer_size`, and so on) are
- * reported as `param '<name>'`, never by the engine's internal paths.
+ * reported as `param '<name>'`, never by the engine's internal paths. They
+ * are the kind's `checkParams`, so validation and submit refuse a bad config
+ * before a run exists; `execute` checks again for callers that skip both.
  */
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { systemClock } from '../data/clock';
@@ -158,6 +160,11 @@ export const dataEngine = defineNodeKind({
     { name: 'source', type: 'live', description: 'The live source, open until the run ends.' },
     ...telemetryOutputs.map((o) => ({ ...o, type: 'number' as const, stream: true })),
   ],
+  checkParams: (params) =>
+    engineParamIssues(engineConfigFromParams(params)).map((issue) => ({
+      param: issue.path,
+      message: issue.message,
+    })),
   async execute(ctx) {
     const environment = expectEnvironment(ctx.inputs.environment, 'environment');
     const config = engineConfigFromParams(ctx.params);

@@ -2,7 +2,9 @@
  * `eval.accuracy`: the share of a dataset's rows a trained classifier gets
  * right. The evaluation is a one-step program over a resident inference
  * model that takes the weights as inputs, run by the engine's program runner
- * (admitted against the device pool like training).
+ * (admitted against the device pool like training). With `requests` > 1 the
+ * rows are split into that many requests over the same resident model, which
+ * the runner interleaves; the accuracy is the sum of their correct rows.
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
@@ -27,6 +29,14 @@ export const evalAccuracy = defineNodeKind({
     'Runs a trained classifier on a dataset and reports the share of rows it gets right.',
   params: {
     backend: backendParam('Where inference runs'),
+    requests: {
+      type: 'int',
+      default: 1,
+      min: 1,
+      max: 64,
+      description:
+        'Requests the rows are split into, each a program over the one resident model; the runner interleaves them (and a parity check compares that with running them one by one).',
+    },
   },
   inputs: [
     { name: 'model', type: 'model', description: 'A trained model.' },
@@ -46,25 +56,11 @@ export const evalAccuracy = defineNodeKind({
       outputSize: model.outputSize,
       activation: model.activation,
     };
-    const { backend } = ctx.params;
+    const { backend, requests } = ctx.params;
     const inference = buildMlpInference(spec);
     const id = modelId(`${ctx.node}/inference`);
     const seen: { ran: Backend | null } = { ran: null };
-    const evaluate = mlpEvaluateStep({
-      name: 'eval',
-      model: id,
-      inference,
-      weights: 'weights',
-      x: float32(data.features, [data.count, data.featureSize]),
-      labels: data.labels,
-    });
-    const watched: ComponentStep = {
-      ...evaluate,
-      run(sctx) {
-        seen.ran = sctx.session(id).backend;
-        return evaluate.run(sctx);
-      },
-    };
+    const shards = shardRows(data.count, requests);
     const report = await ctx.programs.run({
       node: ctx.node,
       backend,
@@ -77,9 +73,28 @@ export const evalAccuracy = defineNodeKind({
           residentBytes: estimateMemory(inference.graph, { dims: { batch: 1 } }).constantBytes,
         },
       ],
-      requests: [
-        {
-          id: requestId(ctx.node),
+      // One request per shard of rows, all over the one resident inference model.
+      requests: shards.map(({ from, rows }, i) => {
+        const evaluate = mlpEvaluateStep({
+          name: 'eval',
+          model: id,
+          inference,
+          weights: 'weights',
+          x: float32(
+            data.features.subarray(from * data.featureSize, (from + rows) * data.featureSize),
+            [rows, data.featureSize],
+          ),
+          labels: data.labels.subarray(from, from + rows),
+        });
+        const watched: ComponentStep = {
+          ...evaluate,
+          run(sctx) {
+            seen.ran = sctx.session(id).backend;
+            return evaluate.run(sctx);
+          },
+        };
+        return {
+          id: requestId(shards.length === 1 ? ctx.node : `${ctx.node}#${i + 1}`),
           signal: ctx.signal,
           program: {
             steps: [
@@ -90,17 +105,34 @@ export const evalAccuracy = defineNodeKind({
               watched,
             ],
           },
-        },
-      ],
+        };
+      }),
     });
-    const result = report.results[0]!;
-    const accuracy = result.metrics['eval.accuracy']?.[0];
-    if (result.status !== 'ok' || accuracy === undefined)
-      throw new Error(result.error?.message ?? `evaluation ended ${result.status}`);
+    let correct = 0;
+    for (const result of report.results) {
+      const right = result.outputs['eval.correct'];
+      if (result.status !== 'ok' || typeof right !== 'number')
+        throw new Error(result.error?.message ?? `evaluation ended ${result.status}`);
+      correct += right;
+    }
+    const accuracy = correct / Math.max(1, data.count);
     const ran = seen.ran ?? 'an unknown backend';
-    ctx.log(`${Math.round(accuracy * data.count)} of ${data.count} rows right on ${ran}`);
+    const over = shards.length === 1 ? '' : ` (${shards.length} requests over one resident model)`;
+    ctx.log(`${correct} of ${data.count} rows right on ${ran}${over}`);
     if (backend === 'prefer-webgpu' && ran !== 'webgpu')
       ctx.log('preferred webgpu, but this engine has no WebGPU adapter: ran on wasm');
     ctx.emit('accuracy', accuracy);
   },
 });
+
+/** `count` rows in `requests` contiguous shards as even as can be (none empty). */
+export function shardRows(
+  count: number,
+  requests: number,
+): { readonly from: number; readonly rows: number }[] {
+  const n = Math.max(1, Math.min(requests, count));
+  return Array.from({ length: n }, (_, i) => {
+    const from = Math.floor((i * count) / n);
+    return { from, rows: Math.floor(((i + 1) * count) / n) - from };
+  });
+}

@@ -4,6 +4,9 @@ import { GraphBuilder } from './graph.ts';
 import { TracingGraphBuilder } from './graph-trace.ts';
 import { estimateMemory, inferShapes } from './memory.ts';
 import { buildMlpInference, buildMlpTrainStep, initMlpWeights, type MlpSpec } from './mlp.ts';
+import { buildConv1dTrainStep } from './conv1d-train.ts';
+import { buildAttentionTrainStep } from './attention-train.ts';
+import { elementCount } from './mlp-spec.ts';
 
 /** `s = Σ_cols relu(x · W)`, written on any builder. */
 function tiny(g: GraphBuilder): void {
@@ -56,9 +59,9 @@ describe('estimateMemory', () => {
     expect(() => estimateMemory(g.trace(), { dims: { batch: 1 }, resident: ['w'] })).toThrow(
       /resident w is not an input/,
     );
-    const h = new TracingGraphBuilder('conv');
-    h.output(h.op('Conv', [h.input('x', 'float32', [1, 1, 4])]), 'y', 'float32');
-    expect(() => estimateMemory(h.trace())).toThrow(/conv: no shape rule for operator Conv/);
+    const h = new TracingGraphBuilder('rnn');
+    h.output(h.op('LSTM', [h.input('x', 'float32', [1, 1, 4])]), 'y', 'float32');
+    expect(() => estimateMemory(h.trace())).toThrow(/rnn: no shape rule for operator LSTM/);
   });
 
   it('sizes an MLP train step: carried state is resident, its updated copy part of the peak', () => {
@@ -92,5 +95,44 @@ describe('estimateMemory', () => {
     const weightBytes = (4 * 8 + 8 + 8 * 3 + 3) * 4;
     expect(baked.constantBytes - fed.constantBytes).toBe(weightBytes);
     expect(fed.feedBytes - baked.feedBytes).toBe(weightBytes);
+  });
+
+  it.each([
+    {
+      block: 'conv',
+      build: () =>
+        buildConv1dTrainStep(
+          { channels: 3, length: 64, filters: 16, kernel: 5, outputSize: 4 },
+          { optimizer: 'adam', loss: 'softmax_cross_entropy', emitGradients: true },
+        ),
+      // Conv output and its ReLU mask/gradient: [batch, 16, 64] floats each.
+      activation: 16 * 64 * 4,
+    },
+    {
+      block: 'attention',
+      build: () =>
+        buildAttentionTrainStep(
+          { positions: 32, width: 16, outputSize: 4, causal: true },
+          { optimizer: 'momentum', loss: 'mse', emitGradients: true },
+        ),
+      // Attention weights and their gradient: [batch, 32, 32] floats each.
+      activation: 32 * 32 * 4,
+    },
+  ])('sizes the $block train step from shapes that match its weights', ({ build, activation }) => {
+    const step = build();
+    const shapes = inferShapes(step.graph, { dims: { batch: 8 } });
+    // Every gradient and every updated tensor has its weight's shape (Conv, Reshape, Unsqueeze rules).
+    for (const c of step.carried) expect(shapes.get(c.output)?.dims, c.output).toEqual(c.dims);
+    for (const [weight, grad] of Object.entries(step.outputs.gradients)) {
+      const slot = step.carried.find((c) => c.weight === weight && c.role === 'weight');
+      expect(shapes.get(grad)?.dims, grad).toEqual(slot?.dims);
+    }
+    expect(shapes.get(step.outputs.loss)?.dims).toEqual([]);
+    const resident = step.carried.map((c) => c.input);
+    const carriedBytes = step.carried.reduce((sum, c) => sum + 4 * elementCount(c.dims), 0);
+    const at = (batch: number) => estimateMemory(step.graph, { dims: { batch }, resident });
+    expect(at(8).residentBytes).toBe(carriedBytes);
+    expect(at(8).peakBytes).toBeGreaterThan(at(8).feedBytes + 8 * 2 * activation);
+    expect(at(64).peakBytes - at(8).peakBytes).toBeGreaterThan(56 * 2 * activation);
   });
 });

@@ -212,6 +212,42 @@ function inferNode(
         dims: [...data.slice(0, axis), ...input(1).dims, ...data.slice(axis + 1)],
       };
     }
+    case 'Conv': {
+      // 1-D and up: [N, C, spatial…] with weight [M, C/group, kernel…]; dilation 1.
+      const x = input(0).dims;
+      const w = input(1).dims;
+      const spatial = x.length - 2;
+      const pads = intsAttr(node, 'pads') ?? new Array<number>(2 * spatial).fill(0);
+      const strides = intsAttr(node, 'strides') ?? new Array<number>(spatial).fill(1);
+      const out = x.slice(2).map((d, i) => {
+        const k = w[i + 2] ?? 1;
+        const padded = d + (pads[i] ?? 0) + (pads[i + spatial] ?? 0);
+        return Math.floor((padded - k) / (strides[i] ?? 1)) + 1;
+      });
+      return { elemType: input(0).elemType, dims: [x[0] ?? 1, w[0] ?? 1, ...out] };
+    }
+    case 'Unsqueeze': {
+      const x = input(0);
+      const axes = constantValues.get(node.inputs[1] ?? '');
+      if (axes === undefined)
+        throw new RangeError(`${graphName}: Unsqueeze axes are not a small constant`);
+      const rank = x.dims.length + axes.length;
+      const inserted = new Set(axes.map((a) => (a + rank) % rank));
+      const rest = [...x.dims];
+      const dims = Array.from({ length: rank }, (_, i) => (inserted.has(i) ? 1 : rest.shift()!));
+      return { elemType: x.elemType, dims };
+    }
+    case 'Reshape': {
+      const x = input(0);
+      const shape = constantValues.get(node.inputs[1] ?? '');
+      if (shape === undefined)
+        throw new RangeError(`${graphName}: Reshape shape is not a small constant`);
+      const total = x.dims.reduce((a, b) => a * b, 1);
+      // 0 copies the input's dim; one -1 takes what is left.
+      const dims = shape.map((d, i) => (d === 0 ? (x.dims[i] ?? 1) : d));
+      const known = dims.reduce((a, b) => (b === -1 ? a : a * b), 1);
+      return { elemType: x.elemType, dims: dims.map((d) => (d === -1 ? total / known : d)) };
+    }
     default:
       throw new RangeError(`${graphName}: no shape rule for operator ${op}`);
   }

@@ -21,8 +21,6 @@ import {
   BATCH,
   declareWeights,
   forward,
-  meanSquaredError,
-  softmaxCrossEntropy,
   type LayerParams,
   type ForwardTrace,
   type MlpLossKind,
@@ -34,6 +32,7 @@ import {
   type MlpOptimizer,
 } from './mlp-optim.ts';
 import { mlpWeightLayout, type MlpSpec } from './mlp-spec.ts';
+import { checkLossKind, finishTrainStep, lossWithGradient } from './train-step.ts';
 
 /** How the train step updates the weights and what it reports. */
 export interface MlpTrainStepOptions {
@@ -101,35 +100,6 @@ export interface MlpTrainStep {
   readonly carried: readonly CarriedTensor[];
 }
 
-/** `dL/dlogits` of the mean loss over a batch of `x`. */
-function lossGradient(
-  g: TracingGraphBuilder,
-  spec: MlpSpec,
-  kind: MlpLossKind,
-  x: ValueRef,
-  y: ValueRef,
-  logits: ValueRef,
-): { loss: ValueRef; dLogits: ValueRef } {
-  const batch = g.op(
-    'Cast',
-    [g.op('Gather', [g.op('Shape', [x]), g.constant(0, 'int64')], { axis: 0 })],
-    { to: 1 },
-  );
-  if (kind === 'mse') {
-    const { loss, difference } = meanSquaredError(g, logits, y, 'loss');
-    // d/dŷ mean((ŷ − y)²) = 2·(ŷ − y) / (batch · outputs)
-    const scaled = g.op('Mul', [difference, g.constant(2 / spec.outputSize)]);
-    return { loss, dLogits: g.op('Div', [scaled, batch]) };
-  }
-  const { loss, logProbabilities } = softmaxCrossEntropy(g, logits, y, 'loss');
-  // d loss / d logits = (softmax · Σy − y) / batch. Σy is 1 for one-hot rows;
-  // keeping it makes the rule exact for soft targets too.
-  const ySum = g.op('ReduceSum', [y, g.constant([1], 'int64')], { keepdims: 1 });
-  const probabilities = g.op('Exp', [logProbabilities]);
-  const dLogits = g.op('Div', [g.op('Sub', [g.op('Mul', [probabilities, ySum]), y]), batch]);
-  return { loss, dLogits };
-}
-
 /** The backward pass: weight name → gradient, from `dLogits` down to layer 0. */
 function backward(
   g: TracingGraphBuilder,
@@ -168,10 +138,7 @@ function backward(
  * one session serves every batch size; the loss is averaged over the batch.
  */
 export function buildMlpTrainStep(spec: MlpSpec, options: MlpTrainStepOptions): MlpTrainStep {
-  // A guard for options that come from untyped data.
-  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition
-  if (options.loss !== 'softmax_cross_entropy' && options.loss !== 'mse')
-    throw new RangeError(`unknown loss: ${String(options.loss)}`);
+  checkLossKind(options.loss); // a guard for options that come from untyped data
   const layout = mlpWeightLayout(spec);
   const emitGradients = options.emitGradients === true;
   const g = new TracingGraphBuilder(`mlp_train_step_${options.optimizer}_${options.loss}`);
@@ -182,83 +149,11 @@ export function buildMlpTrainStep(spec: MlpSpec, options: MlpTrainStepOptions): 
   const optimizer = declareOptimizer(g, options.optimizer, layout);
 
   const trace = forward(g, spec, x, layers);
-  const { loss, dLogits } = lossGradient(g, spec, options.loss, x, y, trace.logits);
+  const { loss, dLogits } = lossWithGradient(g, options.loss, trace.logits, y, spec.outputSize);
   const gradients = backward(g, spec, layers, trace, dLogits, emitGradients);
 
-  const weightRefs = new Map(
+  const weights = new Map(
     layers.flatMap((p) => [[p.W.name, p.W] as const, [p.b.name, p.b] as const]),
   );
-  const weightOutputs: { value: ValueRef; dims: readonly number[] }[] = [];
-  const stateOutputs: typeof weightOutputs = [];
-  const gradientOutputs: typeof weightOutputs = [];
-  const carried: CarriedTensor[] = [];
-  const carriedState: CarriedTensor[] = [];
-  for (const slot of layout) {
-    const grad = gradients.get(slot.name) as ValueRef;
-    const w = weightRefs.get(slot.name) as ValueRef;
-    const next = optimizer.update(slot, w, grad);
-    weightOutputs.push({ value: next.weight, dims: slot.dims });
-    carried.push({
-      role: 'weight',
-      weight: slot.name,
-      input: w.name,
-      output: next.weight.name,
-      dims: slot.dims,
-    });
-    for (const s of next.state) {
-      stateOutputs.push({ value: s.value, dims: slot.dims });
-      const input = (optimizer.state.get(slot.name) ?? []).find((i) => i.role === s.role);
-      if (input === undefined) throw new Error(`unreachable: ${s.role} without an input`);
-      carriedState.push({
-        role: s.role,
-        weight: slot.name,
-        input: input.input.name,
-        output: s.value.name,
-        dims: slot.dims,
-      });
-    }
-    if (emitGradients) gradientOutputs.push({ value: grad, dims: slot.dims });
-  }
-
-  g.output(loss, loss.name, 'float32', []);
-  for (const o of [...weightOutputs, ...stateOutputs, ...gradientOutputs])
-    g.output(o.value, o.value.name, 'float32', o.dims);
-
-  const all = [...carried, ...carriedState];
-  const byRole = (role: CarriedRole, end: 'input' | 'output'): Record<string, string> =>
-    Object.fromEntries(all.filter((c) => c.role === role).map((c) => [c.weight, c[end]]));
-  return {
-    model: g.toModel(),
-    graph: g.trace(),
-    inputs: {
-      x: x.name,
-      y: y.name,
-      lr: optimizer.lr.name,
-      momentum: optimizer.momentum?.name ?? null,
-      adam:
-        optimizer.adam === null
-          ? null
-          : {
-              beta1: optimizer.adam.beta1.name,
-              beta2: optimizer.adam.beta2.name,
-              epsilon: optimizer.adam.epsilon.name,
-              step: optimizer.adam.step.name,
-            },
-      weights: byRole('weight', 'input'),
-      velocities: byRole('velocity', 'input'),
-      firstMoments: byRole('first_moment', 'input'),
-      secondMoments: byRole('second_moment', 'input'),
-    },
-    outputs: {
-      loss: loss.name,
-      weights: byRole('weight', 'output'),
-      velocities: byRole('velocity', 'output'),
-      firstMoments: byRole('first_moment', 'output'),
-      secondMoments: byRole('second_moment', 'output'),
-      gradients: emitGradients
-        ? Object.fromEntries(layout.map((s) => [s.name, `grad.${s.name}`]))
-        : {},
-    },
-    carried: all,
-  };
+  return finishTrainStep(g, { layout, weights, gradients, optimizer, x, y, loss, emitGradients });
 }

@@ -10,14 +10,17 @@
  * name (the pool view), and in `parity` mode the host runs each node's
  * requests serially and then interleaved, reports the comparison, and gives
  * the node the serial results, so a whole flow can be parity-checked by
- * running it again. Trade-off: sessions live as long as one node's requests,
- * not the whole run; two nodes never share a resident model.
+ * running it again. With `shareModels`, nodes of one run that use an equal
+ * model share one resident instance (`ModelShelf`), released when the host
+ * closes at the run's end; otherwise a node's sessions live as long as its
+ * requests.
  */
 import type { Backend, NodeBackend, TensorRuntime } from '../engine/runtime.ts';
 import { compareRuns, type ParityReport } from './parity.ts';
 import { DeviceMemoryPool } from './pool.ts';
 import type { ModelDef, ProgramRequest, RequestId } from './program.ts';
 import { ProgramRunner, type RunMode, type RunReport, type TickReport } from './runner.ts';
+import { ModelShelf } from './shared-models.ts';
 
 /** One node's requests over its models. */
 export interface ProgramJob {
@@ -39,6 +42,8 @@ export interface ProgramJob {
 export interface ProgramHost {
   /** Runs the job's requests to their end; the report holds one result per request. */
   run(job: ProgramJob): Promise<RunReport>;
+  /** When the run ends: releases the models its nodes shared (hosts that share them). */
+  close?(): Promise<void>;
 }
 
 /** A pool and the backend it stands for. */
@@ -61,11 +66,19 @@ export interface ProgramHostOptions {
   readonly yieldNow?: () => Promise<void>;
   /** Injected clock for units per second; default `Date.now`. */
   readonly now?: () => number;
+  /**
+   * Share equal models across the nodes of the run (see `ModelShelf`); the
+   * host must then be closed when the run ends. Default false: each node's
+   * sessions end with its requests.
+   */
+  readonly shareModels?: boolean;
 }
 
 /** A host over `options.runtime`; see the module comment. */
 export function createProgramHost(options: ProgramHostOptions): ProgramHost {
+  const shelf = options.shareModels === true ? new ModelShelf() : null;
   return {
+    ...(shelf && { close: () => shelf.close() }),
     async run(job) {
       const { backend, pool } = options.poolFor(job.backend);
       // Only the serial pass of a parity check streams, so a node emits each point once.
@@ -74,6 +87,7 @@ export function createProgramHost(options: ProgramHostOptions): ProgramHost {
         runtime: options.runtime,
         pool,
         models: job.models,
+        ...(shelf && { shared: shelf }),
         ...(options.now && { now: options.now }),
         ...(options.yieldNow && { yieldNow: options.yieldNow }),
         onTick: (report) => {

@@ -66,6 +66,8 @@ export {
   type StepContext,
 } from './program.ts';
 export type { RequestProgress, RequestResult, RequestStatus } from './request-run.ts';
+export { ModelShelf, type LoadedModel, type SharedModels } from './shared-models.ts';
+export { StepRate } from './step-rate.ts';
 export {
   ProgramRunner,
   type ProgramRunnerOptions,

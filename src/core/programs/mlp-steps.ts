@@ -232,7 +232,10 @@ export interface MlpEvaluateOptions {
   readonly output?: string;
 }
 
-/** One-shot inference with weights from an earlier step: probabilities out, accuracy emitted. */
+/**
+ * One-shot inference with weights from an earlier step: probabilities out;
+ * with labels, the count of right rows out (`<name>.correct`) and the accuracy emitted.
+ */
 export function mlpEvaluateStep(o: MlpEvaluateOptions): ComponentStep {
   const names = Object.keys(o.inference.inputs.weights);
   const rows = o.x.dims[0] ?? 0;
@@ -267,6 +270,7 @@ export function mlpEvaluateStep(o: MlpEvaluateOptions): ComponentStep {
             best = c;
         if (best === o.labels[r]) correct++;
       }
+      ctx.output(`${o.name}.correct`, correct);
       ctx.emit(`${o.name}.accuracy`, correct / Math.max(1, rows));
     },
   };

@@ -211,9 +211,9 @@ describe('ProgramRunner over onnxruntime-web (wasm)', () => {
     const differing = report.entries.filter((e) => !e.identical);
     expect(differing).toEqual([]);
     expect(report.identical).toBe(true);
-    // Per request: status, 4 init + 4 trained weights + probabilities, device- and
-    // GPU-fed units, loss and accuracy.
-    expect(report.entries).toHaveLength(4 * 14);
+    // Per request: status, 4 init + 4 trained weights + probabilities, right rows,
+    // device- and GPU-fed units, loss and accuracy.
+    expect(report.entries).toHaveLength(4 * 15);
     // The two runs really were scheduled differently.
     const units = (id: string) => Array.from({ length: 15 }, (_, i) => `${id}:${i}`);
     expect(log.slice(0, 60)).toEqual(['r1', 'r2', 'r3', 'r4'].flatMap(units));

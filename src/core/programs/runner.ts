@@ -21,14 +21,9 @@
  */
 import type { ModelSession, TensorRuntime } from '../engine/runtime.ts';
 import { messageOf, ProgramError } from './errors.ts';
-import {
-  formatBytes,
-  type DeviceMemoryPool,
-  type Hold,
-  type Holder,
-  type PoolSnapshot,
-} from './pool.ts';
+import { formatBytes, type DeviceMemoryPool, type Holder, type PoolSnapshot } from './pool.ts';
 import type { ModelDef, ModelId, ProgramRequest, RequestId } from './program.ts';
+import type { LoadedModel, SharedModels } from './shared-models.ts';
 import {
   RequestRun,
   type RequestProgress,
@@ -78,11 +73,12 @@ export interface ProgramRunnerOptions {
   readonly yieldNow?: () => Promise<void>;
   /** Called as each metric point is emitted (a node streams it live). */
   readonly onEmit?: (request: RequestId, metric: string, value: number) => void;
-}
-
-interface LoadedModel {
-  readonly session: ModelSession;
-  readonly hold: Hold;
+  /**
+   * Models shared with the other runners of a run: an equal model loaded
+   * before is used, not loaded again, and what this runner loads is kept
+   * there (and released there, not by `close()`).
+   */
+  readonly shared?: SharedModels;
 }
 
 const defaultSleep = (ms: number): Promise<void> =>
@@ -91,7 +87,7 @@ const defaultSleep = (ms: number): Promise<void> =>
 /** Runs programs over resident models; see the module comment. */
 export class ProgramRunner {
   private readonly models: ReadonlyMap<ModelId, { def: ModelDef; holder: Holder }>;
-  private readonly loaded = new Map<ModelId, LoadedModel>();
+  private readonly loaded = new Map<ModelId, LoadedModel & { readonly shared: boolean }>();
   private readonly pool: DeviceMemoryPool;
   private readonly now: () => number;
   private readonly sleep: (ms: number) => Promise<void>;
@@ -132,7 +128,8 @@ export class ProgramRunner {
     const services: RunnerServices = {
       pool: this.pool,
       now: this.now,
-      isResident: (id) => this.loaded.has(id),
+      isResident: (id) =>
+        this.loaded.has(id) || (this.options.shared?.find(this.model(id).def) ?? null) !== null,
       modelBytes: (id) => this.model(id).def.residentBytes,
       modelLabel: (id) => this.model(id).holder.name,
       loadModel: (id) => this.loadModel(id),
@@ -195,7 +192,8 @@ export class ProgramRunner {
   /** Releases every session and model reservation. Idempotent. */
   async close(): Promise<void> {
     this.closed = true;
-    const loaded = [...this.loaded.values()];
+    // Shared models are the run's: released when it ends, not with this runner.
+    const loaded = [...this.loaded.values()].filter((m) => !m.shared);
     this.loaded.clear();
     for (const m of loaded) this.pool.release(m.hold);
     await Promise.allSettled(loaded.map((m) => m.session.release()));
@@ -218,25 +216,30 @@ export class ProgramRunner {
     const loaded = this.loaded.get(id);
     if (loaded !== undefined) return loaded.session;
     const { def, holder } = this.model(id);
-    const label = `model ${holder.name}`;
-    const hold = this.pool.tryHold(holder, 'model', def.residentBytes, label);
-    if (hold === null) return null;
-    let session: ModelSession;
-    try {
-      session = await this.options.runtime.createSession(
-        def.model,
-        def.backend ?? 'auto',
-        def.session,
-      );
-    } catch (error) {
-      this.pool.release(hold);
-      throw new ProgramError(
-        'model-load-failed',
-        `${label} could not load on ${def.backend ?? 'auto'}: ${messageOf(error)}`,
-      );
-    }
-    this.loaded.set(id, { session, hold });
-    return session;
+    const load = async (): Promise<LoadedModel | null> => {
+      const label = `model ${holder.name}`;
+      const hold = this.pool.tryHold(holder, 'model', def.residentBytes, label);
+      if (hold === null) return null;
+      try {
+        const session = await this.options.runtime.createSession(
+          def.model,
+          def.backend ?? 'auto',
+          def.session,
+        );
+        return { session, hold };
+      } catch (error) {
+        this.pool.release(hold);
+        throw new ProgramError(
+          'model-load-failed',
+          `${label} could not load on ${def.backend ?? 'auto'}: ${messageOf(error)}`,
+        );
+      }
+    };
+    const shared = this.options.shared;
+    const model = shared ? await shared.acquire(def, this.pool, load) : await load();
+    if (model === null) return null;
+    this.loaded.set(id, { ...model, shared: shared !== undefined });
+    return model.session;
   }
 
   /**

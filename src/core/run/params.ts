@@ -106,5 +106,14 @@ export function resolveNodeParams(
       });
     else params[name] = value as InputValue;
   }
+  // Across params only once each fits on its own: a finding about a bad pair would only repeat it.
+  if (issues.length === 0 && kind.checkParams)
+    for (const finding of kind.checkParams(params)) {
+      const raw = node.params[finding.param];
+      issues.push({
+        path: `${at}.params.${finding.param}`,
+        message: `node '${node.id}' param '${finding.param}'${isInputRef(raw) ? ` (from input '${raw.$input}')` : ''}: ${finding.message}`,
+      });
+    }
   return { params, issues };
 }

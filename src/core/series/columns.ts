@@ -31,18 +31,61 @@ export const xLabels: Readonly<Record<XMode, string>> = {
   relative: 'relative time (s)',
 };
 
-/** `points` as columns, with x in `mode`'s unit. */
-export function toColumns(points: readonly MetricPoint[], mode: XMode): SeriesColumns {
+/**
+ * A stored series as typed columns, one entry per point in step order: how a
+ * live chart holds a run's series (see `series-buffer.ts`), 24 bytes a point.
+ */
+export interface MetricColumns {
+  readonly length: number;
+  readonly step: Float64Array;
+  readonly value: Float64Array;
+  readonly ts: Float64Array;
+  /** How many values are NaN or ±Infinity. */
+  readonly nonFinite: number;
+}
+
+/** A series either way: as the record's points, or already as columns. */
+export type SeriesInput = MetricColumns | readonly MetricPoint[];
+
+/** `points` as {@link MetricColumns}. */
+export function columnsOf(points: readonly MetricPoint[]): MetricColumns {
   const n = points.length;
-  const x = new Float64Array(n);
-  const y = new Float64Array(n);
-  const origin = mode === 'relative' ? (points[0]?.ts ?? 0) : 0;
+  const step = new Float64Array(n);
+  const value = new Float64Array(n);
+  const ts = new Float64Array(n);
+  let nonFinite = 0;
   for (let i = 0; i < n; i++) {
     const p = points[i]!;
-    x[i] = mode === 'step' ? p.step : p.ts - origin;
-    y[i] = p.value;
+    step[i] = p.step;
+    value[i] = p.value;
+    ts[i] = p.ts;
+    if (!Number.isFinite(p.value)) nonFinite++;
   }
-  return { x, y };
+  return { length: n, step, value, ts, nonFinite };
+}
+
+/** `series` as columns, whichever way it came. */
+export function asColumns(series: SeriesInput): MetricColumns {
+  return isPoints(series) ? columnsOf(series) : series;
+}
+
+function isPoints(series: SeriesInput): series is readonly MetricPoint[] {
+  return Array.isArray(series);
+}
+
+/**
+ * `series` as x/y columns, with x in `mode`'s unit. Steps and wall times are
+ * the stored columns themselves (no copy: a million-point series costs
+ * nothing to re-chart after each flush); relative time is one pass.
+ */
+export function toColumns(series: SeriesInput, mode: XMode): SeriesColumns {
+  const c = asColumns(series);
+  if (mode === 'step') return { x: c.step, y: c.value };
+  if (mode === 'wall') return { x: c.ts, y: c.value };
+  const origin = c.ts[0] ?? 0;
+  const x = new Float64Array(c.length);
+  for (let i = 0; i < c.length; i++) x[i] = c.ts[i]! - origin;
+  return { x, y: c.value };
 }
 
 /** The first index whose x is ≥ `value` (`x.length` when none is). */

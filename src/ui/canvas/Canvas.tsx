@@ -14,20 +14,26 @@ import { useCallback, useMemo, useState } from 'react';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
-import {
-  edgeId,
-  toCanvasEdges,
-  toCanvasNodes,
-  type CanvasNode,
-  type NodeRunState,
-} from './adapter';
+import { edgeId, toCanvasEdges, toCanvasNodes, type NodeRunState } from './adapter';
 import { refuseConnection } from './connect';
 import { FlowNodeView } from './FlowNodeView';
+import { useCanvasMenus } from './useCanvasMenus';
+import {
+  flowNodesOf,
+  groupOfNodeId,
+  toGroupNodes,
+  withMemberMoves,
+  type ShownNode,
+} from './groupNodes';
+import { GroupNodeView } from './GroupNodeView';
+import { LayoutMenu } from './LayoutMenu';
+import { ungroupEdit } from './layoutCommands';
 
-const nodeTypes = { flow: FlowNodeView };
+const nodeTypes = { flow: FlowNodeView, frame: GroupNodeView };
 
 export function Canvas() {
   const store = useEditorStore();
+  const menus = useCanvasMenus();
   const doc = useEditor((s) => s.doc);
   const run = useSelectedRun();
   const flowId = useEditor((s) => s.flowId);
@@ -52,19 +58,24 @@ export function Canvas() {
   }, [rows, progress, live]);
 
   // React Flow's side of each node (measured size, selection, drag) as it last reported it.
-  const [view, setView] = useState<readonly CanvasNode[]>([]);
-  const nodes = useMemo(
-    () => (doc ? toCanvasNodes(doc, runState, view) : []),
-    [doc, runState, view],
-  );
+  const [view, setView] = useState<readonly ShownNode[]>([]);
+  const nodes = useMemo((): ShownNode[] => {
+    if (!doc) return [];
+    const flowNodes = toCanvasNodes(doc, runState, flowNodesOf(view));
+    // Frames come first, so they are drawn behind the nodes they hold.
+    return [...toGroupNodes(doc, flowNodes, view), ...flowNodes];
+  }, [doc, runState, view]);
   const edges = useMemo(() => (doc ? toCanvasEdges(doc, runState) : []), [doc, runState]);
 
   const onNodesChange = useCallback(
-    (changes: NodeChange<CanvasNode>[]) => {
+    (reported: NodeChange<ShownNode>[]) => {
+      // Dragging a group's frame drags its nodes; the frame itself is never stored.
+      const changes = withMemberMoves(reported, nodes);
       setView(applyNodeChanges(changes, nodes));
       const { changeDoc, selectNode } = store.getState();
       const moves = new Map<string, { x: number; y: number }>();
       for (const change of changes) {
+        if ('id' in change && groupOfNodeId(change.id) !== null) continue;
         // A drag is committed once, when it ends: one history entry per drag.
         if (change.type === 'position' && change.dragging === false && change.position)
           moves.set(change.id, change.position);
@@ -79,20 +90,28 @@ export function Canvas() {
   // `onDelete` with both: taking it there makes it one history entry, edges
   // and all, instead of two (so one undo brings a deleted node back whole).
   const onDelete = useCallback(
-    ({ nodes: gone, edges: cut }: { nodes: CanvasNode[]; edges: Edge[] }) => {
+    ({ nodes: gone, edges: cut }: { nodes: ShownNode[]; edges: Edge[] }) => {
       const { doc: current, changeDoc, selectNode, selectedNode } = store.getState();
       if (!current) return;
-      const ids = gone.map((n) => n.id);
+      // Deleting a group's frame dissolves the group and keeps its nodes.
+      const frames = gone.flatMap((n) => groupOfNodeId(n.id) ?? []);
+      const dissolve = ungroupEdit(frames);
+      const ids = gone.filter((n) => groupOfNodeId(n.id) === null).map((n) => n.id);
       const cutIds = new Set(cut.map((e) => e.id));
       const edges = edits.removeEdges(
         current.edges.filter((e) => cutIds.has(edgeId(e.from, e.to))),
       );
       if (ids.length === 0) {
-        if (cutIds.size > 0) changeDoc(edges);
+        if (frames.length > 0)
+          changeDoc({ ...dissolve, apply: (doc) => edges.apply(dissolve.apply(doc)) });
+        else if (cutIds.size > 0) changeDoc(edges);
         return;
       }
       const nodesEdit = edits.removeNodes(ids);
-      changeDoc({ ...nodesEdit, apply: (doc) => edges.apply(nodesEdit.apply(doc)) });
+      changeDoc({
+        ...nodesEdit,
+        apply: (doc) => dissolve.apply(edges.apply(nodesEdit.apply(doc))),
+      });
       if (ids.includes(selectedNode ?? '')) selectNode(null);
     },
     [store],
@@ -136,8 +155,8 @@ export function Canvas() {
 
   if (!doc) return <div className="fb-canvas fb-empty">Loading…</div>;
   return (
-    <div className="fb-canvas" aria-label="Flow canvas">
-      <ReactFlow<CanvasNode>
+    <div className="fb-canvas" aria-label="Flow canvas" onKeyDown={menus.onKeyDown}>
+      <ReactFlow<ShownNode>
         nodes={nodes}
         edges={edges}
         nodeTypes={nodeTypes}
@@ -150,11 +169,14 @@ export function Canvas() {
         fitView
         fitViewOptions={{ padding: 0.2 }}
         minZoom={0.1}
+        {...menus.flowProps}
       >
         <Background />
         <MiniMap pannable zoomable ariaLabel="Mini map" />
         <Controls />
+        <LayoutMenu />
       </ReactFlow>
+      {menus.overlay}
     </div>
   );
 }

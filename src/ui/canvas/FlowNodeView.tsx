@@ -1,7 +1,8 @@
 /**
  * Every node kind is drawn by this one component, from its catalog entry:
  * title, typed ports as handles, the live status of the displayed run,
- * progress while it runs and the error when it fails.
+ * progress (steps done / total and steps per second) while it runs and the
+ * error when it fails.
  */
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
@@ -32,17 +33,28 @@ function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value
   );
 }
 
+/** Steps per second with three significant digits, e.g. 412, 45.2, 0.831. */
+function formatRate(perSecond: number): string {
+  return perSecond >= 100 ? perSecond.toFixed(0) : perSecond.toPrecision(3);
+}
+
 function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
   const { kind, status, progress, error } = data;
   return (
     <div
-      className={`fb-node fb-status-${status}${selected ? ' fb-selected' : ''}`}
+      className={`fb-node fb-status-${status}${selected ? ' fb-selected' : ''}${data.bypass ? ' fb-bypassed' : ''}`}
+      data-bypass={data.bypass || undefined}
       data-testid={`node-${id}`}
       data-status={status}
       title={error || undefined}
     >
       <header className="fb-node-header">
         <span className="fb-node-title">{kind?.title ?? data.kindName}</span>
+        {data.bypass && (
+          <span className="fb-node-badge" title="Bypassed: does not run (Ctrl/⌘+B)">
+            bypassed
+          </span>
+        )}
         <span className="fb-node-status">{status}</span>
       </header>
       <div className="fb-node-id">
@@ -68,6 +80,12 @@ function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
           value={progress.done}
           aria-label={`${id} progress`}
         />
+      )}
+      {status === 'running' && progress && (
+        <output className="fb-node-steps" aria-label={`${id} steps`}>
+          {progress.done} / {progress.total} steps
+          {progress.perSecond !== undefined && ` · ${formatRate(progress.perSecond)} steps/s`}
+        </output>
       )}
       {error && status === 'error' && <div className="fb-node-error">{error}</div>}
     </div>

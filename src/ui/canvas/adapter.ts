@@ -16,7 +16,9 @@ export interface FlowNodeData extends Record<string, unknown> {
   label: string;
   status: NodeStatus;
   error: string;
-  progress: { done: number; total: number } | undefined;
+  progress: { done: number; total: number; perSecond?: number } | undefined;
+  /** Switched off in the document: does not run, passes matching inputs on. */
+  bypass: boolean;
   /** Latest live value per streaming output port, while the shown run streams. */
   live: Readonly<Record<string, number>>;
 }
@@ -26,7 +28,7 @@ export type CanvasNode = Node<FlowNodeData, 'flow'>;
 export interface NodeRunState {
   status: NodeStatus;
   error: string;
-  progress?: { done: number; total: number };
+  progress?: { done: number; total: number; perSecond?: number };
   live?: Readonly<Record<string, number>>;
 }
 
@@ -39,23 +41,38 @@ export function toCanvasNodes(
   return doc.nodes.map((node) => {
     const old = before.get(node.id);
     const state = runState.get(node.id);
+    const data: FlowNodeData = {
+      kind: builtinCatalog.get(node.kind),
+      kindName: node.kind,
+      label: node.label ?? node.id,
+      status: state?.status ?? 'idle',
+      error: state?.error ?? '',
+      progress: state?.progress,
+      live: state?.live ?? {},
+      bypass: node.bypass === true,
+    };
     return {
       ...old,
       id: node.id,
       type: 'flow',
       // A node being dragged keeps its live position until the drag ends.
       position: old?.dragging ? old.position : node.position,
-      data: {
-        kind: builtinCatalog.get(node.kind),
-        kindName: node.kind,
-        label: node.label ?? node.id,
-        status: state?.status ?? 'idle',
-        error: state?.error ?? '',
-        progress: state?.progress,
-        live: state?.live ?? {},
-      },
+      // The same data object when nothing in it changed, so the memoised node
+      // view skips its render: dragging one of 1,000 nodes redraws one.
+      data: old && sameData(old.data, data) ? old.data : data,
     };
   });
+}
+
+function sameData(a: FlowNodeData, b: FlowNodeData): boolean {
+  return (Object.keys(b) as (keyof FlowNodeData)[]).every(
+    (key) => a[key] === b[key] || (key === 'live' && sameValues(a.live, b.live)),
+  );
+}
+
+function sameValues(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>) {
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((key) => Object.is(a[key], b[key]));
 }
 
 export function edgeId(from: string, to: string): string {

@@ -18,6 +18,7 @@ import { useGroupRuns, useMetricNamesOfRuns, useRunsByIds } from '../runs/querie
 import { useEditor, useEditorStore } from '../store/context';
 import { ChartControls } from './ChartControls';
 import { MetricChart } from './MetricChart';
+import { WaitTimeline } from './WaitTimeline';
 import { colourAt, defaultChartSettings, type ChartSettings, type ShownRun } from './plot-model';
 
 /** Metrics from streaming ports are curves; single values are shown as results. */
@@ -74,6 +75,8 @@ export function ChartsPanel({ run }: { run: RunRow }) {
   const node =
     selectedNode && run.flowSnapshot.nodes.some((n) => n.id === selectedNode) ? selectedNode : null;
   const metrics = node ? curves.filter((m) => m.startsWith(`${node}.`)) : curves;
+  // The data engine's waits go under the loss, where a slow step is seen.
+  const timelineUnder = metrics.find((m) => m.endsWith('.loss')) ?? metrics[0];
   const sweepIds = (sweep ?? []).map((r) => r.id);
   const sweepShown = sweepIds.every((id) => ids.includes(id));
 
@@ -103,12 +106,11 @@ export function ChartsPanel({ run }: { run: RunRow }) {
       ) : null}
       <div className="fb-charts">
         {metrics.map((metric) => (
-          <MetricChart
-            key={`${run.id}:${metric}`}
-            metric={metric}
-            runs={shown}
-            settings={settings}
-          />
+          <MetricChart key={`${run.id}:${metric}`} metric={metric} runs={shown} settings={settings}>
+            {metric === timelineUnder ? (
+              <WaitTimeline runId={run.id} startedAt={run.startedAt} finishedAt={run.finishedAt} />
+            ) : null}
+          </MetricChart>
         ))}
       </div>
     </section>

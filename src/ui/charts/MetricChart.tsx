@@ -11,14 +11,24 @@
  * The canvas says nothing to assistive technology, so the chart is an element
  * with role `img` named exactly `Chart: <metric>`, described by a summary per
  * run (count, last, min, max, non-finite) that tests read too; `data-points`
- * counts the selected run's points.
+ * counts the selected run's points, and `data-drawn-points` how many of them
+ * the canvas showed when uPlot last drew (set from its draw hook, so a test or
+ * the bench can tell a point read from a point on screen).
  */
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import {
+  useEffect,
+  useId,
+  useLayoutEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import './charts.css';
 import type { RunId } from '../../core/run/record';
-import { xLabels } from '../../core/series/columns';
+import { xLabels, type SeriesInput } from '../../core/series/columns';
 import { buildChartJson, buildCsv } from '../../core/series/export';
 import { formatSummary, summarizeSeries } from '../../core/series/summary';
 import { useEditorStore } from '../store/context';
@@ -47,17 +57,37 @@ export interface MetricChartProps {
   settings: ChartSettings;
   /** Height of the plot (axes included) in CSS pixels. */
   height?: number;
+  /** Shown under the chart's summary (e.g. the wait timeline under the loss). */
+  children?: ReactNode;
+}
+
+/** Props of {@link MetricChartView}: the series handed in rather than read. */
+export interface MetricChartViewProps extends MetricChartProps {
+  /** One series per run of `runs`, same order; `undefined` while not read yet. */
+  series: readonly SeriesInput[] | undefined;
 }
 
 const DEFAULT_HEIGHT = 200;
 const NO_POINTS: readonly never[] = [];
 
 /** A live chart of `metric` for `runs`, with legend, zoom, export and an accessible summary. */
-export function MetricChart({ metric, runs, settings, height = DEFAULT_HEIGHT }: MetricChartProps) {
+export function MetricChart(props: MetricChartProps) {
+  const ids = useMemo(() => props.runs.map((r) => r.id as RunId), [props.runs]);
+  const series = useMetricSeriesOfRuns(ids, props.metric);
+  return <MetricChartView {...props} series={series} />;
+}
+
+/** The chart of series already read: what {@link MetricChart} draws, and what the bench drives. */
+export function MetricChartView({
+  metric,
+  runs,
+  settings,
+  height = DEFAULT_HEIGHT,
+  series,
+  children,
+}: MetricChartViewProps) {
   const summaryId = useId();
   const store = useEditorStore();
-  const ids = useMemo(() => runs.map((r) => r.id as RunId), [runs]);
-  const series = useMetricSeriesOfRuns(ids, metric);
   const curves = useMemo(
     () => buildCurves(runs, series ?? NO_POINTS, settings),
     [runs, series, settings],
@@ -71,9 +101,10 @@ export function MetricChart({ metric, runs, settings, height = DEFAULT_HEIGHT }:
   const zoom = zoomState?.mode === settings.xMode ? zoomState.range : null;
   const [hoverX, setHoverX] = useState<number | null>(null);
 
+  // Before the frame is measured nothing is drawn: no need to decimate for it.
   const model = useMemo(
     () =>
-      buildPlot(curves, {
+      buildPlot(width === 0 ? [] : curves, {
         width,
         zoom,
         log: settings.log,
@@ -90,9 +121,12 @@ export function MetricChart({ metric, runs, settings, height = DEFAULT_HEIGHT }:
   const plotRef = useRef<uPlot | null>(null);
   const signatureRef = useRef('');
   const modelRef = useRef<PlotModel>(model);
+  const selected = series?.[0]?.length ?? 0;
+  const selectedRef = useRef(selected);
   const callbacksRef = useRef<PlotCallbacks>({
     zoom: (range) => setZoom(range ? { mode: settings.xMode, range } : null),
     hover: setHoverX,
+    drawn: () => frameRef.current?.setAttribute('data-drawn-points', String(selectedRef.current)),
   });
 
   useLayoutEffect(() => {
@@ -108,6 +142,7 @@ export function MetricChart({ metric, runs, settings, height = DEFAULT_HEIGHT }:
 
   useEffect(() => {
     modelRef.current = model;
+    selectedRef.current = selected;
     callbacksRef.current.zoom = (range) => setZoom(range ? { mode: settings.xMode, range } : null);
     const target = targetRef.current;
     if (!target || width === 0) return;
@@ -130,7 +165,7 @@ export function MetricChart({ metric, runs, settings, height = DEFAULT_HEIGHT }:
       target,
     );
     signatureRef.current = signature;
-  }, [model, signature, width, height, settings]);
+  }, [model, signature, width, height, settings, selected]);
 
   useEffect(
     () => () => {
@@ -140,7 +175,6 @@ export function MetricChart({ metric, runs, settings, height = DEFAULT_HEIGHT }:
     [],
   );
 
-  const selected = series?.[0]?.length ?? 0;
   const summary = useMemo(() => summarize(curves), [curves]);
   const exported = () => exportColumns(curves);
   const xLabel = xLabels[settings.xMode];
@@ -233,6 +267,7 @@ export function MetricChart({ metric, runs, settings, height = DEFAULT_HEIGHT }:
       <p id={summaryId} className="fb-chart__summary" data-testid={`chart-summary-${metric}`}>
         {summary}
       </p>
+      {children}
     </div>
   );
 }

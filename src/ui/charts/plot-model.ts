@@ -14,10 +14,11 @@
 import { aggregateByStep } from '../../core/series/aggregate';
 import { alignTables, type XTable } from '../../core/series/align';
 import {
+  asColumns,
   nearestIndex,
   toColumns,
   visibleRange,
-  type MetricPoint,
+  type SeriesInput,
   type XMode,
 } from '../../core/series/columns';
 import { decimate, decimateBand } from '../../core/series/decimate';
@@ -94,17 +95,15 @@ export interface Curve {
 /** The curves of `runs`, whose series are `series[i]` (same order), under `settings`. */
 export function buildCurves(
   runs: readonly ShownRun[],
-  series: readonly (readonly MetricPoint[])[],
+  series: readonly SeriesInput[],
   settings: ChartSettings,
 ): Curve[] {
   const smooth = (y: Float64Array) =>
     settings.smoothing > 0 ? smoothEma(y, settings.smoothing) : null;
   if (settings.groupBy === null) {
     return runs.map((run, i) => {
-      const points = series[i] ?? [];
+      const points = asColumns(series[i] ?? []);
       const { x, y } = toColumns(points, settings.xMode);
-      let nonFinite = 0;
-      for (const v of y) if (!Number.isFinite(v)) nonFinite++;
       return {
         key: run.id,
         label: run.label,
@@ -114,15 +113,15 @@ export function buildCurves(
         smoothed: smooth(y),
         band: null,
         count: points.length,
-        nonFinite,
+        nonFinite: points.nonFinite,
         runIds: [run.id],
       };
     });
   }
-  const indexed = runs.map((run, i) => ({ ...run, points: series[i] ?? [] }));
+  const indexed = runs.map((run, i) => ({ ...run, points: asColumns(series[i] ?? []) }));
   return groupByParam(indexed, settings.groupBy).map((group, g) => {
     const members = group.members.map((m) => ({
-      step: Float64Array.from(m.points, (p) => p.step),
+      step: m.points.step,
       ...toColumns(m.points, settings.xMode),
     }));
     const agg = aggregateByStep(members);

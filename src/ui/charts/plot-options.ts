@@ -19,6 +19,8 @@ export interface PlotCallbacks {
   zoom(range: [number, number] | null): void;
   /** The cursor is over x (`null`: it left the plot). */
   hover(x: number | null): void;
+  /** uPlot has drawn the newest data on the canvas. */
+  drawn?(): void;
 }
 
 /** Everything that needs new options (a new uPlot) when it changes. */
@@ -127,7 +129,12 @@ export function plotOptions(
           callbacks().hover(left === undefined || left < 0 ? null : u.posToVal(left, 'x'));
         },
       ],
-      draw: [(u) => drawMarks(u, view())],
+      draw: [
+        (u) => {
+          drawMarks(u, view());
+          callbacks().drawn?.();
+        },
+      ],
     },
   };
 }

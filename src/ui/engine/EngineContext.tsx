@@ -1,9 +1,11 @@
 /** The engine client in React, and the actions that go through it. */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { StepRate } from '../../core/programs/step-rate';
 import type { RunId } from '../../core/run/record';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
+import { EngineError } from '../../../workers/protocol';
 import { EngineClient } from './client';
 import { checkRequest, journalRequest, type RunRequest } from './submit';
 
@@ -13,20 +15,28 @@ export function EngineProvider({ children }: { children: ReactNode }) {
   const store = useEditorStore();
   const [client] = useState(() => new EngineClient((message) => store.getState().alert(message)));
   // The worker thins progress and live values to a few a second (workers/engine/progress.ts,
-  // live-values.ts).
-  useEffect(
-    () =>
-      client.subscribe((event) => {
-        if (event.type === 'progress')
-          store.getState().setProgress(event.runId, event.node, {
-            done: event.done,
-            total: event.total,
-          });
-        if (event.type === 'live')
-          store.getState().setLive(event.runId, `${event.node}.${event.port}`, event.value);
-      }),
-    [client, store],
-  );
+  // live-values.ts); steps per second come from those reports, over a window, per node.
+  useEffect(() => {
+    const rates = new Map<string, StepRate>();
+    return client.subscribe((event) => {
+      if (event.type === 'progress') {
+        const key = `${event.runId}/${event.node}`;
+        let rate = rates.get(key);
+        if (rate === undefined) rates.set(key, (rate = new StepRate()));
+        const perSecond = rate.report(event.done, performance.now());
+        if (event.done >= event.total) rates.delete(key);
+        store.getState().setProgress(event.runId, event.node, {
+          done: event.done,
+          total: event.total,
+          ...(perSecond !== null && { perSecond }),
+        });
+      }
+      if (event.type === 'live')
+        store.getState().setLive(event.runId, `${event.node}.${event.port}`, event.value);
+      if (event.type === 'storage-failure')
+        store.getState().alert(`Run ${event.runId} stopped: ${event.reason}`);
+    });
+  }, [client, store]);
   return <EngineContext.Provider value={client}>{children}</EngineContext.Provider>;
 }
 
@@ -65,6 +75,8 @@ export function useSubmitRuns() {
     if (ids[0]) store.getState().selectRun(ids[0]);
     for (const id of ids)
       engine.call('start', { runId: id }).catch((error: unknown) => {
+        // A storage failure was reported as it happened (the 'storage-failure' event).
+        if (error instanceof EngineError && error.code.startsWith('storage-')) return;
         store
           .getState()
           .alert(`Run ${id} stopped: ${error instanceof Error ? error.message : String(error)}`);

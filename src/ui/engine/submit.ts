@@ -8,7 +8,7 @@ import { FlowValidationError } from '../../core/flow/issues';
 import { validateFlow } from '../../core/flow/validate';
 import { builtinCatalog } from '../../core/nodes';
 import { batchIssues } from '../../core/run/batch';
-import { resolveRunParams } from '../../core/run/params';
+import { resolveNodeParams, resolveRunParams } from '../../core/run/params';
 import type { RunId } from '../../core/run/record';
 import { queuedRun, type RunRequest } from '../../core/run/request';
 import { journalRun } from '../../db/runs';
@@ -25,8 +25,15 @@ export function checkRequest(request: RunRequest): void {
   const batch = batchIssues(flow, builtinCatalog);
   if (batch.length > 0)
     throw new FlowValidationError(batch, `The flow '${flow.name}' cannot run as a batch; it is`);
-  const { issues } = resolveRunParams(flow, request.params, seed);
+  const { values, issues } = resolveRunParams(flow, request.params, seed);
   if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters are');
+  // Params bound to inputs get their values only now: check each node's params as it will run.
+  const nodeIssues = flow.nodes.flatMap((node, i) => {
+    const kind = builtinCatalog.get(node.kind);
+    return kind ? resolveNodeParams(node, kind, values, i).issues : [];
+  });
+  if (nodeIssues.length > 0)
+    throw new FlowValidationError(nodeIssues, `With these parameters, the flow '${flow.name}' is`);
 }
 
 /** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */

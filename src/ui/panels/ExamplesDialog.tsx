@@ -1,7 +1,7 @@
 /** The examples gallery: each example opens as a new flow in the library. */
 import { useEffect, useRef } from 'react';
 import { examples } from '../examples';
-import { addAndOpen } from '../library';
+import { openExample } from '../library';
 import { useEditorStore } from '../store/context';
 
 export function ExamplesDialog({ onClose }: { onClose: () => void }) {
@@ -15,16 +15,22 @@ export function ExamplesDialog({ onClose }: { onClose: () => void }) {
       <h2 id="examples-title">Examples</h2>
       <ul className="fb-examples">
         {examples.map((example) => (
-          <li key={example.name}>
+          <li key={example.doc.name}>
             <button
               type="button"
               onClick={() => {
-                void addAndOpen(store, example).then(onClose);
+                openExample(store, example)
+                  .catch((error: unknown) =>
+                    store
+                      .getState()
+                      .alert(`Could not open the example ${example.doc.name}: ${String(error)}`),
+                  )
+                  .finally(onClose);
               }}
             >
-              {example.name}
+              {example.doc.name}
             </button>
-            <p>{example.description}</p>
+            <p>{example.doc.description}</p>
           </li>
         ))}
       </ul>

@@ -8,6 +8,7 @@ import { db } from '../db';
 import { addAndOpen, openLibraryFlow, restoreSession } from '../library';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
+import { ConflictAlert } from './ConflictAlert';
 
 /** A name like `spirals-mlp copy`, `spirals-mlp copy 2`, … not yet in the library. */
 function copyName(name: string, taken: readonly string[]): string {
@@ -43,6 +44,7 @@ export function FlowsList() {
   return (
     <section className="fb-flows">
       <h2 id="flows-title">Flows</h2>
+      <ConflictAlert />
       <ul aria-labelledby="flows-title">
         {flows?.map((flow) => (
           <li key={flow.id} className="fb-flow-item">

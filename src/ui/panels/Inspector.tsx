@@ -2,22 +2,31 @@
 import type { ParamSpec } from '../../core/catalog/params';
 import { checkParam } from '../../core/catalog/params';
 import { isInputRef, type ParamValue } from '../../core/flow/document';
+import { crossParamFindings } from '../../core/flow/validate';
 import { builtinCatalog } from '../../core/nodes';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
+import { bindParam, inputFor, setBypass, unbindParam } from '../store/node-edits';
 import { FileParamField } from './FileParamField';
 
 function ParamField({
   name,
   spec,
   value,
+  finding,
   onChange,
+  onBind,
+  onUnbind,
 }: {
   name: string;
   spec: ParamSpec;
   value: ParamValue | undefined;
+  /** What the kind's check across params says about this one, if anything. */
+  finding: string | undefined;
   onChange: (value: ParamValue) => void;
+  onBind: () => void;
+  onUnbind: () => void;
 }) {
   const id = `node-param-${name}`;
   if (isInputRef(value))
@@ -25,7 +34,7 @@ function ParamField({
       <div className="fb-field">
         <label htmlFor={id}>{name}</label>
         <input id={id} readOnly value={`← flow input '${value.$input}'`} />
-        <button type="button" onClick={() => onChange(spec.default)}>
+        <button type="button" aria-label={`Unbind ${name}`} onClick={onUnbind}>
           Unbind
         </button>
       </div>
@@ -41,7 +50,7 @@ function ParamField({
       />
     );
   const current = value ?? spec.default;
-  const problem = checkParam(spec, current);
+  const problem = checkParam(spec, current) ?? finding;
   return (
     <div className="fb-field">
       <label htmlFor={id}>{name}</label>
@@ -74,6 +83,15 @@ function ParamField({
         />
       )}
       <small className={problem ? 'fb-invalid' : 'fb-muted'}>{problem ?? spec.description}</small>
+      <button
+        type="button"
+        className="fb-bind"
+        aria-label={`Bind ${name} to flow input`}
+        title="Take this value from a flow input (a field of Run parameters)"
+        onClick={onBind}
+      >
+        Bind to flow input
+      </button>
     </div>
   );
 }
@@ -87,12 +105,23 @@ export function Inspector() {
   if (!node) return <section className="fb-inspector fb-muted">Select a node to edit it.</section>;
   const kind = builtinCatalog.get(node.kind);
   const outcome = outcomes?.find((o) => o.node === node.id);
+  const findings = kind ? crossParamFindings(kind, node.params) : [];
   return (
     <section className="fb-inspector" aria-label="Inspector">
       <h2>
         {kind?.title ?? node.kind} <code>{node.id}</code>
       </h2>
       <p className="fb-muted">{kind?.description ?? `Unknown kind ${node.kind}`}</p>
+      <label className="fb-field">
+        <input
+          type="checkbox"
+          checked={node.bypass === true}
+          onChange={(e) =>
+            store.getState().changeDoc(setBypass([node.id], e.currentTarget.checked))
+          }
+        />{' '}
+        Bypass (does not run; passes matching inputs on)
+      </label>
       {kind &&
         Object.entries(kind.params).map(([name, spec]) => (
           <ParamField
@@ -100,7 +129,19 @@ export function Inspector() {
             name={name}
             spec={spec}
             value={node.params[name]}
+            finding={findings.find((f) => f.param === name)?.message}
             onChange={(value) => store.getState().changeDoc(edits.setParam(node.id, name, value))}
+            onBind={() => {
+              const { doc, changeDoc, alert } = store.getState();
+              if (!doc) return;
+              const found = inputFor(doc, name, spec, node.params[name]);
+              if (typeof found === 'string') alert(found);
+              else changeDoc(bindParam(node.id, name, found.input, found.isNew));
+            }}
+            onUnbind={() => {
+              const { doc, changeDoc } = store.getState();
+              if (doc) changeDoc(unbindParam(doc, node.id, name, spec));
+            }}
           />
         ))}
       {outcome && (

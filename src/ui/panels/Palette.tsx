@@ -5,15 +5,13 @@ import { defaultParams } from '../../core/catalog/catalog';
 import { builtinKinds } from '../../core/nodes';
 import { useEditorStore } from '../store/context';
 import { edits, freshNodeId } from '../store/editor';
+import { findKinds } from './kind-search';
 
 export function Palette() {
   const store = useEditorStore();
   const flow = useReactFlow();
   const [query, setQuery] = useState('');
-  const needle = query.trim().toLowerCase();
-  const kinds = builtinKinds.filter(
-    (k) => needle === '' || `${k.title} ${k.kind} ${k.description}`.toLowerCase().includes(needle),
-  );
+  const kinds = findKinds(query);
 
   const add = (kindName: string) => {
     const kind = builtinKinds.find((k) => k.kind === kindName);

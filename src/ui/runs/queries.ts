@@ -1,9 +1,12 @@
 /** Live reads of run records: components re-render when the worker commits. */
-import { Dexie, liveQuery } from 'dexie';
+import { liveQuery } from 'dexie';
 import { useLiveQuery } from 'dexie-react-hooks';
 import { useEffect, useState } from 'react';
-import type { MetricRow, RunId, RunNodeRow, RunRow } from '../../core/run/record';
-import { listRuns, metricNames, metricSeries, runNodes } from '../../db/runs';
+import type { IntervalRow, RunId, RunNodeRow, RunRow } from '../../core/run/record';
+import type { MetricColumns } from '../../core/series/columns';
+import { LiveSeries, type SeriesEnds } from '../../core/series/live-series';
+import { listRuns, metricNames, runNodes } from '../../db/runs';
+import { metricPointsAfter, metricSeriesEnds, runIntervals } from '../../db/series';
 import { db } from '../db';
 import { useEditor, useEditorStore } from '../store/context';
 
@@ -61,60 +64,72 @@ export function useMetricNamesOfRuns(ids: readonly RunId[]): string[] | undefine
 }
 
 /**
- * One metric series of each run, in the order of `ids`, re-read whenever the
- * engine commits points of any of them: the chart draws what IndexedDB holds.
+ * One metric series of each run, in the order of `ids`, kept up to date as
+ * the engine commits points: the chart draws what IndexedDB holds.
  *
- * A plain live query over the whole series would starve while a run writes:
- * Dexie aborts a live query that is still reading when the next write lands,
- * so once reading the series takes longer than the gap between flushes, no
- * result is ever delivered and the chart freezes. So the live query only
- * watches each series' last point (one cursor step, done long before the next
- * flush), and each change starts a full read that is never aborted; changes
- * that land during a read are coalesced into one more read after it.
+ * A plain live query over the whole series would re-read it all on every
+ * flush, and would starve while a run writes: Dexie aborts a live query that
+ * is still reading when the next write lands. So the live query only watches
+ * each series' first and last point (two cursor steps, done long before the
+ * next flush), and each change brings a {@link LiveSeries} per run up to date:
+ * the first time it reads the series in chunks that leave the page free
+ * between them, and after that only the points past the last one it holds
+ * (see `core/series/live-series.ts` for why what it holds cannot drift).
+ * Changes that land during an update are coalesced into one more after it.
  */
 export function useMetricSeriesOfRuns(
   ids: readonly RunId[],
   name: string,
-): MetricRow[][] | undefined {
+): MetricColumns[] | undefined {
   const store = useEditorStore();
   const key = `${idsKey(ids)}\n${name}`;
-  const [read, setRead] = useState<{ key: string; rows: MetricRow[][] }>();
+  const [read, setRead] = useState<{ key: string; rows: MetricColumns[] }>();
   useEffect(() => {
     const runIds = idsOf(key.slice(0, key.lastIndexOf('\n')));
     let closed = false;
-    let reading = false;
-    // Bumped by every change; a read covers the changes seen before it began.
+    let updating = false;
+    let latest: SeriesEnds[] = [];
+    // Bumped by every change; an update covers the changes seen before it began.
     let changes = 0;
+    const series = runIds.map(
+      (id) =>
+        new LiveSeries({
+          readAfter: (after, limit) => metricPointsAfter(db, id, name, after, limit),
+        }),
+    );
     const failed = (error: unknown) => {
       if (!closed) store.getState().alert(`Could not read the series ${name}: ${String(error)}`);
     };
-    const readAll = async () => {
+    const publish = () => {
+      if (!closed) setRead({ key, rows: series.map((s) => s.snapshot()) });
+    };
+    const update = async () => {
       changes++;
-      if (reading) return;
-      reading = true;
+      if (updating) return;
+      updating = true;
       try {
         let covered: number;
         do {
           covered = changes;
-          const rows = await Promise.all(runIds.map((id) => metricSeries(db, id, name)));
-          if (!closed) setRead({ key, rows });
+          const ends = latest;
+          for (const [i, live] of series.entries()) {
+            const end = ends[i];
+            if (end) await live.update(end, publish, () => closed);
+          }
+          publish();
         } while (covered !== changes && !closed);
       } finally {
-        reading = false;
+        updating = false;
       }
     };
-    const lastPoints = liveQuery(() =>
-      Promise.all(
-        runIds.map((id) =>
-          db.metrics
-            .where('[runId+name+step]')
-            .between([id, name, Dexie.minKey], [id, name, Dexie.maxKey])
-            .last(),
-        ),
-      ),
+    const watched = liveQuery(() =>
+      Promise.all(runIds.map((id) => metricSeriesEnds(db, id, name))),
     );
-    const subscription = lastPoints.subscribe({
-      next: () => void readAll().catch(failed),
+    const subscription = watched.subscribe({
+      next: (ends) => {
+        latest = ends;
+        void update().catch(failed);
+      },
       error: failed,
     });
     return () => {
@@ -123,4 +138,9 @@ export function useMetricSeriesOfRuns(
     };
   }, [key, name, store]);
   return read?.key === key ? read.rows : undefined;
+}
+
+/** A run's wait intervals (the data engine's `data_wait` …), live. */
+export function useRunIntervals(id: RunId | null): IntervalRow[] | undefined {
+  return useLiveQuery(() => (id ? runIntervals(db, id) : []), [id]);
 }

@@ -11,12 +11,15 @@ import { createStore } from 'zustand/vanilla';
 import type { FlowDocument, FlowEdge, FlowNode } from '../../core/flow/document';
 import type { FlowId, RunId } from '../../core/run/record';
 import type { BackendChoice } from '../../core/engine/runtime';
+import { withoutNodes } from '../../core/flow/groups';
 import { freshId } from './clipboard';
 import { emptyHistory, jump, record, redo, undo, type History } from './history';
 
 export interface NodeProgress {
   done: number;
   total: number;
+  /** Steps per second lately, once known. */
+  perSecond?: number;
 }
 
 export interface EditorState {
@@ -24,6 +27,10 @@ export interface EditorState {
   doc: FlowDocument | null;
   /** Bumped on every change to the document (drives autosave). */
   revision: number;
+  /** The library version the open document was read at or last saved as (see `useAutosave`). */
+  savedVersion: number;
+  /** Another tab saved the open flow over edits of this tab not yet saved. */
+  conflict: { flowId: FlowId; version: number } | null;
   selectedNode: string | null;
   selectedRun: RunId | null;
   /** Runs ticked in the Runs table, to export, delete or compare together. */
@@ -67,6 +74,8 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     flowId: null,
     doc: null,
     revision: 0,
+    savedVersion: 0,
+    conflict: null,
     selectedNode: null,
     selectedRun: null,
     pickedRuns: [],
@@ -202,6 +211,8 @@ export const edits = {
       edges: doc.edges.filter(
         (e) => !ids.some((id) => e.from.startsWith(`${id}.`) || e.to.startsWith(`${id}.`)),
       ),
+      // A deleted node leaves its group; a group left empty goes too.
+      ...(doc.groups && { groups: withoutNodes(doc.groups, new Set(ids)) }),
     }),
   }),
   setParam: (id: string, name: string, value: FlowNode['params'][string]): Edit => ({

@@ -1,0 +1,162 @@
+/**
+ * The canvas rows (issue 6's benchmark, issue 8's target), on the bench's
+ * canvas page in Chromium: frame times while dragging a node and while
+ * panning the pane, with 1,000 nodes and 1,000 edges, on Flowbench's canvas
+ * versus React Flow with its default nodes, in the same page build. Both are
+ * driven by real (CDP) pointer events, one move per frame; a move's frame
+ * time runs from the animation frame that handled it to the next one, so a
+ * move that takes long to render shows as a long frame. Sides alternate,
+ * each trial on a freshly mounted canvas.
+ */
+import { chromium, type Browser, type Page } from '@playwright/test';
+import playwrightConfig from '../../playwright.config';
+import type { FlowDocument } from '../../src/core/flow/document';
+import {
+  absoluteRow,
+  atMost,
+  compareRow,
+  ratioAtMost,
+  unmeasuredRow,
+  type BenchRow,
+} from '../lib/rows';
+import { alternate, median, percentile } from '../lib/stats';
+import { CANVAS_BENCH_GLOBAL, type CanvasBench, type CanvasSide } from '../web/canvas-api';
+import { describeFailure } from './chromium';
+import { repeatedExample } from './flows';
+import { buildBenchPage, serveBenchPage } from './servers';
+
+const NODES = 1_000;
+const ZOOM = 0.5;
+/** Pointer moves per gesture, one per frame. */
+const MOVES = 60;
+const STEP = 4;
+
+const DRAG = 'canvas: drag a node, 1k nodes + 1k edges, frame p50';
+const PAN = 'canvas: pan, 1k nodes + 1k edges, frame p50';
+const P95 = 'canvas: frame p95 while dragging and panning';
+
+type Gesture = 'drag' | 'pan';
+
+function call<K extends keyof CanvasBench>(
+  page: Page,
+  method: K,
+  ...args: Parameters<CanvasBench[K]>
+) {
+  return page.evaluate(
+    ([name, m, a]) =>
+      (
+        (window as unknown as Record<string, CanvasBench>)[name]![m] as (...x: unknown[]) => unknown
+      )(...a),
+    [CANVAS_BENCH_GLOBAL, method, args] as const,
+  ) as Promise<Awaited<ReturnType<CanvasBench[K]>>>;
+}
+
+/** One gesture on a freshly mounted side; the frame times it took. */
+async function trial(
+  page: Page,
+  flow: FlowDocument,
+  side: CanvasSide,
+  gesture: Gesture,
+  n: number,
+) {
+  await call(page, 'mount', side, flow, ZOOM);
+  // A node near the top-left of the view (the first two copies are on screen), alternating.
+  const start =
+    gesture === 'drag'
+      ? await call(page, 'nodeCentre', `split_${n % 2}`)
+      : await call(page, 'emptyPoint');
+  if (!start)
+    throw new Error(
+      `no ${gesture === 'drag' ? 'node' : 'empty pane'} on screen to ${gesture} (${side} canvas)`,
+    );
+  await page.mouse.move(start.x, start.y);
+  await page.mouse.down();
+  await call(page, 'nextFrame');
+  await call(page, 'startFrames');
+  for (let i = 1; i <= MOVES; i++) {
+    await page.mouse.move(start.x + i * STEP, start.y + i * (STEP / 2));
+    await call(page, 'nextFrame');
+  }
+  await page.mouse.up();
+  await call(page, 'nextFrame');
+  await call(page, 'nextFrame');
+  return call(page, 'stopFrames');
+}
+
+async function gestureRows(page: Page, flow: FlowDocument, gesture: Gesture, name: string) {
+  let n = 0;
+  const { a, b } = await alternate({
+    a: () => trial(page, flow, 'flowbench', gesture, n++),
+    b: () => trial(page, flow, 'default', gesture, n++),
+    warmups: 1,
+    minTrials: 3,
+    maxTrials: 5,
+    budgetMs: 45_000,
+  });
+  const ours = a.flat();
+  const reference = b.flat();
+  const figures = compareRow({
+    name,
+    unit: 'ms',
+    lowerIsBetter: true,
+    ours,
+    reference,
+    target: ratioAtMost(1.5, 'vs default React Flow nodes'),
+    note: `${a.length} trials × ${MOVES} pointer moves (one per frame) at zoom ${ZOOM}; a move's frame time = from the animation frame that handled it to the next one; p50 ${median(ours).toFixed(1)} vs ${median(reference).toFixed(1)} ms, p95 ${percentile(ours, 95).toFixed(1)} vs ${percentile(reference, 95).toFixed(1)} ms; Flowbench's Canvas (editor store, adapter, node views, minimap) vs React Flow default nodes with the same minimap, controls and background`,
+  });
+  // The figures are over frames; a trial is one gesture on each side.
+  const row: BenchRow = { ...figures, trials: a.length };
+  return { row, ours };
+}
+
+export interface CanvasSuiteOptions {
+  log: (line: string) => void;
+}
+
+/** The canvas rows in a Chromium of their own (`npm run bench -- --only=canvas`). */
+export async function canvasRows({ log }: CanvasSuiteOptions): Promise<BenchRow[]> {
+  log('canvas: building the bench page…');
+  await buildBenchPage();
+  const served = await serveBenchPage();
+  let browser: Browser | null = null;
+  const target = ratioAtMost(1.5, 'vs default React Flow nodes');
+  try {
+    browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    const page = await context.newPage();
+    await page.goto(`${served.url}canvas.html`);
+    await page.waitForFunction((name) => name in window, CANVAS_BENCH_GLOBAL);
+    const flow = repeatedExample(NODES);
+    const rows: BenchRow[] = [];
+    const frames: number[] = [];
+    for (const [gesture, name] of [
+      ['drag', DRAG],
+      ['pan', PAN],
+    ] as const) {
+      log(`canvas: ${gesture}, ${NODES} nodes, Flowbench vs default React Flow nodes…`);
+      try {
+        const { row, ours } = await gestureRows(page, flow, gesture, name);
+        rows.push(row);
+        frames.push(...ours);
+      } catch (error) {
+        rows.push(unmeasuredRow(name, 'ms', target, describeFailure(error)));
+      }
+    }
+    rows.push(
+      frames.length === 0
+        ? unmeasuredRow(P95, 'ms', atMost(33, 'ms'), 'no gesture was measured')
+        : absoluteRow({
+            name: P95,
+            unit: 'ms',
+            value: percentile(frames, 95),
+            target: atMost(33, 'ms'),
+            trials: frames.length,
+            note: `p95 of Flowbench's ${frames.length} frames over both gestures (median ${median(frames).toFixed(1)} ms)`,
+          }),
+    );
+    return rows;
+  } finally {
+    await browser?.close();
+    await served.close();
+  }
+}

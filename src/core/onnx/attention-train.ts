@@ -1,0 +1,100 @@
+/**
+ * The attention block's train step: forward, loss over every position,
+ * backward and the optimizer update as one ONNX graph.
+ *
+ * Idea: the backward pass follows the forward pass in reverse with the ops
+ * it already uses. Projections flatten `[batch, positions, ·]` to rows so
+ * each weight gradient is one Gemm (`xᵀ·d`, summed over batch and positions
+ * at once); the attention itself stays batched (MatMul over `[batch, ·, ·]`);
+ * softmax's gradient is `p ⊙ (dp − Σ dp ⊙ p)` along each row. The causal
+ * mask is a constant added to the scores, so its gradient is nothing and
+ * masked positions get none because their weight is 0. Trade-off: the loss
+ * is the mean over every position of every sequence, so a sequence's weight
+ * in it is its number of positions (all equal here).
+ */
+import type { ValueRef } from './graph.ts';
+import { TracingGraphBuilder } from './graph-trace.ts';
+import {
+  attentionForward,
+  attentionScale,
+  attentionWeightLayout,
+  swapLast,
+  type AttentionSpec,
+} from './attention.ts';
+import { need, weightRefs } from './block-weights.ts';
+import { BATCH } from './mlp-layers.ts';
+import { declareOptimizer } from './mlp-optim.ts';
+import type { MlpTrainStepOptions } from './mlp-train.ts';
+import { checkLossKind, finishTrainStep, lossWithGradient, type TrainStep } from './train-step.ts';
+
+/**
+ * Builds the attention block's train step; inputs `x [batch, positions,
+ * width]` and targets `y [batch, positions, outputs]`.
+ */
+export function buildAttentionTrainStep(
+  spec: AttentionSpec,
+  options: MlpTrainStepOptions,
+): TrainStep {
+  checkLossKind(options.loss);
+  const layout = attentionWeightLayout(spec);
+  const g = new TracingGraphBuilder(`attention_train_step_${options.optimizer}_${options.loss}`);
+  const x = g.input('x', 'float32', [BATCH, spec.positions, spec.width]);
+  const y = g.input('y', 'float32', [BATCH, spec.positions, spec.outputSize]);
+  const w = weightRefs(g, layout);
+  const optimizer = declareOptimizer(g, options.optimizer, layout);
+  const f = attentionForward(g, spec, x, w);
+
+  // Rows: every position of every sequence, `[batch·positions, ·]`.
+  const rowsOf = (value: ValueRef, width: number) =>
+    g.op('Reshape', [value, g.constant([-1, width], 'int64')]);
+  const sequencesOf = (rows: ValueRef) =>
+    g.op('Reshape', [rows, g.constant([-1, spec.positions, spec.width], 'int64')]);
+  const weightGradient = (input: ValueRef, dOut: ValueRef) =>
+    g.op('Gemm', [input, dOut], { transA: 1 });
+  const rowAxis = g.constant([0], 'int64');
+  const biasGradient = (dOut: ValueRef) => g.op('ReduceSum', [dOut, rowAxis], { keepdims: 0 });
+
+  const { loss, dLogits } = lossWithGradient(
+    g,
+    options.loss,
+    rowsOf(f.logits, spec.outputSize),
+    rowsOf(y, spec.outputSize),
+    spec.outputSize,
+  );
+  const gradients = new Map<string, ValueRef>();
+  gradients.set('Wh', weightGradient(rowsOf(f.h, spec.width), dLogits));
+  gradients.set('bh', biasGradient(dLogits));
+  // The residual passes dh on to x unchanged; x is data, so only the branch matters.
+  const dh = g.op('Gemm', [dLogits, need(w, 'Wh')], { transB: 1 });
+  gradients.set('Wo', weightGradient(rowsOf(f.attended, spec.width), dh));
+  gradients.set('bo', biasGradient(dh));
+  const dAttended = sequencesOf(g.op('Gemm', [dh, need(w, 'Wo')], { transB: 1 }));
+
+  const dp = g.op('MatMul', [dAttended, swapLast(g, f.v)]);
+  const dv = g.op('MatMul', [swapLast(g, f.p), dAttended]);
+  const rowSum = g.op('ReduceSum', [g.op('Mul', [dp, f.p]), g.constant([2], 'int64')], {
+    keepdims: 1,
+  });
+  const dScores = g.op('Mul', [
+    g.op('Mul', [f.p, g.op('Sub', [dp, rowSum])]),
+    g.constant(attentionScale(spec)),
+  ]);
+  const dq = g.op('MatMul', [dScores, f.k]);
+  const dk = g.op('MatMul', [swapLast(g, dScores), f.q]);
+
+  const xRows = rowsOf(x, spec.width);
+  gradients.set('Wq', weightGradient(xRows, rowsOf(dq, spec.width)));
+  gradients.set('Wk', weightGradient(xRows, rowsOf(dk, spec.width)));
+  gradients.set('Wv', weightGradient(xRows, rowsOf(dv, spec.width)));
+
+  return finishTrainStep(g, {
+    layout,
+    weights: w,
+    gradients,
+    optimizer,
+    x,
+    y,
+    loss,
+    emitGradients: options.emitGradients === true,
+  });
+}

@@ -1,0 +1,181 @@
+/**
+ * The self-attention block: a sequence model over `[batch, positions,
+ * width]` — single-head scaled dot-product attention (Q, K, V projections,
+ * `softmax(Q·Kᵀ/√width)·V`, an output projection), a residual connection,
+ * and a linear head that scores every position: `[batch, positions, outputs]`.
+ *
+ * Idea: the smallest piece of a transformer that a flow can train and check
+ * in the browser, built like the MLP (spec, weight layout, seeded init,
+ * inference and train-step graphs) so the program runner carries it the
+ * same way. A causal mask, when asked for, is a constant added to the scores
+ * (a large negative number above the diagonal), so a position sees only
+ * itself and what came before, and its gradient needs no extra op.
+ * Trade-off: one head, no layer norm and no positional encoding — the
+ * attention is the same for every order of the inputs unless the mask (or
+ * the data) breaks the symmetry.
+ */
+import type { ValueRef } from './graph.ts';
+import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
+import { need, uniformWeights, weightRefs } from './block-weights.ts';
+import { BATCH } from './mlp-layers.ts';
+import { elementCount, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
+
+/** An attention block: `[batch, positions, width] → [batch, positions, outputSize]`. */
+export interface AttentionSpec {
+  /** Positions per sequence. */
+  readonly positions: number;
+  /** Width of every position's vector (the model width; also the attention width). */
+  readonly width: number;
+  readonly outputSize: number;
+  /** Each position attends only to itself and earlier positions. */
+  readonly causal: boolean;
+}
+
+/** Throws a RangeError naming the field when a spec is not a valid block. */
+export function validateAttentionSpec(spec: AttentionSpec): void {
+  for (const field of ['positions', 'width', 'outputSize'] as const) {
+    const v = spec[field];
+    if (!Number.isSafeInteger(v) || v < 1)
+      throw new RangeError(`AttentionSpec.${field} must be a positive integer, got ${v}`);
+  }
+  // A guard for specs that come from untyped data (an imported flow, a message).
+  if (typeof spec.causal !== 'boolean')
+    throw new RangeError(`AttentionSpec.causal must be true or false, got ${String(spec.causal)}`);
+}
+
+/** `Wq, Wk, Wv, Wo [width, width]`, `bo [width]`, `Wh [width, outputs]`, `bh [outputs]`. */
+export function attentionWeightLayout(spec: AttentionSpec): WeightSlot[] {
+  validateAttentionSpec(spec);
+  const square = [spec.width, spec.width];
+  return [
+    { name: 'Wq', dims: square },
+    { name: 'Wk', dims: square },
+    { name: 'Wv', dims: square },
+    { name: 'Wo', dims: square },
+    { name: 'bo', dims: [spec.width] },
+    { name: 'Wh', dims: [spec.width, spec.outputSize] },
+    { name: 'bh', dims: [spec.outputSize] },
+  ];
+}
+
+/**
+ * Fresh weights: every matrix uniform in ±√(6/(fanIn+fanOut)) (Glorot),
+ * biases zero; drawn in layout order, row-major, so one seed gives one set.
+ */
+export function initAttentionWeights(spec: AttentionSpec, random: () => number): MlpWeights {
+  const layout = attentionWeightLayout(spec);
+  const values: Record<string, Float32Array> = {};
+  for (const slot of layout) {
+    const [fanIn, fanOut] = slot.dims;
+    const count = elementCount(slot.dims);
+    values[slot.name] =
+      fanIn === undefined || fanOut === undefined
+        ? new Float32Array(count)
+        : uniformWeights(count, Math.sqrt(6 / (fanIn + fanOut)), random);
+  }
+  return { layout, values };
+}
+
+/** What the backward pass reads from the forward pass. */
+export interface AttentionTrace {
+  readonly q: ValueRef;
+  readonly k: ValueRef;
+  readonly v: ValueRef;
+  /** Attention weights, `[batch, positions, positions]`, rows summing to 1. */
+  readonly p: ValueRef;
+  /** `p·v`, before the output projection. */
+  readonly attended: ValueRef;
+  /** `x + attended·Wo + bo`, what the head reads. */
+  readonly h: ValueRef;
+  /** `[batch, positions, outputs]`. */
+  readonly logits: ValueRef;
+}
+
+/** The score `1/√width` that keeps dot products of wide vectors in softmax's useful range. */
+export const attentionScale = (spec: AttentionSpec): number => 1 / Math.sqrt(spec.width);
+
+/** Large enough that exp(score + MASKED − max) is 0 in float32, small enough to stay finite. */
+const MASKED = -1e9;
+
+/** The causal mask `[positions, positions]`: 0 on and below the diagonal, {@link MASKED} above. */
+export function causalMask(positions: number): Float32Array {
+  const mask = new Float32Array(positions * positions);
+  for (let i = 0; i < positions; i++)
+    for (let j = i + 1; j < positions; j++) mask[i * positions + j] = MASKED;
+  return mask;
+}
+
+/** Swaps the last two axes of a rank-3 value. */
+export const swapLast = (g: TracingGraphBuilder, value: ValueRef): ValueRef =>
+  g.op('Transpose', [value], { perm: [0, 2, 1] });
+
+/** `x → attention → + x → head → logits`. */
+export function attentionForward(
+  g: TracingGraphBuilder,
+  spec: AttentionSpec,
+  x: ValueRef,
+  w: ReadonlyMap<string, ValueRef>,
+  logitsName?: string,
+): AttentionTrace {
+  const q = g.op('MatMul', [x, need(w, 'Wq')]);
+  const k = g.op('MatMul', [x, need(w, 'Wk')]);
+  const v = g.op('MatMul', [x, need(w, 'Wv')]);
+  let scores = g.op('Mul', [g.op('MatMul', [q, swapLast(g, k)]), g.constant(attentionScale(spec))]);
+  if (spec.causal) {
+    const mask = g.initializer('causal_mask', causalMask(spec.positions), [
+      spec.positions,
+      spec.positions,
+    ]);
+    scores = g.op('Add', [scores, mask]);
+  }
+  const p = g.op('Softmax', [scores], { axis: -1 });
+  const attended = g.op('MatMul', [p, v]);
+  const projected = g.op('Add', [g.op('MatMul', [attended, need(w, 'Wo')]), need(w, 'bo')]);
+  const h = g.op('Add', [x, projected]);
+  const logits = g.op(
+    'Add',
+    [g.op('MatMul', [h, need(w, 'Wh')]), need(w, 'bh')],
+    {},
+    logitsName === undefined ? {} : { name: logitsName },
+  );
+  return { q, k, v, p, attended, h, logits };
+}
+
+/** A built inference model of the attention block. */
+export interface AttentionInference {
+  readonly model: Uint8Array;
+  readonly graph: GraphTrace;
+  readonly inputs: {
+    /** `[batch, positions, width]` float32. */
+    readonly x: string;
+    /** Weight name → graph input name; empty when the weights are baked in. */
+    readonly weights: Readonly<Record<string, string>>;
+  };
+  /** Both `[batch, positions, outputs]`; probabilities are a softmax over the outputs. */
+  readonly outputs: { readonly logits: string; readonly probabilities: string };
+}
+
+/** The inference model: weights as inputs, or baked in as initializers when given. */
+export function buildAttentionInference(
+  spec: AttentionSpec,
+  weights?: MlpWeights,
+): AttentionInference {
+  const layout = attentionWeightLayout(spec);
+  const g = new TracingGraphBuilder('attention_inference');
+  const x = g.input('x', 'float32', [BATCH, spec.positions, spec.width]);
+  const w = weightRefs(g, layout, weights);
+  const { logits } = attentionForward(g, spec, x, w, 'logits');
+  const probabilities = g.op('Softmax', [logits], { axis: -1 }, { name: 'probabilities' });
+  const shape = [BATCH, spec.positions, spec.outputSize];
+  g.output(logits, logits.name, 'float32', shape);
+  g.output(probabilities, probabilities.name, 'float32', shape);
+  return {
+    model: g.toModel(),
+    graph: g.trace(),
+    inputs: {
+      x: x.name,
+      weights: weights === undefined ? Object.fromEntries(layout.map((s) => [s.name, s.name])) : {},
+    },
+    outputs: { logits: logits.name, probabilities: probabilities.name },
+  };
+}

@@ -1,0 +1,278 @@
+/**
+ * The conv and attention blocks on onnxruntime (WASM, under Node): every
+ * weight's gradient against central finite differences of the loss, the
+ * inference graph computing what the train step optimises, and a few
+ * hundred train steps learning a fixed synthetic problem.
+ */
+import * as ort from 'onnxruntime-web';
+import { describe, expect, it } from 'vitest';
+import { createRandom } from '../random.ts';
+import { buildAttentionInference, initAttentionWeights, type AttentionSpec } from './attention.ts';
+import { buildAttentionTrainStep } from './attention-train.ts';
+import { buildConv1dInference, initConv1dWeights, type Conv1dSpec } from './conv1d.ts';
+import { buildConv1dTrainStep } from './conv1d-train.ts';
+import type { MlpOptimizer, MlpWeights } from './mlp.ts';
+import type { TrainStep } from './train-step.ts';
+
+type Feeds = Record<string, ort.Tensor>;
+type Arrays = Record<string, Float32Array>;
+const tensor = (data: Float32Array, dims: readonly number[]) =>
+  new ort.Tensor('float32', data, dims);
+const scalar = (v: number) => tensor(Float32Array.of(v), []);
+
+async function open(model: Uint8Array): Promise<(feeds: Feeds) => Promise<Arrays>> {
+  const session = await ort.InferenceSession.create(model);
+  return async (feeds) => {
+    const out = await session.run(feeds);
+    return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, t.data as Float32Array]));
+  };
+}
+
+function get<T>(record: Readonly<Record<string, T>>, key: string): T {
+  const v = record[key];
+  if (v === undefined) throw new Error(`missing ${key}`);
+  return v;
+}
+
+/** Non-zero biases too, so their gradients are checked off the origin. */
+function perturbBiases(weights: MlpWeights, random: () => number): MlpWeights {
+  for (const s of weights.layout)
+    if (s.dims.length === 1)
+      get(weights.values, s.name).forEach((_, i, a) => (a[i] = random() - 0.5));
+  return weights;
+}
+
+/** Hyperparameters, and the carried tensors (weights, optimizer state) by input name. */
+function stepFeeds(step: TrainStep, carried: Arrays, lr: number, t: number): Feeds {
+  const feeds: Feeds = { [step.inputs.lr]: scalar(lr) };
+  if (step.inputs.momentum !== null) feeds[step.inputs.momentum] = scalar(0.9);
+  if (step.inputs.adam !== null) {
+    feeds[step.inputs.adam.beta1] = scalar(0.9);
+    feeds[step.inputs.adam.beta2] = scalar(0.999);
+    feeds[step.inputs.adam.epsilon] = scalar(1e-8);
+    feeds[step.inputs.adam.step] = scalar(t);
+  }
+  for (const c of step.carried) feeds[c.input] = tensor(get(carried, c.input), c.dims);
+  return feeds;
+}
+
+function initialCarried(step: TrainStep, weights: MlpWeights): Arrays {
+  return Object.fromEntries(
+    step.carried.map((c) => {
+      const w = get(weights.values, c.weight);
+      return [c.input, c.role === 'weight' ? w.slice() : new Float32Array(w.length)];
+    }),
+  );
+}
+
+/** Compares every gradient the step emits with central differences of the step's own loss. */
+async function checkGradients(step: TrainStep, weights: MlpWeights, data: Feeds): Promise<number> {
+  const run = await open(step.model);
+  const carried = initialCarried(step, weights);
+  const lossAt = async () =>
+    get(await run({ ...data, ...stepFeeds(step, carried, 0, 1) }), step.outputs.loss)[0]!;
+  const analytic = await run({ ...data, ...stepFeeds(step, carried, 0, 1) });
+  const eps = 1e-3;
+  let checked = 0;
+  for (const slot of weights.layout) {
+    const grad = get(analytic, get(step.outputs.gradients, slot.name));
+    const values = get(carried, get(step.inputs.weights, slot.name));
+    expect(grad.length, slot.name).toBe(values.length);
+    for (let i = 0; i < values.length; i++) {
+      const original = values[i]!;
+      const plus = Math.fround(original + eps);
+      const minus = Math.fround(original - eps);
+      values[i] = plus;
+      const lossPlus = await lossAt();
+      values[i] = minus;
+      const lossMinus = await lossAt();
+      values[i] = original;
+      const numeric = (lossPlus - lossMinus) / (plus - minus);
+      expect(
+        Math.abs(grad[i]! - numeric),
+        `${slot.name}[${i}]: ${grad[i]} vs ${numeric}`,
+      ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
+      checked++;
+    }
+  }
+  return checked;
+}
+
+/** `steps` train steps on one fixed batch; returns the loss of each. */
+async function train(
+  step: TrainStep,
+  weights: MlpWeights,
+  data: Feeds,
+  lr: number,
+  steps: number,
+): Promise<number[]> {
+  const run = await open(step.model);
+  let carried = initialCarried(step, weights);
+  const losses: number[] = [];
+  for (let t = 1; t <= steps; t++) {
+    const out = await run({ ...data, ...stepFeeds(step, carried, lr, t) });
+    losses.push(get(out, step.outputs.loss)[0]!);
+    carried = Object.fromEntries(step.carried.map((c) => [c.input, get(out, c.output)]));
+  }
+  return losses;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+// --- the conv block ---------------------------------------------------------
+
+/** Sine waves (class 0) and square waves (class 1), random frequency and phase, one channel. */
+function waves(count: number, length: number, random: () => number) {
+  const x = new Float32Array(count * length);
+  const y = new Float32Array(count * 2);
+  for (let n = 0; n < count; n++) {
+    const square = n % 2 === 1;
+    const frequency = 1 + random() * 2;
+    const phase = random() * 2 * Math.PI;
+    for (let t = 0; t < length; t++) {
+      const s = Math.sin((2 * Math.PI * frequency * t) / length + phase);
+      x[n * length + t] = square ? Math.sign(s) : s;
+    }
+    y[n * 2 + (square ? 1 : 0)] = 1;
+  }
+  return { x: tensor(x, [count, 1, length]), y: tensor(y, [count, 2]) };
+}
+
+describe.each([
+  { loss: 'softmax_cross_entropy', kernel: 3 },
+  { loss: 'mse', kernel: 4 },
+] as const)('conv block gradients ($loss, kernel $kernel)', ({ loss, kernel }) => {
+  it('match central finite differences for every weight', async () => {
+    const spec: Conv1dSpec = { channels: 2, length: 7, filters: 3, kernel, outputSize: 3 };
+    const random = createRandom(5);
+    const weights = perturbBiases(initConv1dWeights(spec, random), random);
+    const x = Float32Array.from({ length: 4 * 2 * 7 }, () => 2 * random() - 1);
+    const y = Float32Array.from({ length: 4 * 3 }, (_, i) =>
+      loss === 'mse' ? random() - 0.5 : i % 3 === (i % 4) % 3 ? 1 : 0,
+    );
+    const step = buildConv1dTrainStep(spec, { optimizer: 'sgd', loss, emitGradients: true });
+    const data = { x: tensor(x, [4, 2, 7]), y: tensor(y, [4, 3]) };
+    expect(await checkGradients(step, weights, data)).toBe(2 * 3 * kernel + 3 + 3 * 3 + 3);
+  });
+});
+
+describe('conv block', () => {
+  const spec: Conv1dSpec = { channels: 1, length: 16, filters: 6, kernel: 5, outputSize: 2 };
+
+  it('infers the logits its train step scores (same cross-entropy)', async () => {
+    const random = createRandom(9);
+    const weights = perturbBiases(initConv1dWeights(spec, random), random);
+    const data = waves(8, spec.length, random);
+    const inference = await open(buildConv1dInference(spec, weights).model);
+    const probabilities = get(await inference({ x: data.x }), 'probabilities');
+    const labels = data.y.data;
+    const crossEntropy = -mean(
+      Array.from({ length: 8 }, (_, n) =>
+        Math.log(labels[2 * n]! ? probabilities[2 * n]! : probabilities[2 * n + 1]!),
+      ),
+    );
+    const step = buildConv1dTrainStep(spec, { optimizer: 'sgd', loss: 'softmax_cross_entropy' });
+    const [first] = await train(step, weights, data, 0, 1);
+    expect(first).toBeCloseTo(crossEntropy, 5);
+  });
+
+  it.each(['adam', 'momentum'] as const)(
+    'learns to tell sine from square waves with %s',
+    async (optimizer: MlpOptimizer) => {
+      const random = createRandom(3);
+      const weights = initConv1dWeights(spec, random);
+      const data = waves(32, spec.length, random);
+      const step = buildConv1dTrainStep(spec, { optimizer, loss: 'softmax_cross_entropy' });
+      const losses = await train(step, weights, data, optimizer === 'adam' ? 0.02 : 0.1, 300);
+      expect(mean(losses.slice(-10))).toBeLessThan(0.25 * mean(losses.slice(0, 10)));
+    },
+  );
+});
+
+// --- the attention block ----------------------------------------------------
+
+describe.each([
+  { loss: 'softmax_cross_entropy', causal: true },
+  { loss: 'mse', causal: false },
+  { loss: 'mse', causal: true },
+] as const)('attention block gradients ($loss, causal $causal)', ({ loss, causal }) => {
+  it('match central finite differences for every weight', async () => {
+    const spec: AttentionSpec = { positions: 4, width: 4, outputSize: 3, causal };
+    const random = createRandom(17);
+    const weights = perturbBiases(initAttentionWeights(spec, random), random);
+    const x = Float32Array.from({ length: 3 * 4 * 4 }, () => 2 * random() - 1);
+    const y = Float32Array.from({ length: 3 * 4 * 3 }, (_, i) =>
+      loss === 'mse' ? random() - 0.5 : i % 3 === Math.floor(i / 3) % 3 ? 1 : 0,
+    );
+    const step = buildAttentionTrainStep(spec, { optimizer: 'sgd', loss, emitGradients: true });
+    const data = { x: tensor(x, [3, 4, 4]), y: tensor(y, [3, 4, 3]) };
+    expect(await checkGradients(step, weights, data)).toBe(4 * 16 + 4 + 4 * 3 + 3);
+  });
+});
+
+/**
+ * The running mean: at each position, the mean of the first four features of
+ * that position and every earlier one. Causal attention with equal scores
+ * computes exactly that; the last four features are zero, room for it to
+ * write the answer beside the residual input.
+ */
+function runningMeans(count: number, spec: AttentionSpec, random: () => number) {
+  const { positions, width } = spec;
+  const x = new Float32Array(count * positions * width);
+  const y = new Float32Array(count * positions * spec.outputSize);
+  for (let n = 0; n < count; n++) {
+    const sums = new Float64Array(spec.outputSize);
+    for (let t = 0; t < positions; t++) {
+      for (let c = 0; c < spec.outputSize; c++) {
+        const v = 2 * random() - 1;
+        x[(n * positions + t) * width + c] = v;
+        sums[c]! += v;
+        y[(n * positions + t) * spec.outputSize + c] = sums[c]! / (t + 1);
+      }
+    }
+  }
+  return {
+    x: tensor(x, [count, positions, width]),
+    y: tensor(y, [count, positions, spec.outputSize]),
+  };
+}
+
+describe('attention block', () => {
+  it('infers the logits its train step scores (same squared error)', async () => {
+    const spec: AttentionSpec = { positions: 5, width: 8, outputSize: 4, causal: true };
+    const random = createRandom(23);
+    const weights = perturbBiases(initAttentionWeights(spec, random), random);
+    const data = runningMeans(6, spec, random);
+    const inference = await open(buildAttentionInference(spec, weights).model);
+    const logits = get(await inference({ x: data.x }), 'logits');
+    const targets = data.y.data;
+    const squaredError = mean(Array.from(logits, (v, i) => (v - targets[i]!) ** 2));
+    const step = buildAttentionTrainStep(spec, { optimizer: 'sgd', loss: 'mse' });
+    const [first] = await train(step, weights, data, 0, 1);
+    expect(first).toBeCloseTo(squaredError, 5);
+  });
+
+  it('learns the running mean of a sequence with a causal mask', async () => {
+    const spec: AttentionSpec = { positions: 6, width: 8, outputSize: 4, causal: true };
+    const random = createRandom(29);
+    const weights = initAttentionWeights(spec, random);
+    const data = runningMeans(32, spec, random);
+    const step = buildAttentionTrainStep(spec, { optimizer: 'adam', loss: 'mse' });
+    const losses = await train(step, weights, data, 0.01, 300);
+    expect(mean(losses.slice(-10))).toBeLessThan(0.1 * mean(losses.slice(0, 10)));
+  });
+
+  it('keeps each position blind to later ones when causal', async () => {
+    const spec: AttentionSpec = { positions: 4, width: 4, outputSize: 2, causal: true };
+    const random = createRandom(31);
+    const weights = perturbBiases(initAttentionWeights(spec, random), random);
+    const inference = await open(buildAttentionInference(spec, weights).model);
+    const x = Float32Array.from({ length: 16 }, () => 2 * random() - 1);
+    const changed = x.slice();
+    for (let i = 12; i < 16; i++) changed[i] = changed[i]! + 5; // only the last position
+    const before = get(await inference({ x: tensor(x, [1, 4, 4]) }), 'logits');
+    const after = get(await inference({ x: tensor(changed, [1, 4, 4]) }), 'logits');
+    expect(Array.from(after.slice(0, 6))).toEqual(Array.from(before.slice(0, 6)));
+    expect(after[6]).not.toEqual(before[6]);
+  });
+});

@@ -1,0 +1,70 @@
+/**
+ * The conv block's train step: forward, loss, backward and the optimizer
+ * update as one ONNX graph, weights in → updated weights out.
+ *
+ * Idea: the Conv's weight gradient is itself a Conv. With the batch and
+ * channel axes of `x` swapped (`[channels, batch, length]`) and the output
+ * gradient `dz` used as the kernel (`[filters, batch, length]`), the same
+ * 'same' padding gives `[channels, filters, kernel]` — `Σ_b Σ_t dz[b,f,t] ·
+ * x[b,c,t+j−pad]` — which one Transpose turns into `dW`. So the backward pass
+ * is only ops every execution provider runs (Conv, Transpose, Gemm, Where,
+ * ReduceSum), no im2col buffers. Trade-off: that Conv's kernel is as long as
+ * the signal, a shape kernels are not tuned for; for the short signals this
+ * block is for, it costs nothing that matters.
+ */
+import { TracingGraphBuilder } from './graph-trace.ts';
+import { conv1dForward, conv1dWeightLayout, samePads, type Conv1dSpec } from './conv1d.ts';
+import { need, weightRefs } from './block-weights.ts';
+import { scalar } from './mlp-activations.ts';
+import { BATCH } from './mlp-layers.ts';
+import { declareOptimizer } from './mlp-optim.ts';
+import type { MlpTrainStepOptions } from './mlp-train.ts';
+import { checkLossKind, finishTrainStep, lossWithGradient, type TrainStep } from './train-step.ts';
+
+/**
+ * Builds the conv block's train step; inputs `x [batch, channels, length]`
+ * and `y [batch, outputs]`, the loss averaged over the batch.
+ */
+export function buildConv1dTrainStep(spec: Conv1dSpec, options: MlpTrainStepOptions): TrainStep {
+  checkLossKind(options.loss);
+  const layout = conv1dWeightLayout(spec);
+  const g = new TracingGraphBuilder(`conv1d_train_step_${options.optimizer}_${options.loss}`);
+  const x = g.input('x', 'float32', [BATCH, spec.channels, spec.length]);
+  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
+  const w = weightRefs(g, layout);
+  const optimizer = declareOptimizer(g, options.optimizer, layout);
+
+  const { z, pooled, logits } = conv1dForward(g, spec, x, w);
+  const { loss, dLogits } = lossWithGradient(g, options.loss, logits, y, spec.outputSize);
+
+  const batchAxis = g.constant([0], 'int64');
+  const gradients = new Map([
+    ['head.W', g.op('Gemm', [pooled, dLogits], { transA: 1 })],
+    ['head.b', g.op('ReduceSum', [dLogits, batchAxis], { keepdims: 0 })],
+  ]);
+  // The mean over the length spreads each pooled gradient evenly: 1/length per position.
+  const dPooled = g.op('Mul', [
+    g.op('Gemm', [dLogits, need(w, 'head.W')], { transB: 1 }),
+    scalar(g, 1 / spec.length),
+  ]);
+  const dPerPosition = g.op('Unsqueeze', [dPooled, g.constant([2], 'int64')]);
+  const dz = g.op('Where', [g.op('Greater', [z, scalar(g, 0)]), dPerPosition, scalar(g, 0)]);
+  gradients.set('conv.b', g.op('ReduceSum', [dz, g.constant([0, 2], 'int64')], { keepdims: 0 }));
+  const swap = { perm: [1, 0, 2] };
+  const dWSwapped = g.op('Conv', [g.op('Transpose', [x], swap), g.op('Transpose', [dz], swap)], {
+    kernel_shape: [spec.length],
+    pads: samePads(spec.kernel),
+  });
+  gradients.set('conv.W', g.op('Transpose', [dWSwapped], swap));
+
+  return finishTrainStep(g, {
+    layout,
+    weights: w,
+    gradients,
+    optimizer,
+    x,
+    y,
+    loss,
+    emitGradients: options.emitGradients === true,
+  });
+}

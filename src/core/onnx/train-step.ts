@@ -1,0 +1,151 @@
+/**
+ * What every built-in block's train step shares: the loss and its gradient
+ * on the logits, and the tail that turns gradients into updated weights.
+ *
+ * Idea: a block (the conv block, the attention block) writes only its own
+ * forward and backward passes; this file adds the loss, declares the
+ * optimizer, applies its update to every weight and names the outputs
+ * exactly as the MLP's train step does (`next.*`, `grad.*`, `carried`), so
+ * the program runner trains any block the way it trains the MLP, without
+ * knowing which one it is. Trade-off: the loss works on 2-D logits
+ * `[rows, outputs]`; a block with a sequence axis flattens it first, so its
+ * loss is the mean over every position of every example.
+ */
+import type { ValueRef } from './graph.ts';
+import type { TracingGraphBuilder } from './graph-trace.ts';
+import { meanSquaredError, softmaxCrossEntropy, type MlpLossKind } from './mlp-layers.ts';
+import type { OptimizerGraph } from './mlp-optim.ts';
+import type { WeightSlot } from './mlp-spec.ts';
+import type { CarriedTensor, MlpTrainStep } from './mlp-train.ts';
+
+/** A built train step of any block: the same contract as the MLP's (see {@link MlpTrainStep}). */
+export type TrainStep = MlpTrainStep;
+
+/** Throws a RangeError naming the loss when it is not one the builders emit. */
+export function checkLossKind(loss: unknown): asserts loss is MlpLossKind {
+  if (loss !== 'softmax_cross_entropy' && loss !== 'mse')
+    throw new RangeError(`unknown loss: ${String(loss)} (expected softmax_cross_entropy or mse)`);
+}
+
+/**
+ * The mean loss over the rows of 2-D `logits` `[rows, outputs]` and its
+ * gradient on them. Cross-entropy: `(softmax·Σy − y) / rows`; MSE (mean over
+ * every element): `2·(logits − y) / (rows·outputs)`.
+ */
+export function lossWithGradient(
+  g: TracingGraphBuilder,
+  kind: MlpLossKind,
+  logits: ValueRef,
+  y: ValueRef,
+  outputs: number,
+): { loss: ValueRef; dLogits: ValueRef } {
+  const rows = g.op(
+    'Cast',
+    [g.op('Gather', [g.op('Shape', [logits]), g.constant(0, 'int64')], { axis: 0 })],
+    { to: 1 },
+  );
+  if (kind === 'mse') {
+    const { loss, difference } = meanSquaredError(g, logits, y, 'loss');
+    const scaled = g.op('Mul', [difference, g.constant(2 / outputs)]);
+    return { loss, dLogits: g.op('Div', [scaled, rows]) };
+  }
+  const { loss, logProbabilities } = softmaxCrossEntropy(g, logits, y, 'loss');
+  const ySum = g.op('ReduceSum', [y, g.constant([1], 'int64')], { keepdims: 1 });
+  const probabilities = g.op('Exp', [logProbabilities]);
+  const dLogits = g.op('Div', [g.op('Sub', [g.op('Mul', [probabilities, ySum]), y]), rows]);
+  return { loss, dLogits };
+}
+
+/** What a block hands over once its backward pass is written. */
+export interface TrainStepParts {
+  readonly layout: readonly WeightSlot[];
+  /** Weight name → its graph input. */
+  readonly weights: ReadonlyMap<string, ValueRef>;
+  /** Weight name → its gradient of the loss. */
+  readonly gradients: ReadonlyMap<string, ValueRef>;
+  readonly optimizer: OptimizerGraph;
+  readonly x: ValueRef;
+  readonly y: ValueRef;
+  readonly loss: ValueRef;
+  readonly emitGradients: boolean;
+}
+
+/** Applies the optimizer to every weight, declares the outputs and encodes the model. */
+export function finishTrainStep(g: TracingGraphBuilder, parts: TrainStepParts): TrainStep {
+  const { layout, optimizer } = parts;
+  const carriedWeights: CarriedTensor[] = [];
+  const carriedState: CarriedTensor[] = [];
+  const outputs: { value: ValueRef; name: string; dims: readonly number[] }[] = [];
+  const stateOutputs: typeof outputs = [];
+  const gradientOutputs: typeof outputs = [];
+  for (const slot of layout) {
+    const w = parts.weights.get(slot.name);
+    const grad = parts.gradients.get(slot.name);
+    if (w === undefined || grad === undefined)
+      throw new Error(`unreachable: weight ${slot.name} has no input or no gradient`);
+    const next = optimizer.update(slot, w, grad);
+    outputs.push({ value: next.weight, name: next.weight.name, dims: slot.dims });
+    carriedWeights.push({
+      role: 'weight',
+      weight: slot.name,
+      input: w.name,
+      output: next.weight.name,
+      dims: slot.dims,
+    });
+    for (const s of next.state) {
+      const input = (optimizer.state.get(slot.name) ?? []).find((i) => i.role === s.role);
+      if (input === undefined) throw new Error(`unreachable: ${s.role} without an input`);
+      stateOutputs.push({ value: s.value, name: s.value.name, dims: slot.dims });
+      carriedState.push({
+        role: s.role,
+        weight: slot.name,
+        input: input.input.name,
+        output: s.value.name,
+        dims: slot.dims,
+      });
+    }
+    if (parts.emitGradients)
+      gradientOutputs.push({ value: grad, name: `grad.${slot.name}`, dims: slot.dims });
+  }
+  g.output(parts.loss, parts.loss.name, 'float32', []);
+  for (const o of [...outputs, ...stateOutputs, ...gradientOutputs])
+    g.output(o.value, o.name, 'float32', o.dims);
+
+  const carried = [...carriedWeights, ...carriedState];
+  const byRole = (role: CarriedTensor['role'], end: 'input' | 'output') =>
+    Object.fromEntries(carried.filter((c) => c.role === role).map((c) => [c.weight, c[end]]));
+  return {
+    model: g.toModel(),
+    graph: g.trace(),
+    inputs: {
+      x: parts.x.name,
+      y: parts.y.name,
+      lr: optimizer.lr.name,
+      momentum: optimizer.momentum?.name ?? null,
+      adam:
+        optimizer.adam === null
+          ? null
+          : {
+              beta1: optimizer.adam.beta1.name,
+              beta2: optimizer.adam.beta2.name,
+              epsilon: optimizer.adam.epsilon.name,
+              step: optimizer.adam.step.name,
+            },
+      weights: byRole('weight', 'input'),
+      velocities: byRole('velocity', 'input'),
+      firstMoments: byRole('first_moment', 'input'),
+      secondMoments: byRole('second_moment', 'input'),
+    },
+    outputs: {
+      loss: parts.loss.name,
+      weights: byRole('weight', 'output'),
+      velocities: byRole('velocity', 'output'),
+      firstMoments: byRole('first_moment', 'output'),
+      secondMoments: byRole('second_moment', 'output'),
+      gradients: parts.emitGradients
+        ? Object.fromEntries(layout.map((s) => [s.name, `grad.${s.name}`]))
+        : {},
+    },
+    carried,
+  };
+}

@@ -1,0 +1,112 @@
+/**
+ * Ending a run's record when storage fails under it.
+ *
+ * When the browser refuses a write — most often because the origin's storage
+ * quota is full — going on is pointless: nothing more of the run could be
+ * kept. The driver stops the run and writes its ending (`error`, with a reason
+ * that names the quota) as one small write, retried a few times, because a
+ * small write often still fits where a batch of points did not. Should even
+ * that fail, the ending is not lost: the engine keeps it in memory and writes
+ * it as soon as a write goes through again (see `storePendingEndings`), before
+ * the lease sweep could call the run abandoned. What was committed before the
+ * failure is never touched.
+ */
+import { errorMessage } from '../../src/core/engine/executor';
+import type { RunId, RunRow } from '../../src/core/run/record';
+import type { FlowbenchDb } from '../../src/db/schema';
+
+/** The fields that close a run's record. */
+export type RunEnding = Pick<
+  RunRow,
+  'status' | 'statusReason' | 'result' | 'finishedAt' | 'durationMs' | 'leaseUntil'
+>;
+
+/** True when `error` (or the IndexedDB error Dexie wraps) is the browser's quota refusal. */
+export function isQuotaExceeded(error: unknown): boolean {
+  for (let e = error, depth = 0; e && depth < 4; depth++) {
+    if (typeof e !== 'object') return false;
+    if ((e as { name?: unknown }).name === 'QuotaExceededError') return true;
+    e = (e as { inner?: unknown }).inner ?? (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** What a run's record says when a write of it failed. */
+export function storageFailureReason(error: unknown): string {
+  return isQuotaExceeded(error)
+    ? 'storage quota exceeded: the browser refused to store more of this run (QuotaExceededError), so it was stopped; what it recorded before is kept. Delete runs you no longer need, or give the site more storage, and run it again.'
+    : `could not store the run's record: ${errorMessage(error)}`;
+}
+
+/** A run ended, but its ending could not be written yet; the engine keeps it to write later. */
+export class RunEndingError extends Error {
+  override name = 'RunEndingError';
+  readonly code: string;
+  constructor(
+    readonly runId: RunId,
+    readonly ending: RunEnding,
+    cause: unknown,
+  ) {
+    super(
+      `${ending.statusReason}\nIts ending could not be written yet either; Flowbench writes it as soon as the browser accepts writes again.`,
+      { cause },
+    );
+    this.code = isQuotaExceeded(cause) ? 'storage-quota' : 'storage-failed';
+  }
+}
+
+/** Waits between tries of the ending write, in milliseconds. */
+const RETRY_DELAYS_MS = [100, 500, 2_000];
+
+/**
+ * Write a run's ending, trying again a few times; throws `RunEndingError`
+ * (carrying the ending, for `storePendingEndings`) when every try failed.
+ */
+export async function storeEnding(
+  db: FlowbenchDb,
+  runId: RunId,
+  ending: RunEnding,
+  setTimer: (fire: () => void, ms: number) => () => void,
+): Promise<void> {
+  let failure: unknown = null;
+  for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
+    if (attempt > 0)
+      await new Promise<void>((resolve) => setTimer(resolve, RETRY_DELAYS_MS[attempt - 1]!));
+    try {
+      await db.runs.update(runId, ending);
+      return;
+    } catch (error) {
+      failure = error;
+    }
+  }
+  throw new RunEndingError(runId, ending, failure);
+}
+
+/**
+ * Write the endings kept after `RunEndingError`, each only onto a run still
+ * marked `running`; an ending written (or no longer needed) leaves `pending`.
+ * Call before the lease sweep, so a run whose ending was kept is ended with
+ * its real reason rather than marked abandoned.
+ */
+export async function storePendingEndings(
+  db: FlowbenchDb,
+  pending: Map<RunId, RunEnding>,
+): Promise<void> {
+  for (const [runId, ending] of pending) {
+    try {
+      await db.transaction('rw', db.runs, db.runNodes, async () => {
+        const run = await db.runs.get(runId);
+        if (run?.status !== 'running') return;
+        await db.runs.update(runId, ending);
+        await db.runNodes
+          .where('runId')
+          .equals(runId)
+          .filter((n) => n.status === 'running' || n.status === 'queued')
+          .modify({ status: 'interrupted' });
+      });
+      pending.delete(runId);
+    } catch {
+      // Still no room: try again on the next sweep.
+    }
+  }
+}

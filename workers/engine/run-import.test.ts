@@ -1,0 +1,77 @@
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ImportError, MAX_IMPORT_BYTES } from '../../src/core/run/import-file';
+import type { RunId } from '../../src/core/run/record';
+import { readRunRecord, RunImportError } from '../../src/db/runs';
+import { FlowbenchDb } from '../../src/db/schema';
+import { importFile } from './run-import';
+
+const runText = readFileSync('e2e/flows/non-finite.run.json', 'utf8');
+const runDoc = JSON.parse(runText) as { run: { id: RunId }; metrics: Record<string, unknown[]> };
+const flowText = readFileSync('src/examples/spirals-mlp.flow.json', 'utf8');
+
+const opened: FlowbenchDb[] = [];
+function freshDb(): FlowbenchDb {
+  const db = new FlowbenchDb(`flowbench-test-import-${crypto.randomUUID()}`);
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.delete();
+});
+
+const file = (text: string) => new Blob([text], { type: 'application/json' });
+
+describe('importing a file in the engine worker', () => {
+  it('writes a run file whole and names the run', async () => {
+    const db = freshDb();
+    const imported = await importFile(db, 'a.run.json', file(runText));
+    expect(imported).toEqual({ kind: 'run', runId: runDoc.run.id });
+    const record = await readRunRecord(db, runDoc.run.id);
+    const points = Object.values(runDoc.metrics).reduce((n, series) => n + series.length, 0);
+    expect(record?.metrics).toHaveLength(points);
+  });
+
+  it('hands any other file back parsed, writing nothing', async () => {
+    const db = freshDb();
+    const imported = await importFile(db, 'spirals.flow.json', file(flowText));
+    expect(imported).toEqual({ kind: 'document', value: JSON.parse(flowText) as unknown });
+    expect(await db.runs.count()).toBe(0);
+  });
+
+  it('refuses a malformed run file by its JSON path and writes nothing', async () => {
+    const db = freshDb();
+    const bad = JSON.parse(runText) as { nodes: { status: string }[] };
+    bad.nodes[0]!.status = 'finished';
+    const refused = importFile(db, 'bad.run.json', file(JSON.stringify(bad)));
+    await expect(refused).rejects.toBeInstanceOf(ImportError);
+    await expect(refused).rejects.toThrow(
+      /^bad\.run\.json is not a valid run file:\nnodes\[0\]\.status/,
+    );
+    expect(await db.runs.count()).toBe(0);
+    expect(await db.metrics.count()).toBe(0);
+  });
+
+  it('refuses truncated JSON and an oversized file, naming the file', async () => {
+    const db = freshDb();
+    await expect(importFile(db, 'cut.run.json', file(runText.slice(0, 200)))).rejects.toThrow(
+      /^cut\.run\.json is not valid JSON/,
+    );
+    const oversized = { size: MAX_IMPORT_BYTES + 1, text: () => Promise.reject(new Error('read')) };
+    await expect(importFile(db, 'big.run.json', oversized as unknown as Blob)).rejects.toThrow(
+      'big.run.json is 20.0 MB; Flowbench imports files up to 20 MB',
+    );
+    expect(await db.runs.count()).toBe(0);
+  });
+
+  it('refuses a run that is already here and leaves it as it was', async () => {
+    const db = freshDb();
+    await importFile(db, 'a.run.json', file(runText));
+    const before = await readRunRecord(db, runDoc.run.id);
+    await expect(importFile(db, 'a.run.json', file(runText))).rejects.toBeInstanceOf(
+      RunImportError,
+    );
+    expect(await readRunRecord(db, runDoc.run.id)).toEqual(before);
+  });
+});
