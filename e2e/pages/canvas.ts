@@ -129,6 +129,23 @@ export class Canvas {
     );
   }
 
+  /**
+   * A point of the canvas where the empty pane itself takes the pointer (not
+   * a node, an edge or a panel drawn over it), searched from the top left.
+   */
+  async emptyPoint(): Promise<{ x: number; y: number }> {
+    const point = await this.root.evaluate((root) => {
+      const box = root.getBoundingClientRect();
+      for (let y = box.top + 20; y < box.bottom - 20; y += 20)
+        for (let x = box.left + 20; x < box.right - 20; x += 20)
+          if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane'))
+            return { x, y };
+      return null;
+    });
+    if (!point) throw new Error('the canvas has no empty pane on screen');
+    return point;
+  }
+
   /** Pan by dragging the empty pane from `at` (a point inside the canvas) by (dx, dy). */
   async panBy(at: { x: number; y: number }, dx: number, dy: number): Promise<void> {
     await this.page.mouse.move(at.x, at.y);

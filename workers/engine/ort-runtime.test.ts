@@ -19,7 +19,7 @@ import { journalTestRun, loadFlow, testDriverOptions } from './testing';
 const adapter: AdapterInfo = { vendor: 'test', architecture: 'gpu', isFallbackAdapter: false };
 const example = loadFlow('src/examples/spirals-mlp.flow.json');
 
-/** An ORT module on "WebGPU" whose device is lost when run number `loseAt` starts. */
+/** An ORT module on "WebGPU" whose device is lost when run number `loseAt` starts (or when `lose` is called). */
 function lossyOrt(loseAt: number) {
   let lose: (info: { reason: string; message: string }) => void = () => undefined;
   const lost = new Promise<{ reason: string; message: string }>((resolve) => (lose = resolve));
@@ -47,7 +47,7 @@ function lossyOrt(loseAt: number) {
       },
     },
   } as unknown as OrtModule;
-  return { module, counts };
+  return { module, counts, lose };
 }
 
 describe('a WebGPU device lost mid-run', () => {
@@ -102,6 +102,22 @@ describe('a WebGPU device lost mid-run', () => {
     await expect(runtime.createSession(relu, 'webgpu')).rejects.toThrow(DeviceLostError);
     const wasm = await runtime.createSession(relu, 'wasm');
     expect(Array.from((await wasm.run({ x })).y!.dims)).toEqual([1, 2]);
+    await runtime.releaseAll();
+  });
+
+  it('takes a device destroyed on purpose (onnxruntime letting it go) for no loss', async () => {
+    const { module, lose } = lossyOrt(0);
+    const runtime = new OrtRuntime(engineInfo(adapter), () => Promise.resolve(module), 'webgpu');
+    const g = new GraphBuilder('relu');
+    g.output(g.op('Relu', [g.input('x', 'float32', [1, 2])]), 'y', 'float32', [1, 2]);
+    const relu = g.toModel();
+    const x = { type: 'float32' as const, data: Float32Array.of(-1, 2), dims: [1, 2] };
+    const first = await runtime.createSession(relu, 'webgpu');
+    lose({ reason: 'destroyed', message: 'Device was destroyed.' });
+    await first.release();
+    const next = await runtime.createSession(relu, 'webgpu');
+    expect(Array.from((await next.run({ x })).y!.data as Float32Array)).toEqual([0, 2]);
+    expect(runtime.deviceLost).toBeNull();
     await runtime.releaseAll();
   });
 });

@@ -220,6 +220,13 @@ export class OrtRuntime implements TensorRuntime {
     this.deviceLoss = device
       .then((found) => found?.lost ?? new Promise<never>(() => undefined))
       .then((info) => {
+        // `destroyed` is a device let go on purpose (onnxruntime destroys its
+        // device once its last session is released, and makes a new one for
+        // the next): no loss, and the next session watches the new device.
+        if (info.reason === 'destroyed') {
+          this.deviceLoss = null;
+          return new Promise<never>(() => undefined);
+        }
         this.lost = deviceLostError(info);
         throw this.lost;
       });

@@ -14,8 +14,9 @@
  * attention is the same for every order of the inputs unless the mask (or
  * the data) breaks the symmetry.
  */
+import { finishInference, type InferenceModel } from './inference.ts';
 import type { ValueRef } from './graph.ts';
-import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
+import { TracingGraphBuilder } from './graph-trace.ts';
 import { need, uniformWeights, weightRefs } from './block-weights.ts';
 import { BATCH } from './mlp-layers.ts';
 import { elementCount, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
@@ -141,19 +142,8 @@ export function attentionForward(
   return { q, k, v, p, attended, h, logits };
 }
 
-/** A built inference model of the attention block. */
-export interface AttentionInference {
-  readonly model: Uint8Array;
-  readonly graph: GraphTrace;
-  readonly inputs: {
-    /** `[batch, positions, width]` float32. */
-    readonly x: string;
-    /** Weight name → graph input name; empty when the weights are baked in. */
-    readonly weights: Readonly<Record<string, string>>;
-  };
-  /** Both `[batch, positions, outputs]`; probabilities are a softmax over the outputs. */
-  readonly outputs: { readonly logits: string; readonly probabilities: string };
-}
+/** A built attention-block inference model: `x` is `[batch, positions, width]`, both outputs `[batch, positions, outputSize]`. */
+export type AttentionInference = InferenceModel;
 
 /** The inference model: weights as inputs, or baked in as initializers when given. */
 export function buildAttentionInference(
@@ -165,17 +155,5 @@ export function buildAttentionInference(
   const x = g.input('x', 'float32', [BATCH, spec.positions, spec.width]);
   const w = weightRefs(g, layout, weights);
   const { logits } = attentionForward(g, spec, x, w, 'logits');
-  const probabilities = g.op('Softmax', [logits], { axis: -1 }, { name: 'probabilities' });
-  const shape = [BATCH, spec.positions, spec.outputSize];
-  g.output(logits, logits.name, 'float32', shape);
-  g.output(probabilities, probabilities.name, 'float32', shape);
-  return {
-    model: g.toModel(),
-    graph: g.trace(),
-    inputs: {
-      x: x.name,
-      weights: weights === undefined ? Object.fromEntries(layout.map((s) => [s.name, s.name])) : {},
-    },
-    outputs: { logits: logits.name, probabilities: probabilities.name },
-  };
+  return finishInference(g, x, logits, [BATCH, spec.positions, spec.outputSize], layout, weights);
 }

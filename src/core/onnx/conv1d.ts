@@ -11,8 +11,9 @@
  * conv layer only; its backward pass needs no gradient for the input, which
  * keeps the train step to two extra Convs-worth of ops.
  */
+import { finishInference, type InferenceModel } from './inference.ts';
 import type { ValueRef } from './graph.ts';
-import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
+import { TracingGraphBuilder } from './graph-trace.ts';
 import { BATCH } from './mlp-layers.ts';
 import { elementCount, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
 import { need, uniformWeights, weightRefs } from './block-weights.ts';
@@ -110,18 +111,8 @@ export function conv1dForward(
   return { z, pooled, logits };
 }
 
-/** A built inference model of the conv block (same shape as the MLP's). */
-export interface Conv1dInference {
-  readonly model: Uint8Array;
-  readonly graph: GraphTrace;
-  readonly inputs: {
-    /** `[batch, channels, length]` float32. */
-    readonly x: string;
-    /** Weight name → graph input name; empty when the weights are baked in. */
-    readonly weights: Readonly<Record<string, string>>;
-  };
-  readonly outputs: { readonly logits: string; readonly probabilities: string };
-}
+/** A built conv-block inference model: `x` is `[batch, channels, length]`, both outputs `[batch, outputSize]`. */
+export type Conv1dInference = InferenceModel;
 
 /** The inference model: weights as inputs, or baked in as initializers when given. */
 export function buildConv1dInference(spec: Conv1dSpec, weights?: MlpWeights): Conv1dInference {
@@ -130,16 +121,5 @@ export function buildConv1dInference(spec: Conv1dSpec, weights?: MlpWeights): Co
   const x = g.input('x', 'float32', [BATCH, spec.channels, spec.length]);
   const w = weightRefs(g, layout, weights);
   const { logits } = conv1dForward(g, spec, x, w, 'logits');
-  const probabilities = g.op('Softmax', [logits], { axis: 1 }, { name: 'probabilities' });
-  g.output(logits, logits.name, 'float32', [BATCH, spec.outputSize]);
-  g.output(probabilities, probabilities.name, 'float32', [BATCH, spec.outputSize]);
-  return {
-    model: g.toModel(),
-    graph: g.trace(),
-    inputs: {
-      x: x.name,
-      weights: weights === undefined ? Object.fromEntries(layout.map((s) => [s.name, s.name])) : {},
-    },
-    outputs: { logits: logits.name, probabilities: probabilities.name },
-  };
+  return finishInference(g, x, logits, [BATCH, spec.outputSize], layout, weights);
 }

@@ -8,6 +8,7 @@
  * as the downloadable artifact. Trade-off: a model is rebuilt (cheap) rather
  * than patched when the weights change.
  */
+import { finishInference, type InferenceModel } from './inference.ts';
 import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
 import {
   BATCH,
@@ -45,24 +46,8 @@ export {
   type MlpOptimizer,
 } from './mlp-optim.ts';
 
-/** A built inference model and the names of its inputs and outputs. */
-export interface MlpInference {
-  readonly model: Uint8Array;
-  /** The graph's structure, for memory estimates. */
-  readonly graph: GraphTrace;
-  readonly inputs: {
-    /** `[batch, inputSize]` float32. */
-    readonly x: string;
-    /** Weight name → graph input name; empty when the weights are baked in. */
-    readonly weights: Readonly<Record<string, string>>;
-  };
-  readonly outputs: {
-    /** `[batch, outputSize]` scores. */
-    readonly logits: string;
-    /** `[batch, outputSize]` softmax of the logits. */
-    readonly probabilities: string;
-  };
-}
+/** A built MLP inference model: `x` is `[batch, inputSize]`, both outputs `[batch, outputSize]`. */
+export type MlpInference = InferenceModel;
 
 /**
  * Builds the inference model. With `weights`, they are stored in the model as
@@ -75,18 +60,7 @@ export function buildMlpInference(spec: MlpSpec, weights?: MlpWeights): MlpInfer
   const x = g.input('x', 'float32', [BATCH, spec.inputSize]);
   const layers = declareWeights(g, layout, weights);
   const { logits } = forward(g, spec, x, layers, 'logits');
-  const probabilities = g.op('Softmax', [logits], { axis: 1 }, { name: 'probabilities' });
-  g.output(logits, logits.name, 'float32', [BATCH, spec.outputSize]);
-  g.output(probabilities, probabilities.name, 'float32', [BATCH, spec.outputSize]);
-  return {
-    model: g.toModel(),
-    graph: g.trace(),
-    inputs: {
-      x: x.name,
-      weights: weights === undefined ? Object.fromEntries(layout.map((s) => [s.name, s.name])) : {},
-    },
-    outputs: { logits: logits.name, probabilities: probabilities.name },
-  };
+  return finishInference(g, x, logits, [BATCH, spec.outputSize], layout, weights);
 }
 
 /** A built evaluation model: the train step's loss without the update. */
