@@ -5,7 +5,7 @@
  * so it reads the selection and the drawn sizes from React Flow.
  */
 import { Panel, useReactFlow } from '@xyflow/react';
-import { Fragment, useEffect } from 'react';
+import { Fragment, useCallback, useEffect } from 'react';
 import { typing } from '../shortcuts';
 import { useEditorStore } from '../store/context';
 import { layoutCommands, runLayoutCommand, type LayoutCommandId } from './layoutCommands';
@@ -22,10 +22,13 @@ export function LayoutMenu() {
   const store = useEditorStore();
   const flow = useReactFlow();
 
-  const run = (id: LayoutCommandId) => {
-    const refused = runLayoutCommand(store, id, flow.getNodes());
-    if (refused) store.getState().alert(refused);
-  };
+  const run = useCallback(
+    (id: LayoutCommandId) => {
+      const refused = runLayoutCommand(store, id, flow.getNodes());
+      if (refused) store.getState().alert(refused);
+    },
+    [store, flow],
+  );
 
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
@@ -33,12 +36,11 @@ export function LayoutMenu() {
       const command = layoutCommands.find((c) => c.matches(event));
       if (!command) return;
       event.preventDefault();
-      const refused = runLayoutCommand(store, command.id, flow.getNodes());
-      if (refused) store.getState().alert(refused);
+      run(command.id);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [store, flow]);
+  }, [run]);
 
   return (
     <Panel position="top-left">
