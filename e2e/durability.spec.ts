@@ -15,6 +15,8 @@ const LONG_RUN = 100000;
 const LEASE_MS = 10_000;
 /** How often every open tab's engine sweeps for runs whose engine died (workers/engine.worker.ts). */
 const SWEEP_MS = 5_000;
+/** How long two runs at once may take to end (a wait, not a timing check). */
+const TWO_RUNS_MS = 90_000;
 
 /** Steps 0 … n-1, each once, and every value a finite loss. */
 function expectWhole(points: readonly MetricPoint[]): void {
@@ -81,7 +83,9 @@ test('two tabs start a run at once: each run is driven once, its points stored o
 
   for (const tab of [app, other]) {
     await expect(tab.runs.rows).toHaveCount(2);
-    for (const row of await tab.runs.rows.all()) await tab.runs.expectStatus(row, 'ok');
+    // Two runs share two cores, each loading onnxruntime in a fresh profile: slow, so a long wait.
+    for (const row of await tab.runs.rows.all())
+      await tab.runs.expectStatus(row, 'ok', { timeout: TWO_RUNS_MS });
   }
   await expect(app.runs.rows).toHaveCount(2);
   await expect(other.runs.rows).toHaveCount(2);
@@ -132,7 +136,7 @@ test('a starved engine past its lease is not taken for dead while its tab holds 
   const row = watcher.runs.row(id);
   await watcher.runs.expectStatus(row, 'running');
   const starving = starveEngine(page, LEASE_MS + 2 * SWEEP_MS);
-  await expect.poll(() => leaseExpired(watcher.page, id), { timeout: 2 * LEASE_MS }).toBe(true);
+  await expect.poll(() => leaseExpired(watcher.page, id), { timeout: 3 * LEASE_MS }).toBe(true);
   // The lease is stale; let the watcher's sweep see it at least once. Nothing
   // to wait for here: the test is that nothing happens.
   await watcher.page.waitForTimeout(SWEEP_MS + 1_000);
