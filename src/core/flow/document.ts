@@ -6,7 +6,7 @@
  * kept. The schema checks the *shape* of a document; whether its nodes, ports
  * and params make sense is `validateFlow`'s job, which needs the catalog.
  */
-import { z } from 'zod';
+import { z } from '../schema';
 
 export const FLOW_FORMAT = 'flowbench.flow/1';
 /**
@@ -24,7 +24,12 @@ export type FlowFormat = (typeof flowFormats)[number];
 /** A node id or port name: it must not contain `.`, which separates them in edges. */
 const identifier = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_-]*$/, 'expected letters, digits, _ or -, starting with a letter');
+  .check(
+    z.regex(
+      /^[A-Za-z_][A-Za-z0-9_-]*$/,
+      'expected letters, digits, _ or -, starting with a letter',
+    ),
+  );
 
 /** A reference from a param to a flow input: `{ "$input": "lr" }`. */
 export const inputRefSchema = z.strictObject({ $input: identifier });
@@ -36,10 +41,10 @@ export type FlowInputType = (typeof flowInputTypes)[number];
 export const flowInputSchema = z.object({
   name: identifier,
   type: z.enum(flowInputTypes),
-  default: z.union([z.number(), z.string(), z.boolean()]).optional(),
-  min: z.number().optional(),
-  max: z.number().optional(),
-  description: z.string().optional(),
+  default: z.optional(z.union([z.number(), z.string(), z.boolean()])),
+  min: z.optional(z.number()),
+  max: z.optional(z.number()),
+  description: z.optional(z.string()),
 });
 export type FlowInput = z.infer<typeof flowInputSchema>;
 
@@ -55,28 +60,28 @@ export type ParamValue = z.infer<typeof paramValue>;
 
 export const flowNodeSchema = z.object({
   id: identifier,
-  kind: z.string().min(1),
-  params: z.record(z.string(), paramValue).default({}),
-  position: z.object({ x: z.number(), y: z.number() }).default({ x: 0, y: 0 }),
-  label: z.string().optional(),
+  kind: z.string().check(z.minLength(1)),
+  params: z._default(z.record(z.string(), paramValue), {}),
+  position: z._default(z.object({ x: z.number(), y: z.number() }), { x: 0, y: 0 }),
+  label: z.optional(z.string()),
   /**
    * Rate-limit intervals by output port, in milliseconds: at most one value
    * of that port is published live per interval (the run's record keeps every
    * value). Only streaming ports can have one; see `batchIssues`.
    */
-  rateLimits: z.record(z.string(), z.number().positive().max(3_600_000)).optional(),
+  rateLimits: z.optional(z.record(z.string(), z.number().check(z.positive(), z.lte(3_600_000)))),
   /**
    * A bypassed node does not run: an output passes on the value of the node's
    * first input of the same type, and what needs an output with no such
    * input is skipped. Written only when true (and then the format is `/2`).
    */
-  bypass: z.literal(true).optional(),
+  bypass: z.optional(z.literal(true)),
 });
 export type FlowNode = z.infer<typeof flowNodeSchema>;
 
 const portRefSchema = z
   .string()
-  .regex(/^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$/, 'expected "nodeId.port"');
+  .check(z.regex(/^[A-Za-z_][A-Za-z0-9_-]*\.[A-Za-z_][A-Za-z0-9_-]*$/, 'expected "nodeId.port"'));
 
 export const flowEdgeSchema = z.object({ from: portRefSchema, to: portRefSchema });
 export type FlowEdge = z.infer<typeof flowEdgeSchema>;
@@ -93,34 +98,36 @@ export type FlowEdge = z.infer<typeof flowEdgeSchema>;
 export const flowGroupSchema = z.object({
   id: identifier,
   title: z.string(),
-  nodes: z.array(identifier).min(1, 'a group holds at least one node'),
+  nodes: z.array(identifier).check(z.minLength(1, 'a group holds at least one node')),
   /** A CSS colour for the frame. */
-  color: z.string().optional(),
+  color: z.optional(z.string()),
 });
 export type FlowGroup = z.infer<typeof flowGroupSchema>;
 
 export const flowDocumentSchema = z
   .object({
     format: z.enum(flowFormats, { error: `expected "${FLOW_FORMAT}" or "${FLOW_FORMAT_2}"` }),
-    name: z.string().min(1, 'a flow needs a name'),
-    description: z.string().optional(),
-    inputs: z.array(flowInputSchema).default([]),
-    outputs: z.array(z.string()).default([]),
+    name: z.string().check(z.minLength(1, 'a flow needs a name')),
+    description: z.optional(z.string()),
+    inputs: z._default(z.array(flowInputSchema), []),
+    outputs: z._default(z.array(z.string()), []),
     nodes: z.array(flowNodeSchema),
-    edges: z.array(flowEdgeSchema).default([]),
-    groups: z.array(flowGroupSchema).optional(),
+    edges: z._default(z.array(flowEdgeSchema), []),
+    groups: z.optional(z.array(flowGroupSchema)),
   })
-  .superRefine((doc, ctx) => {
-    if (doc.format !== FLOW_FORMAT) return;
-    doc.nodes.forEach((node, i) => {
-      if (node.bypass)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['nodes', i, 'bypass'],
-          message: `a bypassed node needs format "${FLOW_FORMAT_2}" (a "${FLOW_FORMAT}" reader would run it)`,
-        });
-    });
-  });
+  .check(
+    z.superRefine((doc, ctx) => {
+      if (doc.format !== FLOW_FORMAT) return;
+      doc.nodes.forEach((node, i) => {
+        if (node.bypass)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['nodes', i, 'bypass'],
+            message: `a bypassed node needs format "${FLOW_FORMAT_2}" (a "${FLOW_FORMAT}" reader would run it)`,
+          });
+      });
+    }),
+  );
 export type FlowDocument = z.infer<typeof flowDocumentSchema>;
 
 /** The oldest format that says everything `doc` holds: `/2` only when a node is bypassed. */

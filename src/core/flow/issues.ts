@@ -3,7 +3,7 @@
  * into the document such as `nodes[2].params.lr` or `edges[0]`) and says what
  * was expected, so a person can fix the file or the canvas without guessing.
  */
-import type { z } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
 
 export interface FlowIssue {
   /** JSON path into the document, e.g. `nodes[1].params.steps`. */
@@ -21,7 +21,7 @@ export function formatPath(path: readonly PropertyKey[]): string {
   return out === '' ? '(document)' : out;
 }
 
-export function issuesFromZod(error: z.ZodError): FlowIssue[] {
+export function issuesFromZod(error: $ZodError): FlowIssue[] {
   return error.issues.map((issue) => ({ path: formatPath(issue.path), message: issue.message }));
 }
 

@@ -7,7 +7,7 @@
  * `[step, null, ts, "NaN" | "Infinity" | "-Infinity" | "-0"]`: readers that
  * ignore the fourth element see a gap; Flowbench restores the exact value.
  */
-import { z } from 'zod';
+import { z } from '../schema';
 import { flowDocumentSchema } from '../flow/document';
 import { issuesFromZod, type FlowIssue } from '../flow/issues';
 import { protoKeyIssues, snapshotIssues } from '../flow/untrusted';
@@ -29,8 +29,8 @@ const specialValues = ['NaN', 'Infinity', '-Infinity', '-0'] as const;
 type SpecialValue = (typeof specialValues)[number];
 
 const pointSchema = z.union([
-  z.tuple([z.number().int().nonnegative(), z.number(), z.number()]),
-  z.tuple([z.number().int().nonnegative(), z.null(), z.number(), z.enum(specialValues)]),
+  z.tuple([z.int().check(z.nonnegative()), z.number(), z.number()]),
+  z.tuple([z.int().check(z.nonnegative()), z.null(), z.number(), z.enum(specialValues)]),
 ]);
 type ExportPoint = z.infer<typeof pointSchema>;
 
@@ -39,32 +39,32 @@ const inputValue = z.union([z.number(), z.string(), z.boolean()]);
 export const runExportSchema = z.object({
   format: z.literal(RUN_FORMAT, { error: `expected "${RUN_FORMAT}"` }),
   run: z.object({
-    id: z.string().min(1),
+    id: z.string().check(z.minLength(1)),
     flow: z.string(),
-    flowVersion: z.number().int(),
+    flowVersion: z.int(),
     params: z.record(z.string(), inputValue),
-    seed: z.number().int(),
+    seed: z.int(),
     paramsDigest: z.string(),
-    groupId: z.string().nullable(),
-    cause: z.enum(runCauses).optional(),
-    backendChoice: z.enum(['auto', 'webgpu', 'wasm']).optional(),
-    requires: z.array(z.enum(['webgpu', 'wasm'])).optional(),
-    rerunOf: z.string().nullable().optional(),
+    groupId: z.nullable(z.string()),
+    cause: z.optional(z.enum(runCauses)),
+    backendChoice: z.optional(z.enum(['auto', 'webgpu', 'wasm'])),
+    requires: z.optional(z.array(z.enum(['webgpu', 'wasm']))),
+    rerunOf: z.optional(z.nullable(z.string())),
     status: z.enum(runStatuses),
     statusReason: z.string(),
     createdAt: z.string(),
-    startedAt: z.string().nullable(),
-    finishedAt: z.string().nullable(),
-    durationMs: z.number().nullable(),
-    engine: z
-      .object({
+    startedAt: z.nullable(z.string()),
+    finishedAt: z.nullable(z.string()),
+    durationMs: z.nullable(z.number()),
+    engine: z.nullable(
+      z.object({
         backend: z.enum(['webgpu', 'wasm']),
         adapter: z.string(),
-        vendor: z.string().optional(),
-        architecture: z.string().optional(),
-        fallback: z.boolean().optional(),
-      })
-      .nullable(),
+        vendor: z.optional(z.string()),
+        architecture: z.optional(z.string()),
+        fallback: z.optional(z.boolean()),
+      }),
+    ),
     result: z.record(z.string(), z.unknown()),
   }),
   flow: flowDocumentSchema,
@@ -72,27 +72,29 @@ export const runExportSchema = z.object({
     z.object({
       node: z.string(),
       status: z.enum(nodeStatuses),
-      startedAt: z.string().nullable(),
-      durationMs: z.number().nullable(),
+      startedAt: z.nullable(z.string()),
+      durationMs: z.nullable(z.number()),
       error: z.string(),
       logs: z.string(),
     }),
   ),
   metrics: z.record(z.string(), z.array(pointSchema)),
-  artifacts: z
-    .array(
+  artifacts: z._default(
+    z.array(
       z.object({
         name: z.string(),
         node: z.string(),
         digest: z.string(),
-        size: z.number().int().nonnegative(),
+        size: z.int().check(z.nonnegative()),
         mediaType: z.string(),
       }),
-    )
-    .default([]),
-  intervals: z
-    .array(z.object({ kind: z.string(), start: z.number(), end: z.number() }))
-    .default([]),
+    ),
+    [],
+  ),
+  intervals: z._default(
+    z.array(z.object({ kind: z.string(), start: z.number(), end: z.number() })),
+    [],
+  ),
 });
 export type RunExport = z.infer<typeof runExportSchema>;
 

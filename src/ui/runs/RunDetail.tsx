@@ -1,8 +1,8 @@
 /** The selected run: what it ran with, how it ended, its live charts, Export run and Re-run. */
+import { lazy, Suspense } from 'react';
 import { toRunExport } from '../../core/run/export';
 import type { RunRow } from '../../core/run/record';
 import { readRunRecord } from '../../db/runs';
-import { ChartsPanel } from '../charts/ChartsPanel';
 import { db } from '../db';
 import { useRunActions } from '../engine/actions';
 import { download } from '../files';
@@ -12,6 +12,14 @@ import { ParityPanel, useParityCheck } from './ParityPanel';
 import { PoolPanel } from './PoolPanel';
 import { RerunComparison } from './RerunComparison';
 import { useSelectedRun } from './queries';
+
+/**
+ * The charts (uPlot and the series reads) load with the first selected run,
+ * not with the editor: a person opening a flow does not wait for them.
+ */
+const ChartsPanel = lazy(() =>
+  import('../charts/ChartsPanel').then((module) => ({ default: module.ChartsPanel })),
+);
 
 export function RunDetail() {
   const run = useSelectedRun();
@@ -87,7 +95,9 @@ function SelectedRun({ run }: { run: RunRow }) {
         ))}
       </dl>
       <RerunComparison run={run} />
-      <ChartsPanel run={run} />
+      <Suspense fallback={<p className="fb-muted">Loading charts…</p>}>
+        <ChartsPanel run={run} />
+      </Suspense>
       <ParityPanel run={run} state={parity.state} />
       <PoolPanel run={run} />
     </section>
