@@ -233,9 +233,12 @@ export async function driveRun(
   live.close();
   // Whatever happened, what was recorded is flushed before the run is closed.
   await batcher.flush().catch(() => undefined);
+  // Stopped by the person: cancelled; by a storage failure: interrupted, as after a crash.
+  const stopped =
+    end.status === 'cancelled' && storageFailure === null ? 'cancelled' : 'interrupted';
   for (const row of nodes.values())
     if (row.status === 'running' || row.status === 'queued')
-      saveNode(row.node, { status: end.status === 'cancelled' ? 'cancelled' : 'interrupted' });
+      saveNode(row.node, { status: stopped });
   // Logs are kept in memory while nodes run; write them once with the final outcomes.
   writes.add(() => putRunNodes(db, [...nodes.values()]));
   await writes.settled();

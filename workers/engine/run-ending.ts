@@ -73,7 +73,7 @@ export async function storeEnding(
     if (attempt > 0)
       await new Promise<void>((resolve) => setTimer(resolve, RETRY_DELAYS_MS[attempt - 1]!));
     try {
-      await db.runs.update(runId, ending);
+      await writeEnding(db, runId, ending, { onlyWhileRunning: false });
       return;
     } catch (error) {
       failure = error;
@@ -94,19 +94,33 @@ export async function storePendingEndings(
 ): Promise<void> {
   for (const [runId, ending] of pending) {
     try {
-      await db.transaction('rw', db.runs, db.runNodes, async () => {
-        const run = await db.runs.get(runId);
-        if (run?.status !== 'running') return;
-        await db.runs.update(runId, ending);
-        await db.runNodes
-          .where('runId')
-          .equals(runId)
-          .filter((n) => n.status === 'running' || n.status === 'queued')
-          .modify({ status: 'interrupted' });
-      });
+      await writeEnding(db, runId, ending, { onlyWhileRunning: true });
       pending.delete(runId);
     } catch {
       // Still no room: try again on the next sweep.
     }
   }
+}
+
+/**
+ * The run's ending, and its nodes still marked running or queued marked
+ * interrupted, in one transaction: the final node outcomes are written just
+ * before the ending, and when storage is full they are refused with the rest,
+ * so a run must never end with a node left `running` for ever.
+ */
+async function writeEnding(
+  db: FlowbenchDb,
+  runId: RunId,
+  ending: RunEnding,
+  { onlyWhileRunning }: { onlyWhileRunning: boolean },
+): Promise<void> {
+  await db.transaction('rw', db.runs, db.runNodes, async () => {
+    if (onlyWhileRunning && (await db.runs.get(runId))?.status !== 'running') return;
+    await db.runs.update(runId, ending);
+    await db.runNodes
+      .where('runId')
+      .equals(runId)
+      .filter((n) => n.status === 'running' || n.status === 'queued')
+      .modify({ status: 'interrupted' });
+  });
 }
