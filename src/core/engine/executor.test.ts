@@ -338,6 +338,27 @@ describe('executeFlow', () => {
     expect(result.outputs).toEqual({ 'other2.out': 7 });
   });
 
+  it('skips every node of a chain of 20,000 below a failed node, naming the one above', async () => {
+    const chain: NodeSpec[] = [
+      ['src', 't.source'],
+      ['bad', 't.fail'],
+    ];
+    const edges: [string, string][] = [['src.out', 'bad.in']];
+    for (let i = 0; i < 20_000; i++) {
+      chain.push([`p${i}`, 't.pass']);
+      edges.push([`${i === 0 ? 'bad' : `p${i - 1}`}.out`, `p${i}.in`]);
+    }
+    const { result, recorded, status } = await run(flowOf(chain, edges));
+    expect(result).toMatchObject({ status: 'error', failed: ['bad'] });
+    expect(recorded.finished.size).toBe(20_002);
+    expect(recorded.finished.get('p19999')).toEqual({
+      status: 'skipped',
+      durationMs: null,
+      error: "skipped: upstream node 'p19998' did not finish",
+    });
+    expect(status('p0')).toBe('skipped');
+  });
+
   it('fails a node that emits twice on a non-streaming port', async () => {
     const flow = flowOf(
       [

@@ -11,10 +11,16 @@
  * The executor records nothing itself: it reports to `RunEvents`, and the run
  * driver decides what becomes the durable record. That keeps this file free
  * of storage and lets tests watch a run through the same seam.
+ *
+ * The flow's wiring is indexed once (`flowGraph`) and shared by validation and
+ * scheduling, and nodes live in an array in document order, so a run's own
+ * cost grows with its nodes and edges, never with their product, and a node
+ * costs one promise reaction beyond its body.
  */
 import type { Catalog } from '../catalog/catalog';
 import type { NodeFile, NodeKind } from '../catalog/kind';
-import { parsePortRef, type FlowDocument, type FlowEdge, type PortAddress } from '../flow/document';
+import type { FlowDocument } from '../flow/document';
+import { degree, flowGraph } from '../flow/graph';
 import { FlowValidationError } from '../flow/issues';
 import { resolveOutput, validateFlow } from '../flow/validate';
 import { resolveNodeParams, type RunParams } from '../run/params';
@@ -90,16 +96,12 @@ export function throttledYield(
   };
 }
 
-interface Wire {
-  edge: FlowEdge;
-  from: PortAddress;
-  to: PortAddress;
-}
-
 interface NodeState {
   id: string;
   kind: NodeKind;
   params: Record<string, unknown>;
+  /** Where this node's outgoing edges are in the graph (see `Adjacency`). */
+  vertex: number;
   /** Wired inputs that have not received their value yet. */
   waiting: number;
   inputs: Record<string, unknown>;
@@ -113,35 +115,31 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   const yieldNow = options.yieldNow ?? macrotask;
   const programs =
     options.programs ?? unboundedProgramHost(options.runtime, throttledYield(now, yieldNow));
-  const issues = validateFlow(flow, catalog);
-  const states = new Map<string, NodeState>();
-  const found = new Set(issues.map((issue) => issue.path));
-  // Edges by node, once: scheduling then costs what each node's own edges cost,
-  // not a scan of the whole flow per node.
-  const incoming = new Map<string, Wire[]>();
-  const outgoing = new Map<string, Wire[]>();
-  for (const edge of flow.edges) {
-    const wire: Wire = { edge, from: parsePortRef(edge.from), to: parsePortRef(edge.to) };
-    const into = incoming.get(wire.to.node);
-    if (into) into.push(wire);
-    else incoming.set(wire.to.node, [wire]);
-    const out = outgoing.get(wire.from.node);
-    if (out) out.push(wire);
-    else outgoing.set(wire.from.node, [wire]);
-  }
+  // The wiring, indexed once: validation and scheduling then cost what each
+  // node's own edges cost, not a scan of the whole flow per node.
+  const graph = flowGraph(flow);
+  const issues = validateFlow(flow, catalog, graph);
+  const { wires } = graph;
+  // A valid flow has one vertex per node, in document order: states[i] is flow.nodes[i].
+  const states: NodeState[] = [];
+  let found: Set<string> | undefined;
   for (const [index, node] of flow.nodes.entries()) {
     const kind = catalog.get(node.kind);
     if (!kind) continue;
     const resolved = resolveNodeParams(node, kind, options.inputs, index);
     // A literal param out of range is already a validation finding; report it once.
-    issues.push(...resolved.issues.filter((issue) => !found.has(issue.path)));
+    for (const issue of resolved.issues) {
+      found ??= new Set(issues.map((known) => known.path));
+      if (!found.has(issue.path)) issues.push(issue);
+    }
     // Validation refuses an input wired twice, so each wire fills one input.
-    const waiting = incoming.get(node.id)?.length ?? 0;
-    states.set(node.id, {
+    const v = graph.nodeVertex[index]!;
+    states.push({
       id: node.id,
       kind,
       params: resolved.params,
-      waiting,
+      vertex: v,
+      waiting: degree(graph.incoming, v),
       inputs: {},
       last: new Map(),
       status: 'queued',
@@ -155,53 +153,68 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   let inFlight = 0;
   let drained!: () => void;
   const allDone = new Promise<void>((resolve) => (drained = resolve));
-  for (const state of states.values()) events.nodeQueued(state.id);
+  for (const state of states) events.nodeQueued(state.id);
 
   /** Nodes whose inputs are all present and that have not started. */
-  const ready = [...states.values()].filter((state) => state.waiting === 0);
+  const ready = states.filter((state) => state.waiting === 0);
   let nextReady = 0;
 
-  const skipFrom = (id: string) => {
-    for (const { to } of outgoing.get(id) ?? []) {
-      const next = states.get(to.node);
-      if (!next || next.status !== 'queued') continue;
+  const { start, wires: leaving } = graph.outgoing;
+
+  /**
+   * Skips everything downstream of `from` that has not started, depth first
+   * in edge order, each naming the node above it that did not finish. With a
+   * stack, not recursion: a failure atop a chain of thousands of nodes must
+   * not overflow the call stack.
+   */
+  const skipFrom = (from: NodeState) => {
+    const pending: [NodeState, NodeState][] = [];
+    const pushBelow = (state: NodeState) => {
+      for (let k = start[state.vertex + 1]! - 1; k >= start[state.vertex]!; k--)
+        pending.push([states[wires[leaving[k]!]!.target]!, state]);
+    };
+    pushBelow(from);
+    for (let top = pending.pop(); top; top = pending.pop()) {
+      const [next, above] = top;
+      if (next.status !== 'queued') continue;
       next.status = 'skipped';
       events.nodeFinished(next.id, {
         status: 'skipped',
         durationMs: null,
-        error: `skipped: upstream node '${id}' did not finish`,
+        error: `skipped: upstream node '${above.id}' did not finish`,
       });
-      skipFrom(next.id);
+      pushBelow(next);
     }
   };
 
   const deliver = (state: NodeState) => {
-    for (const { edge, from, to } of outgoing.get(state.id) ?? []) {
-      const target = states.get(to.node);
-      if (!target || target.status !== 'queued') continue;
-      if (!state.last.has(from.port) && state.bypass) {
+    for (let k = start[state.vertex]!; k < start[state.vertex + 1]!; k++) {
+      const { edge, fromPort, toPort, target: t } = wires[leaving[k]!]!;
+      const target = states[t]!;
+      if (target.status !== 'queued') continue;
+      if (!state.last.has(fromPort) && state.bypass) {
         target.status = 'skipped';
-        const type = state.kind.outputs.find((p) => p.name === from.port)?.type ?? 'matching';
+        const type = state.kind.outputs.find((p) => p.name === fromPort)?.type ?? 'matching';
         events.nodeFinished(target.id, {
           status: 'skipped',
           durationMs: null,
-          error: bypassedUpstream(state.id, from.port, type),
+          error: bypassedUpstream(state.id, fromPort, type),
         });
-        skipFrom(target.id);
+        skipFrom(target);
         continue;
       }
-      if (!state.last.has(from.port)) {
+      if (!state.last.has(fromPort)) {
         target.status = 'error';
         failed.push(target.id);
         events.nodeFinished(target.id, {
           status: 'error',
           durationMs: null,
-          error: `input '${to.port}' received nothing: ${edge.from} finished without emitting`,
+          error: `input '${toPort}' received nothing: ${edge.from} finished without emitting`,
         });
-        skipFrom(target.id);
+        skipFrom(target);
         continue;
       }
-      target.inputs[to.port] = state.last.get(from.port);
+      target.inputs[toPort] = state.last.get(fromPort);
       target.waiting--;
       if (target.waiting === 0) ready.push(target);
     }
@@ -231,7 +244,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
       durationMs: now() - startedAt,
       error: cancelled ? 'cancelled while running' : errorMessage(error),
     });
-    if (!cancelled) skipFrom(state.id);
+    if (!cancelled) skipFrom(state);
   };
 
   const shared: RunShared = {
@@ -244,8 +257,24 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
     readFile: options.readFile,
   };
 
-  /** Starts a node's body; the promise settles once the node's outcome is reported. */
-  const runNode = (state: NodeState): Promise<void> => {
+  /** Reports how a node's body ended, then schedules what that made ready. */
+  const ended = (state: NodeState, startedAt: number, ok: boolean, error: unknown) => {
+    try {
+      // As one try/catch around the body and its report: a report that throws is an error too.
+      if (!ok) stopped(state, startedAt, error);
+      else
+        try {
+          finished(state, startedAt);
+        } catch (thrown) {
+          stopped(state, startedAt, thrown);
+        }
+    } finally {
+      settled();
+    }
+  };
+
+  /** Starts a node's body; its outcome is reported once the body settles. */
+  const runNode = (state: NodeState) => {
     state.status = 'running';
     const startedAt = now();
     events.nodeStarted(state.id, startedAt);
@@ -258,10 +287,11 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
       // eslint-disable-next-line @typescript-eslint/prefer-promise-reject-errors -- what the body threw, as is
       body = Promise.reject(error);
     }
-    // As one try/catch around the body and its report: a report that throws is an error too.
-    return body
-      .then(() => finished(state, startedAt))
-      .catch((error: unknown) => stopped(state, startedAt, error));
+    // One reaction per node; a report that throws still settles the node, then surfaces.
+    void body.then(
+      () => ended(state, startedAt, true, undefined),
+      (error: unknown) => ended(state, startedAt, false, error),
+    );
   };
 
   const settled = () => {
@@ -281,10 +311,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
         continue;
       }
       inFlight++;
-      void runNode(state).then(settled, (error: unknown) => {
-        settled();
-        throw error;
-      });
+      runNode(state);
     }
   };
 
@@ -294,7 +321,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   closeRunResources(signal); // every body has returned: what the run owns ends with it
 
   if (signal.aborted) {
-    for (const state of states.values()) {
+    for (const state of states) {
       if (state.status !== 'queued') continue;
       state.status = 'cancelled';
       events.nodeFinished(state.id, {
@@ -309,7 +336,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   for (const name of flow.outputs) {
     const address = resolveOutput(flow, catalog, name);
     if (typeof address === 'string') continue;
-    const state = states.get(address.node);
+    const state = states[graph.vertex.get(address.node)!];
     if (state?.last.has(address.port)) outputs[name] = state.last.get(address.port);
   }
   const status = signal.aborted ? 'cancelled' : failed.length > 0 ? 'error' : 'ok';

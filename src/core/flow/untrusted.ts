@@ -7,31 +7,47 @@ import { parsePortRef, type FlowDocument } from './document';
 import { groupIssues } from './groups';
 import { formatPath, type FlowIssue } from './issues';
 
+/** A place in a parsed file: its value, and the key that led there from its parent. */
+interface Place {
+  value: object;
+  key: string | number;
+  parent: Place | null;
+}
+
 /**
  * The JSON path of the first `__proto__` key in a parsed file, or null.
  * `JSON.parse` keeps such a key as a plain property, but copying it into a
  * new object (as schema parsing does) sets that object's prototype instead,
  * so what it holds would vanish without a word. Walked with a stack, not
- * recursion: a file may nest deeper than the call stack goes.
+ * recursion: a file may nest deeper than the call stack goes. Each place
+ * keeps a link to its parent, not a copy of its whole path, so a deep file
+ * costs its size, not its depth squared; the path is spelled out once found.
  */
 export function protoKeyPath(value: unknown): string | null {
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  if (typeof value !== 'object' || value === null) return null;
+  const stack: Place[] = [{ value, key: '', parent: null }];
   for (let top = stack.pop(); top; top = stack.pop()) {
-    const { value: node, path } = top;
-    if (typeof node !== 'object' || node === null) continue;
+    const node = top.value;
     if (Array.isArray(node)) {
       node.forEach((item, i) => {
         if (typeof item === 'object' && item !== null)
-          stack.push({ value: item, path: [...path, i] });
+          stack.push({ value: item as object, key: i, parent: top });
       });
       continue;
     }
-    if (Object.hasOwn(node, '__proto__')) return formatPath([...path, '__proto__']);
+    if (Object.hasOwn(node, '__proto__')) return formatPath([...pathTo(top), '__proto__']);
     for (const [key, item] of Object.entries(node))
       if (typeof item === 'object' && item !== null)
-        stack.push({ value: item, path: [...path, key] });
+        stack.push({ value: item as object, key, parent: top });
   }
   return null;
+}
+
+/** The keys from the file's root down to `place`. */
+function pathTo(place: Place): (string | number)[] {
+  const path: (string | number)[] = [];
+  for (let at = place; at.parent; at = at.parent) path.push(at.key);
+  return path.reverse();
 }
 
 /** A finding for the first `__proto__` key, if there is one. */

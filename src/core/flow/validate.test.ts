@@ -225,6 +225,26 @@ describe('validateFlow', () => {
     expect(findCycle(example())).toBeNull();
   });
 
+  it('checks a chain of 20,000 nodes, and names the cycle that one more edge closes', () => {
+    const nodes: FlowDocument['nodes'] = [];
+    const edges: FlowDocument['edges'] = [];
+    for (let i = 0; i < 20_000; i++) {
+      nodes.push({ id: `s${i}`, kind: 'data.split', params: {}, position: { x: 0, y: 0 } });
+      if (i > 0) edges.push({ from: `s${i - 1}.train`, to: `s${i}.dataset` });
+    }
+    const chain: FlowDocument = { ...example(), outputs: [], nodes, edges };
+    expect(validateFlow(chain, catalog)).toEqual([
+      { path: 'nodes[0]', message: "node 's0' input 'dataset' (dataset) is not connected" },
+    ]);
+    const looped = { ...chain, edges: [...edges, { from: 's19999.test', to: 's0.dataset' }] };
+    expect(validateFlow(looped, catalog)).toEqual([
+      {
+        path: 'edges',
+        message: `the flow has a cycle: ${[...nodes.map((n) => n.id), 's0'].join(' → ')}`,
+      },
+    ]);
+  });
+
   it('reports duplicate node ids on the second node', () => {
     const flow = example();
     flow.nodes.push({ ...flow.nodes[1]!, position: { x: 1, y: 1 } });
