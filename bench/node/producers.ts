@@ -5,9 +5,13 @@
  *   thread of its own, serving the product's producer protocol
  *   (`WorkerProducer` ↔ `serveProducer`: requests in, episodes transferred
  *   back), against the same simulator's `rollout` in a bare loop on one
- *   thread, for the same episodes. Node's worker threads stand in for the
- *   browser's Web Workers: the producers are pure core code and the protocol
- *   is the same; what differs is only how a thread is started.
+ *   thread, for the same episodes. Each trial's episodes are then released,
+ *   as the engine releases a spent generation, so the workers write the next
+ *   trial's into memory they have had back (`BufferPool`); the bare loop's
+ *   small per-rollout buffers are recycled by the allocator as usual.
+ *   Node's worker threads stand in for the browser's Web Workers: the
+ *   producers are pure core code and the protocol is the same; what differs
+ *   is only how a thread is started.
  * - **Consumer rate**: a planned `FlowController` over a `DataEngine` fed by
  *   the same worker producers, on the real clock; the chunks/s it achieves
  *   between its first and last granted batch, against the plan's
@@ -21,16 +25,11 @@ import { systemClock } from '../../src/core/data/clock';
 import type { DataEngineConfig } from '../../src/core/data/config';
 import { DataEngine } from '../../src/core/data/data-engine';
 import { FlowController } from '../../src/core/data/flow-controller';
-import { rollout } from '../../src/core/data/simulator';
-import { deriveSeed } from '../../src/core/data/seed';
-import {
-  createDynamics,
-  environmentSpec,
-  type EnvironmentSpec,
-} from '../../src/core/live/environment';
+import { environmentSpec, type EnvironmentSpec } from '../../src/core/live/environment';
 import { createRandom } from '../../src/core/random';
 import { WorkerProducer, type ProducerPort } from '../../workers/engine/producers';
-import { compareRow, ratioAtLeast, type BenchRow, type Target } from '../lib/rows';
+import { bareRollouts, type BareShare } from './bare-rollouts';
+import { compareRow, noTarget, ratioAtLeast, type BenchRow, type Target } from '../lib/rows';
 import { alternate } from '../lib/stats';
 
 /** Producers: one per core of the 2-core machine the target is set for. */
@@ -49,17 +48,22 @@ const environment: EnvironmentSpec = environmentSpec('pendulum', {
   seed: 0,
 });
 
-/** A worker thread speaking the producer protocol, as the engine worker's `Worker` does. */
-function spawnThread(): ProducerPort & { thread: Worker } {
+/** A worker thread running `file` (beside this one) under the TypeScript loader. */
+function tsThread(file: string): Worker {
   // A worker thread does not inherit the TypeScript loader: register it, then load the entry.
-  const entry = new URL('./producer-thread.ts', import.meta.url).href;
-  const thread = new Worker(
+  const entry = new URL(file, import.meta.url).href;
+  return new Worker(
     `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
     { eval: true },
   );
+}
+
+/** A worker thread speaking the producer protocol, as the engine worker's `Worker` does. */
+function spawnThread(): ProducerPort & { thread: Worker } {
+  const thread = tsThread('./producer-thread.ts');
   return {
     thread,
-    postMessage: (message) => thread.postMessage(message),
+    postMessage: (message, transfer) => thread.postMessage(message, transfer as never),
     addEventListener: (type: 'message' | 'error', listener: (event: never) => void) => {
       if (type === 'message') thread.on('message', (data: unknown) => listener({ data } as never));
       else
@@ -81,29 +85,53 @@ async function viaWorkers(producers: readonly WorkerProducer[]): Promise<number>
   const made = await Promise.all(
     producers.map((p) => p.produce({ generation, count: EPISODES / producers.length }, signal)),
   );
-  const seconds = (performance.now() - start) / 1000;
   const episodes = made.flat().length;
+  // Spent, as the engine's cache spends a generation: the memory goes back to each worker.
+  made.forEach((share, i) => producers[i]!.release(share));
+  const seconds = (performance.now() - start) / 1000;
   if (episodes !== EPISODES) throw new Error(`the producers made ${episodes} episodes`);
   return STEPS / seconds;
 }
 
 /** The same episodes from the same simulator, rolled out in a plain loop on this thread; steps/s. */
 async function viaBareLoop(): Promise<number> {
-  const dynamics = createDynamics('pendulum');
   const start = performance.now();
   generation++;
   let episodes = 0;
-  for (let producer = 0; producer < PRODUCERS; producer++) {
-    const random = createRandom(deriveSeed(0, producer, generation));
-    for (let made = 0; made < EPISODES / PRODUCERS; made += LOCKSTEP)
-      episodes += (
-        await rollout(dynamics, { numEnvs: LOCKSTEP, episodeLength: EPISODE_LENGTH, random })
-      ).length;
-  }
+  for (let producer = 0; producer < PRODUCERS; producer++)
+    episodes += await bareRollouts(share(producer));
   const seconds = (performance.now() - start) / 1000;
   if (episodes !== EPISODES) throw new Error(`the loop made ${episodes} episodes`);
   return STEPS / seconds;
 }
+
+/** The ceiling: the bare loop's rollouts split over threads, nothing sent back but a count; steps/s. */
+async function viaBareThreads(threads: readonly Worker[]): Promise<number> {
+  const start = performance.now();
+  generation++;
+  const made = await Promise.all(
+    threads.map(
+      (thread, producer) =>
+        new Promise<number>((resolve) => {
+          thread.once('message', resolve);
+          thread.postMessage(share(producer));
+        }),
+    ),
+  );
+  const seconds = (performance.now() - start) / 1000;
+  const episodes = made.reduce((a, b) => a + b, 0);
+  if (episodes !== EPISODES) throw new Error(`the bare threads made ${episodes} episodes`);
+  return STEPS / seconds;
+}
+
+/** Producer `producer`'s share of the current trial. */
+const share = (producer: number): BareShare => ({
+  producer,
+  generation,
+  count: EPISODES / PRODUCERS,
+  numEnvs: LOCKSTEP,
+  episodeLength: EPISODE_LENGTH,
+});
 
 /** The plan of the consumer row: the example flow's engine. */
 const plan = {
@@ -168,6 +196,9 @@ const withinOfPlan = (fraction: number): Target => ({
 
 export async function run(): Promise<BenchRow[]> {
   const ports = Array.from({ length: PRODUCERS }, spawnThread);
+  const bareThreads = Array.from({ length: PRODUCERS }, () =>
+    tsThread('./bare-producer-thread.ts'),
+  );
   try {
     // A port is kept across trials: a `WorkerProducer` closing would terminate its thread.
     const producers = ports.map(
@@ -192,7 +223,26 @@ export async function run(): Promise<BenchRow[]> {
       ours: a,
       reference: b,
       target: ratioAtLeast(1.6),
-      note: `${PRODUCERS} WorkerProducers over worker threads (the producer protocol, episodes transferred back) vs the same pendulum rollouts in a bare loop on one thread; ${EPISODES} episodes × ${EPISODE_LENGTH} steps, ${LOCKSTEP} in lockstep, random policy; ${availableParallelism()} cores; the target is set for 2 cores`,
+      note: `${PRODUCERS} WorkerProducers over worker threads (the producer protocol, episodes transferred back, released after each trial as the engine releases a spent generation) vs the same pendulum rollouts in a bare loop on one thread; ${EPISODES} episodes × ${EPISODE_LENGTH} steps, ${LOCKSTEP} in lockstep, random policy; ${availableParallelism()} cores; the target is set for 2 cores`,
+    });
+
+    console.error(`[producers] ceiling: the same rollouts in ${PRODUCERS} bare threads…`);
+    const ceilingTrials = await alternate({
+      a: () => viaBareThreads(bareThreads),
+      b: viaBareLoop,
+      warmups: 3,
+      minTrials: 5,
+      maxTrials: 7,
+      budgetMs: 10_000,
+    });
+    const ceiling = compareRow({
+      name: `producers: ceiling, ${PRODUCERS} bare threads vs one thread`,
+      unit: 'steps/s',
+      lowerIsBetter: false,
+      ours: ceilingTrials.a,
+      reference: ceilingTrials.b,
+      target: noTarget,
+      note: `what ${PRODUCERS} threads give on this machine with no protocol: the bare loop's rollouts, one producer's share per worker thread, one message in and a count out per trial, no episodes moved; read the producers row against it`,
     });
 
     console.error(
@@ -211,8 +261,9 @@ export async function run(): Promise<BenchRow[]> {
       target: withinOfPlan(0.05),
       note: `a planned FlowController (batch ${plan.batch_size}, ${plan.training_chunks_per_second_target} chunks/s, refill at ${plan.refill_remaining_chunks}) over a DataEngine of ${PRODUCERS} worker producers, real clock; ${BATCHES} batches of ${window.contextLength}+${window.predictionLength}-step windows per trial, rate between the first and last granted batch; the reference is the plan's target`,
     });
-    return [throughput, consumer];
+    return [throughput, ceiling, consumer];
   } finally {
     for (const port of ports) await port.thread.terminate();
+    for (const thread of bareThreads) await thread.terminate();
   }
 }

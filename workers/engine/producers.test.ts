@@ -8,13 +8,14 @@ import { describe, expect, it, vi } from 'vitest';
 import { DataEngine } from '../../src/core/data/data-engine';
 import { systemClock } from '../../src/core/data/clock';
 import { engineConfig } from '../../src/core/data/testing';
+import { createRandom } from '../../src/core/random';
 import { RunCancelledError } from '../../src/core/engine/executor';
 import {
   createEnvironmentProducer,
   environmentSpec,
   type EnvironmentSpec,
 } from '../../src/core/live/environment';
-import type { ProducerReply } from '../producer-protocol';
+import type { ProducerReply, ProducerRequest } from '../producer-protocol';
 import { serveProducer, workerProducerHost, WorkerProducer, type ProducerPort } from './producers';
 
 const pendulum = environmentSpec('pendulum', {
@@ -41,8 +42,12 @@ class ChannelWorker implements ProducerPort {
     this.channel.port2.start();
   }
 
-  postMessage(message: Parameters<ProducerPort['postMessage']>[0]): void {
-    this.channel.port1.postMessage(message);
+  /** Every request the engine sent. */
+  readonly requests: ProducerRequest[] = [];
+
+  postMessage(message: ProducerRequest, transfer: Transferable[] = []): void {
+    this.requests.push(message);
+    this.channel.port1.postMessage(message, transfer);
   }
 
   addEventListener(type: 'message', listener: (event: MessageEvent<ProducerReply>) => void): void;
@@ -104,6 +109,49 @@ describe('WorkerProducer over the producer protocol', () => {
     const reply = worker.replies[0]!;
     expect(reply.type === 'episodes' && reply.episodes.lengths.length).toBe(16);
     producer.close();
+  });
+
+  it('sends the buffers of released episodes back once, and produces exactly after', async () => {
+    const worker = new ChannelWorker();
+    const producer = new WorkerProducer(0, pendulum, worker);
+    const first = await producer.produce(request(1, 6), live());
+    producer.release(first);
+    producer.release(first); // a second release of the same episodes sends nothing
+    producer.release(await createEnvironmentProducer(pendulum, 0).produce(request(1, 6), live())); // not its own
+    expect(worker.requests.filter((r) => r.type === 'recycle')).toHaveLength(1);
+    // The buffers went back: the released episodes are empty, not silently someone else's.
+    expect(first[0]!.observations).toHaveLength(0);
+    const second = await producer.produce(request(2, 6), live());
+    expect(second).toEqual(
+      await createEnvironmentProducer(pendulum, 0).produce(request(2, 6), live()),
+    );
+    producer.close();
+  });
+
+  it('a data engine gives each producer back its spent shares', async () => {
+    const workers = [new ChannelWorker(), new ChannelWorker()];
+    let next = 0;
+    const engine = new DataEngine({
+      config: engineConfig({
+        buffer_size: 4,
+        episode_sample_budget: 1,
+        episode_sample_hard_limit: 1,
+      }),
+      producers: workerProducerHost(() => workers[next++]!).producers(pendulum, 2),
+      clock: systemClock,
+    });
+    engine.requestRefill();
+    await engine.settled();
+    const random = createRandom(1);
+    for (let i = 0; i < 4; i++) engine.serve(random, { contextLength: 2, predictionLength: 1 });
+    expect(workers.map((w) => w.requests.map((r) => r.type))).toEqual([['produce'], ['produce']]);
+    engine.requestRefill();
+    await engine.settled();
+    expect(workers.map((w) => w.requests.map((r) => r.type))).toEqual([
+      ['produce', 'produce', 'recycle'],
+      ['produce', 'produce', 'recycle'],
+    ]);
+    engine.close();
   });
 
   it("rejects with the producer's own error when producing throws in the worker", async () => {

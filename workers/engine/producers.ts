@@ -11,24 +11,25 @@
  * flight and every later one, so the data engine fails the run with the
  * producer's error instead of waiting for episodes that will never come.
  * `close` terminates the worker; nothing of a producer outlives its run.
+ *
+ * Memory goes round: a reply's buffers are transferred to the engine, and
+ * `release` transfers them back once the engine has spent those episodes,
+ * so the worker writes its next reply into pages it already has instead of
+ * fresh ones (see `BufferPool`).
  */
+import { BufferPool } from '../../src/core/data/buffer-pool';
 import type { EpisodeData } from '../../src/core/data/episode';
+import { unpackEpisodes } from '../../src/core/data/packed-episodes';
 import type { ProduceRequest, Producer } from '../../src/core/data/producer';
 import { RunCancelledError, throttledYield } from '../../src/core/engine/executor';
 import { createEnvironmentProducer, type EnvironmentSpec } from '../../src/core/live/environment';
 import type { ProducerHost } from '../../src/core/live/producer-host';
-import {
-  packEpisodes,
-  packedBuffers,
-  unpackEpisodes,
-  type ProducerReply,
-  type ProducerRequest,
-} from '../producer-protocol';
+import { packedBuffers, type ProducerReply, type ProducerRequest } from '../producer-protocol';
 import { serializeError } from '../protocol';
 
 /** The engine's end of a producer worker (a `Worker`, or a `MessagePort` in tests). */
 export interface ProducerPort {
-  postMessage(message: ProducerRequest): void;
+  postMessage(message: ProducerRequest, transfer?: Transferable[]): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<ProducerReply>) => void): void;
   addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
   terminate(): void;
@@ -46,6 +47,9 @@ export class ProducerWorkerError extends Error {
   override name = 'ProducerWorkerError';
 }
 
+/** The buffers behind each reply's episodes, until they are released. */
+type ReplyBuffers = WeakMap<readonly EpisodeData[], ArrayBuffer[]>;
+
 interface Pending {
   resolve(episodes: EpisodeData[]): void;
   reject(error: Error): void;
@@ -53,6 +57,7 @@ interface Pending {
 
 export class WorkerProducer implements Producer {
   private readonly pending = new Map<number, Pending>();
+  private readonly buffers: ReplyBuffers = new WeakMap();
   private nextId = 0;
   private dead: Error | null = null;
   private closed = false;
@@ -103,6 +108,15 @@ export class WorkerProducer implements Producer {
     });
   }
 
+  /** Send a reply's buffers back to the worker; its episodes are empty from now on. */
+  release(episodes: readonly EpisodeData[]): void {
+    const buffers = this.buffers.get(episodes);
+    if (!buffers) return; // not ours, or released already
+    this.buffers.delete(episodes);
+    if (this.dead || this.closed) return;
+    this.port.postMessage({ type: 'recycle', buffers }, buffers);
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;
@@ -114,8 +128,12 @@ export class WorkerProducer implements Producer {
     const pending = this.pending.get(reply.id);
     if (!pending) return; // cancelled: nobody waits for it
     this.pending.delete(reply.id);
-    if (reply.type === 'episodes') pending.resolve(unpackEpisodes(reply.episodes));
-    else pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    if (reply.type === 'episodes') {
+      const episodes = unpackEpisodes(reply.episodes);
+      this.buffers.set(episodes, packedBuffers(reply.episodes));
+      pending.resolve(episodes);
+    } else
+      pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
   }
 
   private die(error: Error): void {
@@ -154,10 +172,15 @@ const YIELD_EVERY_MS = 10;
 /** Serve producer requests on `scope` until the worker is terminated. */
 export function serveProducer(scope: ProducerScope): void {
   const inFlight = new Map<number, AbortController>();
+  const pool = new BufferPool();
   scope.addEventListener('message', (event) => {
     const request = event.data;
     if (request.type === 'cancel') {
       inFlight.get(request.id)?.abort();
+      return;
+    }
+    if (request.type === 'recycle') {
+      pool.give(request.buffers);
       return;
     }
     const abort = new AbortController();
@@ -169,8 +192,7 @@ export function serveProducer(scope: ProducerScope): void {
           request.producer,
           throttledYield(() => performance.now(), postedMessage, YIELD_EVERY_MS),
         );
-        const episodes = await producer.produce(request, abort.signal);
-        const packed = packEpisodes(episodes);
+        const packed = await producer.producePacked(request, abort.signal, pool);
         const transfer = packedBuffers(packed);
         scope.postMessage({ type: 'episodes', id: request.id, episodes: packed }, { transfer });
       } catch (error) {

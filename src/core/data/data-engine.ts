@@ -15,14 +15,16 @@
  * A producer that fails fails the engine with the producer's own error, and
  * every wait sees it at its next look, so a broken producer ends the run
  * instead of hanging it. Closing (or aborting the run's signal) stops the
- * producers in flight and releases them.
+ * producers in flight and releases them. Once every episode of a producer's
+ * share has been spent and has left the cache, the share goes back to its
+ * producer (`release`), which may write later episodes into its memory.
  */
 import type { Random } from '../random';
 import type { Clock } from './clock';
 import { checkDataEngineConfig, type DataEngineConfig } from './config';
 import { cutContextWindow, drawWindowOffset, validateContextWindow } from './context-window';
-import type { ContextChunk, ContextWindow } from './episode';
-import { EpisodeCache, type ProducedShare } from './episode-cache';
+import type { ContextChunk, ContextWindow, EpisodeData } from './episode';
+import { EpisodeCache, type CachedEpisode, type ProducedShare } from './episode-cache';
 import {
   DataConfigError,
   DataEngineClosedError,
@@ -71,6 +73,8 @@ export class DataEngine {
   private readonly clock: Clock;
   private readonly telemetry: DataTelemetry;
   private readonly states = new Map<number, GenerationState>();
+  /** The share each cached episode came in, with how many of that share are still cached. */
+  private readonly shareOf = new Map<EpisodeData, { share: ProducedShare; cached: number }>();
   private lastGeneration = 0;
   private pending: number | null = null;
   private production: AbortController | null = null;
@@ -96,6 +100,7 @@ export class DataEngine {
     this.cache = new EpisodeCache(
       this.config.episode_sample_budget,
       this.config.episode_sample_hard_limit,
+      (spent) => this.releaseSpent(spent),
     );
     const { signal } = options;
     const onAbort = () => this.close();
@@ -225,6 +230,10 @@ export class DataEngine {
       );
       if (this.closed) return;
       const episodes = this.cache.land(generation, landed).length;
+      for (const share of landed) {
+        const held = { share, cached: share.episodes.length };
+        for (const data of share.episodes) this.shareOf.set(data, held);
+      }
       this.produced += episodes;
       this.generationsReady++;
       this.pending = null;
@@ -251,6 +260,16 @@ export class DataEngine {
       });
     } finally {
       if (this.production === production) this.production = null;
+    }
+  }
+
+  /** Give a share's memory back to its producer once every episode of it is spent. */
+  private releaseSpent(spent: readonly CachedEpisode[]): void {
+    for (const { data } of spent) {
+      const held = this.shareOf.get(data);
+      if (!held) continue;
+      this.shareOf.delete(data);
+      if (--held.cached === 0) this.producers[held.share.producer]?.release?.(held.share.episodes);
     }
   }
 

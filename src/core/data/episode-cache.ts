@@ -46,6 +46,8 @@ export class EpisodeCache {
     readonly budget: number,
     /** Chunks an episode may ever serve. */
     readonly hardLimit: number,
+    /** Told of the spent episodes that leave the cache; nothing reads them afterwards. */
+    private readonly onEvict?: (evicted: readonly CachedEpisode[]) => void,
   ) {}
 
   /** Chunks each episode may serve now: the budget, or the hard limit once the final supply is open. */
@@ -60,7 +62,10 @@ export class EpisodeCache {
 
   /** Add a whole generation. Spent episodes of earlier generations leave the cache. */
   land(generation: number, shares: readonly ProducedShare[]): CachedEpisode[] {
+    // Only those that can never serve again are reported (the final supply's limit is higher).
+    const spent = this.live.filter((e) => e.served >= this.limit);
     this.live = this.live.filter((e) => e.served < this.budget);
+    if (spent.length > 0) this.onEvict?.(spent);
     const landed: CachedEpisode[] = [];
     for (const share of shares)
       for (const data of share.episodes) {

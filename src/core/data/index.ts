@@ -1,4 +1,5 @@
 /** The online data engine: simulators, producers, the episode cache and the flow controller. */
+export * from './buffer-pool';
 export * from './cartpole';
 export * from './clock';
 export * from './config';
@@ -8,6 +9,7 @@ export * from './episode';
 export * from './episode-cache';
 export * from './errors';
 export * from './flow-controller';
+export * from './packed-episodes';
 export * from './pendulum';
 export * from './producer';
 export * from './seed';

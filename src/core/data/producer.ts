@@ -21,6 +21,15 @@ export interface Producer {
    * aborts.
    */
   produce(request: ProduceRequest, signal: AbortSignal): Promise<EpisodeData[]>;
+  /**
+   * Give back the memory of `episodes`, the very array one `produce` call
+   * resolved to, once nothing will read any of them again: the producer may
+   * write later episodes into it. A worker producer's episodes become empty
+   * (their buffers go back to the worker), so a read after the release shows
+   * as missing data, never as another episode's. Optional: a producer
+   * without it leaves the memory to the garbage collector.
+   */
+  release?(episodes: readonly EpisodeData[]): void;
   /** Release what the producer holds (a worker); it produces nothing afterwards. */
   close(): void;
 }

@@ -3,14 +3,18 @@
  * generation draws from its own seed (seed, producer, generation), so the
  * episodes are the same whether producers run here or in workers and in
  * whatever order they finish. Long productions yield between rollouts so a
- * cancel gets in.
+ * cancel gets in. A request's rollouts write into one packed batch, sized
+ * for it up front: no per-episode arrays, and nothing to pack for a worker's
+ * reply.
  */
 import { RunCancelledError } from '../engine/executor';
 import { createRandom } from '../random';
+import type { BufferPool } from './buffer-pool';
 import type { EpisodeData } from './episode';
+import { PackedEpisodeWriter, unpackEpisodes, type PackedEpisodes } from './packed-episodes';
 import type { ProduceRequest, Producer } from './producer';
 import { deriveSeed } from './seed';
-import { rollout, type Dynamics, type Policy } from './simulator';
+import { rolloutInto, type Dynamics, type Policy } from './simulator';
 
 export interface SimulatorProducerOptions {
   index: number;
@@ -35,25 +39,41 @@ export class SimulatorProducer implements Producer {
   }
 
   async produce(request: ProduceRequest, signal: AbortSignal): Promise<EpisodeData[]> {
+    return unpackEpisodes(await this.producePacked(request, signal));
+  }
+
+  /**
+   * `produce`, with the episodes packed end to end: what a producer worker
+   * sends back, its buffers transferred as the rollouts wrote them. With a
+   * `pool`, the batch is written into buffers taken from it.
+   */
+  async producePacked(
+    request: ProduceRequest,
+    signal: AbortSignal,
+    pool?: BufferPool,
+  ): Promise<PackedEpisodes> {
     const { dynamics, episodeLength, policy, yieldNow } = this.options;
     const random = createRandom(deriveSeed(this.options.seed, this.index, request.generation));
     const parallel = Math.max(1, this.options.parallel ?? request.count);
-    const episodes: EpisodeData[] = [];
-    while (episodes.length < request.count) {
+    const into = new PackedEpisodeWriter(
+      dynamics.observationSize,
+      dynamics.actionSize,
+      request.count,
+      episodeLength,
+      pool,
+    );
+    while (into.count < request.count) {
       if (this.closed) throw new Error(`Producer ${this.index} is closed`);
       if (signal.aborted) throw new RunCancelledError();
-      const numEnvs = Math.min(parallel, request.count - episodes.length);
-      const rolled = await rollout(dynamics, {
-        numEnvs,
-        episodeLength,
-        random,
-        signal,
-        ...(policy ? { policy } : {}),
-      });
-      episodes.push(...rolled);
+      const numEnvs = Math.min(parallel, request.count - into.count);
+      await rolloutInto(
+        dynamics,
+        { numEnvs, episodeLength, random, signal, ...(policy ? { policy } : {}) },
+        into,
+      );
       if (yieldNow) await yieldNow();
     }
-    return episodes;
+    return into.finish();
   }
 
   close(): void {

@@ -1,6 +1,7 @@
 /**
  * Simulators: dynamics stepped over many environment instances in lockstep.
- * Each instance's state lives at an offset in one flat Float64Array, so a
+ * Each instance's state lives at an offset in one flat Float64Array, and a
+ * rollout writes its steps straight into packed episode buffers, so a
  * producer steps thousands of envs without allocating per step; the cost is
  * that dynamics read and write by offset instead of through objects.
  * `rollout` turns N lockstep instances into N episodes; an instance that
@@ -9,6 +10,7 @@
 import { RunCancelledError } from '../engine/executor';
 import type { Random } from '../random';
 import type { EpisodeData } from './episode';
+import { PackedEpisodeWriter, unpackEpisodes } from './packed-episodes';
 
 export const simulatorKinds = ['pendulum', 'cartpole'] as const;
 export type SimulatorKind = (typeof simulatorKinds)[number];
@@ -70,56 +72,95 @@ export interface RolloutOptions {
 
 /** Step `numEnvs` instances from fresh initial states to one episode each. */
 export async function rollout(dynamics: Dynamics, options: RolloutOptions): Promise<EpisodeData[]> {
+  const { observationSize, actionSize } = dynamics;
+  const into = new PackedEpisodeWriter(
+    observationSize,
+    actionSize,
+    options.numEnvs,
+    options.episodeLength,
+  );
+  await rolloutInto(dynamics, options, into);
+  return unpackEpisodes(into.finish());
+}
+
+/**
+ * `rollout`, writing the `numEnvs` episodes into `into` after those it
+ * holds. Episode `i` is written at the place it would have if every episode
+ * before it ran the full length; the ones that ended early are then moved
+ * up, so the batch stays packed end to end. Nothing is allocated per step.
+ */
+export async function rolloutInto(
+  dynamics: Dynamics,
+  options: RolloutOptions,
+  into: PackedEpisodeWriter,
+): Promise<void> {
   const { numEnvs, episodeLength: steps, random, signal } = options;
   const { stateSize: S, observationSize: O, actionSize: A } = dynamics;
+  if (into.observationSize !== O || into.actionSize !== A || into.episodeLength < steps)
+    throw new RangeError(
+      `the packed batch holds episodes of ${into.episodeLength} steps with ${into.observationSize} observations and ${into.actionSize} actions per step, not ${steps} steps of ${dynamics.kind}`,
+    );
+  if (into.count + numEnvs > into.capacity)
+    throw new RangeError(
+      `the packed batch has room for ${into.capacity - into.count} more episodes, not ${numEnvs}`,
+    );
   const policy = options.policy ?? randomPolicy(dynamics, random);
   const state = new Float64Array(numEnvs * S);
   const observations = new Float32Array(numEnvs * O);
   const actions = new Float32Array(numEnvs * A);
-  const episodes = Array.from({ length: numEnvs }, () => ({
-    length: steps,
-    observations: new Float32Array((steps + 1) * O),
-    actions: new Float32Array(steps * A),
-    rewards: new Float32Array(steps),
-    dones: new Uint8Array(steps),
-    terminated: false,
-    running: true,
-  }));
+  const running = new Uint8Array(numEnvs);
+  const { observations: obs, actions: acts, rewards, dones, lengths, terminated } = into;
+  const first = into.count;
+  // Episode i's first step, as if every episode before it ran all `steps`.
+  const base = into.steps;
   for (let i = 0; i < numEnvs; i++) {
     dynamics.reset(state, i * S, random);
     dynamics.observe(state, i * S, observations, i * O);
-    episodes[i]!.observations.set(observations.subarray(i * O, (i + 1) * O));
+    const o = (base + i * steps + first + i) * O;
+    for (let k = 0; k < O; k++) obs[o + k] = observations[i * O + k]!;
+    running[i] = 1;
   }
-  let running = numEnvs;
-  for (let t = 0; t < steps && running > 0; t++) {
+  let live = numEnvs;
+  for (let t = 0; t < steps && live > 0; t++) {
     if (signal?.aborted) throw new RunCancelledError();
     const pending = policy(observations, actions, numEnvs);
     if (pending) await pending;
+    const last = t === steps - 1;
     for (let i = 0; i < numEnvs; i++) {
-      const episode = episodes[i]!;
-      if (!episode.running) continue;
-      episode.rewards[t] = dynamics.step(state, i * S, actions, i * A);
-      episode.actions.set(actions.subarray(i * A, (i + 1) * A), t * A);
+      if (running[i] === 0) continue;
+      const r = base + i * steps + t;
+      rewards[r] = dynamics.step(state, i * S, actions, i * A);
+      for (let k = 0; k < A; k++) acts[r * A + k] = actions[i * A + k]!;
       dynamics.observe(state, i * S, observations, i * O);
-      episode.observations.set(observations.subarray(i * O, (i + 1) * O), (t + 1) * O);
-      const terminated = dynamics.isTerminal(state, i * S);
-      if (terminated || t === steps - 1) {
-        episode.dones[t] = 1;
-        episode.running = false;
-        episode.terminated = terminated;
-        episode.length = t + 1;
-        running--;
+      const o = (r + 1 + first + i) * O;
+      for (let k = 0; k < O; k++) obs[o + k] = observations[i * O + k]!;
+      const ended = dynamics.isTerminal(state, i * S);
+      dones[r] = ended || last ? 1 : 0;
+      if (ended || last) {
+        running[i] = 0;
+        lengths[first + i] = t + 1;
+        terminated[first + i] = ended ? 1 : 0;
+        live--;
       }
     }
   }
-  return episodes.map((e) => ({
-    length: e.length,
-    observationSize: O,
-    actionSize: A,
-    observations: e.length === steps ? e.observations : e.observations.slice(0, (e.length + 1) * O),
-    actions: e.length === steps ? e.actions : e.actions.slice(0, e.length * A),
-    rewards: e.length === steps ? e.rewards : e.rewards.slice(0, e.length),
-    dones: e.length === steps ? e.dones : e.dones.slice(0, e.length),
-    terminated: e.terminated,
-  }));
+  // Move up the episodes behind one that ended early.
+  let at = base;
+  for (let i = 0; i < numEnvs; i++) {
+    const length = lengths[first + i]!;
+    const from = base + i * steps;
+    if (from !== at) {
+      obs.copyWithin(
+        (at + first + i) * O,
+        (from + first + i) * O,
+        (from + first + i + length + 1) * O,
+      );
+      acts.copyWithin(at * A, from * A, (from + length) * A);
+      rewards.copyWithin(at, from, from + length);
+      dones.copyWithin(at, from, from + length);
+    }
+    at += length;
+  }
+  into.count += numEnvs;
+  into.steps = at;
 }
