@@ -79,7 +79,9 @@ for (const name of chosen) {
   }
 }
 
-const resultsFile = path.join(repoRoot, 'bench', 'results.json');
+// `FLOWBENCH_BENCH_RESULTS` writes the rows elsewhere, so a partial run keeps the last full table.
+const resultsFile =
+  process.env.FLOWBENCH_BENCH_RESULTS ?? path.join(repoRoot, 'bench', 'results.json');
 await writeResults(resultsFile, rows);
 console.log(`\n${formatTable(rows)}\n`);
 log(

@@ -7,9 +7,10 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import appConfig from '../../vite.config.ts';
 
-export const benchPageOutDir = fileURLToPath(
-  new URL('../../node_modules/.cache/flowbench-bench/web', import.meta.url),
-);
+/** `FLOWBENCH_BENCH_PAGE_DIR` builds (and serves) the page elsewhere, e.g. beside a running bench. */
+export const benchPageOutDir =
+  process.env.FLOWBENCH_BENCH_PAGE_DIR ??
+  fileURLToPath(new URL('../../node_modules/.cache/flowbench-bench/web', import.meta.url));
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),

@@ -10,7 +10,7 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
@@ -30,6 +30,11 @@ import { LayoutMenu } from './LayoutMenu';
 import { ungroupEdit } from './layoutCommands';
 
 const nodeTypes = { flow: FlowNodeView, frame: GroupNodeView };
+// Props given to React Flow keep their identity between renders: React Flow
+// copies each changed prop into its store, and every store update re-runs the
+// selectors of all 1,000 node and edge views.
+const fitViewOptions = { padding: 0.2 };
+const deleteKeyCode = ['Backspace', 'Delete'];
 
 export function Canvas() {
   const store = useEditorStore();
@@ -66,12 +71,22 @@ export function Canvas() {
     return [...toGroupNodes(doc, flowNodes, view), ...flowNodes];
   }, [doc, runState, view]);
   const edges = useMemo(() => (doc ? toCanvasEdges(doc, runState) : []), [doc, runState]);
+  // What was drawn last, for the change handler: it stays the same function
+  // while a drag re-renders the canvas on every frame.
+  const drawn = useRef(nodes);
+  useLayoutEffect(() => {
+    drawn.current = nodes;
+  }, [nodes]);
 
   const onNodesChange = useCallback(
     (reported: NodeChange<ShownNode>[]) => {
+      const nodes = drawn.current;
       // Dragging a group's frame drags its nodes; the frame itself is never stored.
       const changes = withMemberMoves(reported, nodes);
-      setView(applyNodeChanges(changes, nodes));
+      const next = applyNodeChanges(changes, nodes);
+      // Several changes may arrive before the next render: each builds on the last.
+      drawn.current = next;
+      setView(next);
       const { changeDoc, selectNode } = store.getState();
       const moves = new Map<string, { x: number; y: number }>();
       for (const change of changes) {
@@ -83,8 +98,10 @@ export function Canvas() {
       }
       if (moves.size > 0) changeDoc(edits.moveNodes(moves));
     },
-    [store, nodes],
+    [store],
   );
+
+  const onPaneClick = useCallback(() => store.getState().selectNode(null), [store]);
 
   // React Flow reports a deletion as edge changes, then node changes, then
   // `onDelete` with both: taking it there makes it one history entry, edges
@@ -164,10 +181,10 @@ export function Canvas() {
         onDelete={onDelete}
         onConnect={onConnect}
         isValidConnection={isValidConnection}
-        onPaneClick={() => store.getState().selectNode(null)}
-        deleteKeyCode={['Backspace', 'Delete']}
+        onPaneClick={onPaneClick}
+        deleteKeyCode={deleteKeyCode}
         fitView
-        fitViewOptions={{ padding: 0.2 }}
+        fitViewOptions={fitViewOptions}
         minZoom={0.1}
         {...menus.flowProps}
       >

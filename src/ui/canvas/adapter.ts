@@ -51,16 +51,15 @@ export function toCanvasNodes(
       live: state?.live ?? {},
       bypass: node.bypass === true,
     };
-    return {
-      ...old,
-      id: node.id,
-      type: 'flow',
-      // A node being dragged keeps its live position until the drag ends.
-      position: old?.dragging ? old.position : node.position,
-      // The same data object when nothing in it changed, so the memoised node
-      // view skips its render: dragging one of 1,000 nodes redraws one.
-      data: old && sameData(old.data, data) ? old.data : data,
-    };
+    // A node being dragged keeps its live position until the drag ends.
+    const position = old?.dragging ? old.position : node.position;
+    // The same data object when nothing in it changed, so the memoised node
+    // view skips its render: dragging one of 1,000 nodes redraws one.
+    const kept = old && sameData(old.data, data) ? old.data : data;
+    // The same node object when nothing changed at all: React Flow then keeps
+    // its internal node too, so a drag does not touch the other 999.
+    if (old && old.position === position && old.data === kept) return old;
+    return { ...old, id: node.id, type: 'flow', position, data: kept };
   });
 }
 

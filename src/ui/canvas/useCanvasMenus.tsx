@@ -5,7 +5,14 @@
  * it draws above it.
  */
 import { useReactFlow } from '@xyflow/react';
-import { useCallback, useState, type KeyboardEvent, type MouseEvent, type ReactNode } from 'react';
+import {
+  useCallback,
+  useMemo,
+  useState,
+  type KeyboardEvent,
+  type MouseEvent,
+  type ReactNode,
+} from 'react';
 import { useEditorStore } from '../store/context';
 import { ContextMenu, type MenuTarget } from './ContextMenu';
 import { QuickAdd } from './QuickAdd';
@@ -78,31 +85,34 @@ export function useCanvasMenus(): {
       <QuickAdd screen={open.quickAdd.screen} at={open.quickAdd.at} onClose={close} />
     );
 
-  return {
-    flowProps: {
-      onNodeContextMenu: (event, node) => {
+  // The same handlers on every render: React Flow hands them to each of the
+  // node views, which would all re-render (a drag renders the canvas per frame).
+  const flowProps = useMemo(
+    () => ({
+      onNodeContextMenu: (event: MouseEvent, node: { id: string }) => {
         event.preventDefault();
         const keyboard = event.clientX === 0 && event.clientY === 0;
         const box = (event.target as Element).closest('.react-flow__node')?.getBoundingClientRect();
         if (keyboard && box) openOnNode(node.id, box.x + 12, box.y + box.height / 2);
         else openOnNode(node.id, event.clientX, event.clientY);
       },
-      onSelectionContextMenu: (event) => {
+      onSelectionContextMenu: (event: MouseEvent) => {
         event.preventDefault();
         const nodes = selected();
         if (nodes.length > 0) setOpen({ menu: { ...place(event.clientX, event.clientY), nodes } });
       },
-      onPaneContextMenu: (event) => {
+      onPaneContextMenu: (event: MouseEvent | globalThis.MouseEvent) => {
         event.preventDefault();
         setOpen({ menu: { ...place(event.clientX, event.clientY), nodes: [] } });
       },
-      onDoubleClick: (event) => {
+      onDoubleClick: (event: MouseEvent) => {
         if (!(event.target as Element).classList.contains('react-flow__pane')) return;
         setOpen({ quickAdd: place(event.clientX, event.clientY) });
       },
-      zoomOnDoubleClick: false,
-    },
-    onKeyDown,
-    overlay,
-  };
+      zoomOnDoubleClick: false as const,
+    }),
+    [openOnNode, selected, place],
+  );
+
+  return { flowProps, onKeyDown, overlay };
 }
