@@ -9,6 +9,7 @@ import { throttledYield } from '../src/core/engine/executor';
 import type { RunId } from '../src/core/run/record';
 import { FlowbenchDb } from '../src/db/schema';
 import { sweepAbandoned } from './engine/lease';
+import { messageTurn } from './engine/message-turn';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
 import { checkRunParity } from './engine/parity-run';
 import { RunEndingError, storePendingEndings, type RunEnding } from './engine/run-ending';
@@ -57,7 +58,7 @@ const service = new RunService({
   runtimeFor,
   programHost: (runtime, runId) =>
     engineProgramHost(runtime, pools, {
-      yieldNow: throttledYield(Date.now),
+      yieldNow: throttledYield(Date.now, messageTurn),
       onTick: (node, backend, { mode, tick, pool, requests }, final) =>
         poolReports({ runId, node, backend, mode, tick, final, pool, requests }),
     }),

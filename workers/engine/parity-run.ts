@@ -23,6 +23,7 @@ import { resolveRunParams } from '../../src/core/run/params';
 import type { RunId } from '../../src/core/run/record';
 import { readStoredFile } from '../../src/db/files';
 import type { FlowbenchDb } from '../../src/db/schema';
+import { messageTurn } from './message-turn';
 import { engineProgramHost, type EnginePools } from './programs';
 import type { RunDriverOptions } from './run-driver';
 
@@ -55,7 +56,7 @@ export async function checkRunParity(runId: RunId, options: ParityRunOptions): P
   const programs = engineProgramHost(runtime, options.pools, {
     mode: 'parity',
     onParity: (node, report) => nodes.push(summariseNodeParity(node, report)),
-    yieldNow: throttledYield(options.now),
+    yieldNow: throttledYield(options.now, messageTurn),
   });
   try {
     const result = await executeFlow({
@@ -67,6 +68,7 @@ export async function checkRunParity(runId: RunId, options: ParityRunOptions): P
       readFile: (digest) => readStoredFile(options.db, digest),
       signal,
       now: options.now,
+      yieldNow: messageTurn,
       events: {
         nodeQueued: () => undefined,
         nodeStarted: () => undefined,

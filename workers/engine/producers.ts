@@ -26,6 +26,7 @@ import { createEnvironmentProducer, type EnvironmentSpec } from '../../src/core/
 import type { ProducerHost } from '../../src/core/live/producer-host';
 import { packedBuffers, type ProducerReply, type ProducerRequest } from '../producer-protocol';
 import { serializeError } from '../protocol';
+import { messageTurn } from './message-turn';
 
 /** The engine's end of a producer worker (a `Worker`, or a `MessagePort` in tests). */
 export interface ProducerPort {
@@ -148,24 +149,6 @@ export class WorkerProducer implements Producer {
   }
 }
 
-/**
- * A yield to the worker's event loop through a message of its own: it comes
- * from the same task source as the engine's messages, so a `cancel` already
- * sent runs first, and it is never clamped the way a nested `setTimeout(0)`
- * is (to 4 ms in browsers: 4 ms after every ~1 ms rollout would cost a
- * producer most of its speed).
- */
-function postedMessage(): Promise<void> {
-  return new Promise((resolve) => {
-    const channel = new MessageChannel();
-    channel.port1.onmessage = () => {
-      channel.port1.close();
-      resolve();
-    };
-    channel.port2.postMessage(null);
-  });
-}
-
 /** How often a producer lets a `cancel` in, at most: often enough to stop promptly, rarely enough to cost nothing. */
 const YIELD_EVERY_MS = 10;
 
@@ -190,7 +173,7 @@ export function serveProducer(scope: ProducerScope): void {
         const producer = createEnvironmentProducer(
           request.environment,
           request.producer,
-          throttledYield(() => performance.now(), postedMessage, YIELD_EVERY_MS),
+          throttledYield(() => performance.now(), messageTurn, YIELD_EVERY_MS),
         );
         const packed = await producer.producePacked(request, abort.signal, pool);
         const transfer = packedBuffers(packed);

@@ -29,6 +29,7 @@ import {
 } from '../../src/core/run/record';
 import { readStoredFile } from '../../src/db/files';
 import { DEFAULT_LIVE_INTERVAL_MS, liveValues } from './live-values';
+import { messageTurn } from './message-turn';
 import { storageFailureReason, storeEnding } from './run-ending';
 import { claimRun, putMetrics, putRunNodes, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
@@ -149,6 +150,7 @@ export async function driveRun(
       readFile: (digest) => readStoredFile(db, digest),
       signal: abort.signal,
       now,
+      yieldNow: messageTurn,
       events: {
         nodeQueued(node) {
           nodes.set(node, emptyNode(runId, node));
