@@ -34,14 +34,38 @@ export function engineWorker(page: Page): Worker {
  * Keep the engine worker's thread busy for `ms`: no timer fires in it, so it
  * neither refreshes its leases nor flushes metrics, as when a browser starves
  * a background tab; but it stays alive and keeps the Web Locks it holds.
+ *
+ * A browser starves a tab between tasks, never inside an IndexedDB
+ * transaction, and so does this: DevTools may run the call in the middle of
+ * the worker's own JavaScript, so it first waits for a read-write
+ * transaction over the run stores to commit (every run write the engine
+ * began before is done) and spins in that transaction's completion.
+ * Spinning with one of the engine's run writes still open would hold every
+ * other tab's reads of runs — their sweeps included — until the spin ends.
  */
 export function starveEngine(page: Page, ms: number): Promise<void> {
-  return engineWorker(page).evaluate((busyMs) => {
-    const end = Date.now() + busyMs;
-    while (Date.now() < end) {
-      // spin
-    }
-  }, ms);
+  return engineWorker(page).evaluate(
+    (busyMs) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('flowbench');
+        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const settle = db.transaction(['runs', 'runNodes'], 'readwrite');
+          settle.objectStore('runs').count();
+          settle.onabort = () => reject(settle.error ?? new Error('cannot settle the stores'));
+          settle.oncomplete = () => {
+            db.close();
+            const end = Date.now() + busyMs;
+            while (Date.now() < end) {
+              // spin
+            }
+            resolve();
+          };
+        };
+      }),
+    ms,
+  );
 }
 
 /**
