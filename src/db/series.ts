@@ -39,6 +39,17 @@ export async function metricSeriesEnds(
   return { first, last };
 }
 
+/**
+ * A run's last metric point in (name, step) order: one cursor step, and a
+ * live query of it wakes on every metric point the run writes.
+ */
+export function lastMetricOfRun(db: FlowbenchDb, runId: RunId): Promise<MetricRow | undefined> {
+  return db.metrics
+    .where('[runId+name+step]')
+    .between([runId, Dexie.minKey, Dexie.minKey], [runId, Dexie.maxKey], true, true)
+    .last();
+}
+
 /** A run's wait intervals, in the order they were recorded. */
 export async function runIntervals(db: FlowbenchDb, runId: RunId): Promise<IntervalRow[]> {
   const rows = await db.intervals.where('runId').equals(runId).toArray();

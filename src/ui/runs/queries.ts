@@ -6,8 +6,14 @@ import type { IntervalRow, RunId, RunNodeRow, RunRow } from '../../core/run/reco
 import type { MetricColumns } from '../../core/series/columns';
 import { LiveSeries, type SeriesEnds } from '../../core/series/live-series';
 import { listRuns, metricNames, runNodes } from '../../db/runs';
-import { metricPointsAfter, metricSeriesEnds, runIntervals } from '../../db/series';
+import {
+  lastMetricOfRun,
+  metricPointsAfter,
+  metricSeriesEnds,
+  runIntervals,
+} from '../../db/series';
 import { db } from '../db';
+import { coalesced } from './coalesced-reads';
 import { useEditor, useEditorStore } from '../store/context';
 
 export function useRuns(): RunRow[] | undefined {
@@ -54,24 +60,55 @@ export function useGroupRuns(groupId: string | null): RunRow[] | undefined {
   );
 }
 
-/** Names of the metrics any of the runs has points for, sorted. */
+/**
+ * Names of the metrics any of the runs has points for, sorted: read again
+ * each time one of the runs writes a metric (see `coalesced-reads.ts` for
+ * why the read is not the live query itself).
+ */
 export function useMetricNamesOfRuns(ids: readonly RunId[]): string[] | undefined {
+  const store = useEditorStore();
   const key = idsKey(ids);
-  return useLiveQuery(async () => {
-    const names = await Promise.all(idsOf(key).map((id) => metricNames(db, id)));
-    return [...new Set(names.flat())].sort();
-  }, [key]);
+  const [read, setRead] = useState<{ key: string; names: string[] }>();
+  useEffect(() => {
+    const runIds = idsOf(key);
+    let closed = false;
+    const update = coalesced(
+      async () => {
+        const names = await Promise.all(runIds.map((id) => metricNames(db, id)));
+        const sorted = [...new Set(names.flat())].sort();
+        if (closed) return;
+        setRead((held) =>
+          held?.key === key && sameNames(held.names, sorted) ? held : { key, names: sorted },
+        );
+      },
+      () => closed,
+    );
+    const failed = (error: unknown) => {
+      if (!closed) store.getState().alert(`Could not read the runs' metrics: ${String(error)}`);
+    };
+    const subscription = liveQuery(() =>
+      Promise.all(runIds.map((id) => lastMetricOfRun(db, id))),
+    ).subscribe({ next: () => void update().catch(failed), error: failed });
+    return () => {
+      closed = true;
+      subscription.unsubscribe();
+    };
+  }, [key, store]);
+  return read?.key === key ? read.names : undefined;
+}
+
+function sameNames(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((name, i) => name === b[i]);
 }
 
 /**
  * One metric series of each run, in the order of `ids`, kept up to date as
  * the engine commits points: the chart draws what IndexedDB holds.
  *
- * A plain live query over the whole series would re-read it all on every
- * flush, and would starve while a run writes: Dexie aborts a live query that
- * is still reading when the next write lands. So the live query only watches
- * each series' first and last point (two cursor steps, done long before the
- * next flush), and each change brings a {@link LiveSeries} per run up to date:
+ * A live query over the whole series would re-read it all on every flush,
+ * and would starve while a run writes (see `coalesced-reads.ts`). So the
+ * live query only watches each series' first and last point (two cursor
+ * steps), and each change brings a {@link LiveSeries} per run up to date:
  * the first time it reads the series in chunks that leave the page free
  * between them, and after that only the points past the last one it holds
  * (see `core/series/live-series.ts` for why what it holds cannot drift).
@@ -87,45 +124,33 @@ export function useMetricSeriesOfRuns(
   useEffect(() => {
     const runIds = idsOf(key.slice(0, key.lastIndexOf('\n')));
     let closed = false;
-    let updating = false;
-    let latest: SeriesEnds[] = [];
-    // Bumped by every change; an update covers the changes seen before it began.
-    let changes = 0;
     const series = runIds.map(
       (id) =>
         new LiveSeries({
           readAfter: (after, limit) => metricPointsAfter(db, id, name, after, limit),
         }),
     );
-    const failed = (error: unknown) => {
-      if (!closed) store.getState().alert(`Could not read the series ${name}: ${String(error)}`);
-    };
     const publish = () => {
       if (!closed) setRead({ key, rows: series.map((s) => s.snapshot()) });
     };
-    const update = async () => {
-      changes++;
-      if (updating) return;
-      updating = true;
-      try {
-        let covered: number;
-        do {
-          covered = changes;
-          const ends = latest;
-          for (const [i, live] of series.entries()) {
-            const end = ends[i];
-            if (end) await live.update(end, publish, () => closed);
-          }
-          publish();
-        } while (covered !== changes && !closed);
-      } finally {
-        updating = false;
-      }
-    };
-    const watched = liveQuery(() =>
-      Promise.all(runIds.map((id) => metricSeriesEnds(db, id, name))),
+    let latest: SeriesEnds[] = [];
+    const update = coalesced(
+      async () => {
+        const ends = latest;
+        for (const [i, live] of series.entries()) {
+          const end = ends[i];
+          if (end) await live.update(end, publish, () => closed);
+        }
+        publish();
+      },
+      () => closed,
     );
-    const subscription = watched.subscribe({
+    const failed = (error: unknown) => {
+      if (!closed) store.getState().alert(`Could not read the series ${name}: ${String(error)}`);
+    };
+    const subscription = liveQuery(() =>
+      Promise.all(runIds.map((id) => metricSeriesEnds(db, id, name))),
+    ).subscribe({
       next: (ends) => {
         latest = ends;
         void update().catch(failed);
