@@ -160,6 +160,10 @@ test('storage quota exceeded mid-run: the run ends error naming it, its points k
 
   await quota.force(await quota.usage());
   await app.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');
+  // While the quota stays full the record cannot say it ended; the run's page says why.
+  await expect(app.runs.detail).toContainText(
+    /Stopped: storage quota exceeded.*ending is saved once storage has room/,
+  );
   await quota.lift();
   await app.runs.expectStatus(row, 'error');
   await expect(app.runs.detail).toContainText(/storage quota exceeded/);

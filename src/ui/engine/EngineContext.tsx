@@ -33,8 +33,10 @@ export function EngineProvider({ children }: { children: ReactNode }) {
       }
       if (event.type === 'live')
         store.getState().setLive(event.runId, `${event.node}.${event.port}`, event.value);
-      if (event.type === 'storage-failure')
+      if (event.type === 'storage-failure') {
+        store.getState().setStopping(event.runId, event.reason);
         store.getState().alert(`Run ${event.runId} stopped: ${event.reason}`);
+      }
     });
   }, [client, store]);
   return <EngineContext.Provider value={client}>{children}</EngineContext.Provider>;

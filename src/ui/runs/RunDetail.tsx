@@ -6,7 +6,7 @@ import { readRunRecord } from '../../db/runs';
 import { db } from '../db';
 import { useRunActions } from '../engine/actions';
 import { download } from '../files';
-import { useEditorStore } from '../store/context';
+import { useEditor, useEditorStore } from '../store/context';
 import { formatDuration, formatValue, shortId } from './format';
 import { ParityPanel, useParityCheck } from './ParityPanel';
 import { PoolPanel } from './PoolPanel';
@@ -31,6 +31,7 @@ function SelectedRun({ run }: { run: RunRow }) {
   const store = useEditorStore();
   const { rerun } = useRunActions();
   const parity = useParityCheck(run);
+  const stopping = useEditor((s) => (run.status === 'running' ? s.stopping[run.id] : undefined));
 
   const exportRun = async () => {
     const record = await readRunRecord(db, run.id);
@@ -67,7 +68,16 @@ function SelectedRun({ run }: { run: RunRow }) {
       <dl className="fb-facts">
         <dt>Status</dt>
         <dd data-testid="run-status">{run.status}</dd>
-        {run.statusReason && (
+        {stopping && (
+          <>
+            <dt>Reason</dt>
+            <dd className="fb-invalid">
+              Stopped: {stopping}. The run&apos;s ending is saved once storage has room again; until
+              then it still reads running.
+            </dd>
+          </>
+        )}
+        {!stopping && run.statusReason && (
           <>
             <dt>Reason</dt>
             <dd className={run.status === 'error' ? 'fb-invalid' : undefined}>

@@ -44,6 +44,7 @@ export function RunsTable() {
   const selected = useEditor((s) => s.selectedRun);
   const [query, setQuery] = useState<RunListQuery>(defaultRunListQuery);
   const picked = useEditor((s) => s.pickedRuns);
+  const stopping = useEditor((s) => s.stopping);
   const shown = useMemo(() => queryRuns(runs ?? [], query), [runs, query]);
   const groups = useMemo(() => groupProgress(runs ?? []), [runs]);
   const sort = (key: RunSortKey) =>
@@ -86,6 +87,7 @@ export function RunsTable() {
           )}
           {shown.map((run) => {
             const group = run.groupId ? groups.get(run.groupId) : undefined;
+            const stoppedBecause = run.status === 'running' ? stopping[run.id] : undefined;
             return (
               <tr
                 key={run.id}
@@ -110,7 +112,9 @@ export function RunsTable() {
                     ? `sweep ${shortId(run.groupId)} · ${group.done}/${group.total}`
                     : ''}
                 </td>
-                <td>{run.status}</td>
+                <td title={stoppedBecause ? `Stopped: ${stoppedBecause}` : undefined}>
+                  {run.status}
+                </td>
                 <td>{run.engine?.backend ?? run.backendChoice}</td>
                 <td>{formatTime(run.startedAt)}</td>
                 <td>{formatDuration(run.durationMs)}</td>

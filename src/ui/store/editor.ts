@@ -42,6 +42,12 @@ export interface EditorState {
   progress: Record<string, Record<string, NodeProgress>>;
   /** Latest live values of streaming ports, by run then `node.port` (ephemeral, from the engine). */
   live: Record<string, Record<string, number>>;
+  /**
+   * Runs the engine stopped because their record could not be written (the
+   * storage quota, most often), with the reason, by run (ephemeral, from the
+   * engine): their row says `running` until storage has room for the ending.
+   */
+  stopping: Record<string, string>;
   /** Messages shown to the person in an alert, newest last. */
   alerts: { id: number; message: string }[];
 
@@ -63,6 +69,7 @@ export interface EditorState {
   setRunParam: (name: string, value: string) => void;
   setProgress: (runId: RunId, node: string, progress: NodeProgress) => void;
   setLive: (runId: RunId, port: string, value: number) => void;
+  setStopping: (runId: RunId, reason: string) => void;
   alert: (message: string) => void;
   dismissAlert: (id: number) => void;
 }
@@ -83,6 +90,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     runParams: {},
     progress: {},
     live: {},
+    stopping: {},
     alerts: [],
     history: emptyHistory,
     ...initial,
@@ -132,6 +140,8 @@ export function createEditorStore(initial?: Partial<EditorState>) {
       set((state) => ({
         progress: { ...state.progress, [runId]: { ...state.progress[runId], [node]: progress } },
       })),
+    setStopping: (runId, reason) =>
+      set((state) => ({ stopping: { ...state.stopping, [runId]: reason } })),
     alert: (message) =>
       set((state) => ({ alerts: [...state.alerts, { id: ++alertIds, message }] })),
     dismissAlert: (id) => set((state) => ({ alerts: state.alerts.filter((a) => a.id !== id) })),
