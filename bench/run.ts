@@ -6,7 +6,7 @@
  * headless Chromium against `vite preview` of the build. Every row sets our
  * figure beside a reference measured in the same run, by alternating trials.
  * The bench prints and writes `bench/results.json`; it never asserts, and a
- * target missed is shown as missed. `--only=engine,ort,producers,browser,charts,canvas` runs a subset;
+ * target missed is shown as missed. `--only=engine,ort,producers,metrics,browser,charts,canvas` runs a subset;
  * `--no-build` serves `dist/` as it is.
  */
 import { spawn } from 'node:child_process';
@@ -16,6 +16,7 @@ import path from 'node:path';
 import { canvasRows } from './browser/canvas';
 import { chartRows } from './browser/charts';
 import { browserRows, describeFailure } from './browser/chromium';
+import { metricSuite } from './browser/metrics';
 import { repoRoot } from './browser/servers';
 import { formatTable, noTarget, unmeasuredRow, writeResults, type BenchRow } from './lib/rows';
 
@@ -50,6 +51,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   engine: () => nodeSuite('engine'),
   ort: () => nodeSuite('ort'),
   producers: () => nodeSuite('producers'),
+  metrics: () => metricSuite({ log }),
   browser: () => browserRows({ noBuild: process.argv.includes('--no-build'), log }),
   charts: () => chartRows({ log }),
   canvas: () => canvasRows({ log }),

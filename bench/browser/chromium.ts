@@ -2,14 +2,13 @@
  * The browser rows: build what is needed, serve it with `vite preview`,
  * launch Chromium exactly as the e2e tests do (`playwright.config.ts`'s
  * launch options: Debian's Chromium, `--enable-unsafe-webgpu`) and run the
- * metric and startup benches, each in fresh browser contexts. The metric
- * page does not need the app, so a broken app build costs only the startup rows.
+ * startup bench in fresh browser contexts. The metric rows are their own
+ * suite (`metrics.ts`): their page does not need the app.
  */
 import { chromium, type Browser } from '@playwright/test';
 import playwrightConfig from '../../playwright.config';
 import { atMost, unmeasuredRow, type BenchRow } from '../lib/rows';
-import { metricRows } from './metrics';
-import { buildBenchPage, ensureAppBuilt, serveApp, serveBenchPage, type Served } from './servers';
+import { ensureAppBuilt, serveApp, type Served } from './servers';
 import { STARTUP_NODES, startupRows } from './startup';
 
 export interface BrowserOptions {
@@ -30,16 +29,11 @@ export function describeFailure(error: unknown): string {
 }
 
 export async function browserRows({ noBuild, log }: BrowserOptions): Promise<BenchRow[]> {
-  log('bench page: building…');
-  await buildBenchPage();
   const servers: Served[] = [];
   let browser: Browser | null = null;
   try {
-    const page = await serveBenchPage();
-    servers.push(page);
     browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
-    log(`chromium ${browser.version()}: metric write path…`);
-    const rows = await metricRows(browser, page.url);
+    const rows: BenchRow[] = [];
     try {
       if (noBuild) log('app: serving dist/ as it is (--no-build)');
       else await ensureAppBuilt(log);

@@ -5,15 +5,37 @@
  * the p99 of raw `put` transactions of the same size, written in the same
  * trials — so the table tells a tail of ours from a tail of the store's.
  */
-import type { Browser } from '@playwright/test';
+import { chromium, type Browser } from '@playwright/test';
+import playwrightConfig from '../../playwright.config';
 import { absoluteRow, atMost, compareRow, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { alternate, median, percentile } from '../lib/stats';
 import { metricBatchDefaults } from '../../src/core/run/metric-batcher';
 import { METRIC_BENCH_GLOBAL, type MetricBench, type MetricPathTrial } from '../web/api';
+import { buildBenchPage, serveBenchPage } from './servers';
 
 const POINTS = 20_000;
 
-export async function metricRows(browser: Browser, pageUrl: string): Promise<BenchRow[]> {
+/**
+ * The `metrics` suite: build the bench page, serve it, and run the two metric
+ * rows in Chromium launched as the e2e tests launch it. The page does not
+ * need the app, so these rows run without building `dist/`.
+ */
+export async function metricSuite({ log }: { log: (line: string) => void }): Promise<BenchRow[]> {
+  log('bench page: building…');
+  await buildBenchPage();
+  const served = await serveBenchPage();
+  let browser: Browser | null = null;
+  try {
+    browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
+    log(`chromium ${browser.version()}: metric write path…`);
+    return await metricRows(browser, served.url);
+  } finally {
+    await browser?.close();
+    await served.close();
+  }
+}
+
+async function metricRows(browser: Browser, pageUrl: string): Promise<BenchRow[]> {
   const context = await browser.newContext();
   try {
     const page = await context.newPage();
@@ -82,7 +104,7 @@ export async function metricRows(browser: Browser, pageUrl: string): Promise<Ben
         value: percentile(flushes, 99),
         target: atMost(50, 'ms'),
         trials: timed.length,
-        note: `one flush = one batch of up to ${metricBatchDefaults.maxPoints} rows through putMetrics, from the call to its commit; ${flushes.length} flushes, median ${median(flushes).toFixed(1)} ms, p95 ${percentile(flushes, 95).toFixed(1)} ms; reference: raw put() transactions of the same ${metricBatchDefaults.maxPoints} rows, same trials, ${raw.length} transactions, median ${median(raw).toFixed(1)} ms, p95 ${percentile(raw, 95).toFixed(1)} ms`,
+        note: `one flush = one batch of up to ${metricBatchDefaults.maxPoints} rows through putMetrics, from the call to its commit (a flush starts once the one before it has committed; that wait is not counted, as in the reference); ${flushes.length} flushes, median ${median(flushes).toFixed(1)} ms, p95 ${percentile(flushes, 95).toFixed(1)} ms; reference: raw put() transactions of the same ${metricBatchDefaults.maxPoints} rows, same trials, ${raw.length} transactions, median ${median(raw).toFixed(1)} ms, p95 ${percentile(raw, 95).toFixed(1)} ms`,
       }),
       reference: percentile(raw, 99),
       ratio: percentile(flushes, 99) / percentile(raw, 99),

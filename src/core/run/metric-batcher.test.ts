@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { MetricBatcher, type MetricBatcherOptions } from './metric-batcher';
+import { MetricBatcher, metricBatchDefaults, type MetricBatcherOptions } from './metric-batcher';
 import type { MetricRow, RunId } from './record';
 
 const runId = 'run-1' as RunId;
@@ -154,6 +154,18 @@ describe('MetricBatcher', () => {
     await settle();
     expect(errors).toEqual([failure]);
     await expect(batcher.flush()).rejects.toBe(failure);
+  });
+
+  it('with the defaults, writes a burst in transactions of at most maxPoints, each point once', async () => {
+    const { batcher, written } = setup();
+    const names = ['train.loss', 'train.accuracy', 'eval.loss'];
+    const points = 10 * metricBatchDefaults.maxPoints + 7;
+    for (let i = 0; i < points; i++) batcher.push(names[i % names.length]!, i);
+    await batcher.flush();
+    expect(Math.max(...written.map((batch) => batch.length))).toBe(metricBatchDefaults.maxPoints);
+    const stored = written.flat().map((row) => `${row.name}#${row.step}`);
+    expect(stored).toHaveLength(points);
+    expect(new Set(stored).size).toBe(points);
   });
 
   it('writes nothing when flushed with nothing buffered', async () => {

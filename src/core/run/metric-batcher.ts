@@ -23,11 +23,14 @@ export interface MetricBatcherOptions {
 }
 
 /**
- * A batch is written when it holds this many points or is this old. 250
- * points keep one IndexedDB transaction around 20 ms on a 2-core machine
- * (500 took about 35 ms) at the same throughput; see `npm run bench`.
+ * A batch is written when it holds this many points or is this old. A
+ * transaction's time grows with its rows, and so does its slow tail: on a
+ * 2-core machine 250 points took about 20 ms with a p99 of 45–65 ms, past the
+ * 50 ms a flush is allowed; 125 take about half. The price is one
+ * more fixed transaction cost per 125 points; the write path still beats one
+ * big raw transaction of the same points. See `npm run bench`.
  */
-export const metricBatchDefaults = { maxPoints: 250, maxDelayMs: 500 } as const;
+export const metricBatchDefaults = { maxPoints: 125, maxDelayMs: 500 } as const;
 
 export class MetricBatcher {
   private readonly steps = new Map<string, number>();
