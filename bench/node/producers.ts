@@ -12,6 +12,11 @@
  *   Node's worker threads stand in for the browser's Web Workers: the
  *   producers are pure core code and the protocol is the same; what differs
  *   is only how a thread is started.
+ * - **Ceiling**: the bare loop's rollouts split over as many bare threads,
+ *   one message in and a count out: what the threads themselves give here.
+ *   Its trials take turns with the producers' and the bare loop's in the same
+ *   rounds, so a machine that slows down mid-run (another process, a busy
+ *   neighbour) slows all three alike, and the producers row reads against it.
  * - **Consumer rate**: a planned `FlowController` over a `DataEngine` fed by
  *   the same worker producers, on the real clock; the chunks/s it achieves
  *   between its first and last granted batch, against the plan's
@@ -30,7 +35,7 @@ import { createRandom } from '../../src/core/random';
 import { WorkerProducer, type ProducerPort } from '../../workers/engine/producers';
 import { bareRollouts, type BareShare } from './bare-rollouts';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow, type Target } from '../lib/rows';
-import { alternate } from '../lib/stats';
+import { median } from '../lib/stats';
 
 /** Producers: one per core of the 2-core machine the target is set for. */
 const PRODUCERS = 2;
@@ -194,6 +199,38 @@ const withinOfPlan = (fraction: number): Target => ({
   met: ({ ratio }) => (ratio === null ? null : Math.abs(ratio - 1) <= fraction),
 });
 
+/**
+ * Trials of every side in rounds, each round in a rotated order (the first
+ * side of round i is side i mod n), after untimed warm-up rounds: the
+ * producers, the one-thread loop and the bare threads take turns, so a
+ * change in the machine's speed during the run falls on all three alike and
+ * the producers can be read against the ceiling trial by trial.
+ */
+async function rotate<K extends string>(
+  sides: Record<K, () => Promise<number>>,
+  options: { warmups: number; minRounds: number; maxRounds: number; budgetMs: number },
+): Promise<Record<K, number[]>> {
+  const keys = Object.keys(sides) as K[];
+  const trials = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  const started = performance.now();
+  for (let round = 0; round < options.warmups + options.maxRounds; round++) {
+    const timed = round >= options.warmups;
+    for (let i = 0; i < keys.length; i++) {
+      const side = keys[(round + i) % keys.length]!;
+      const figure = await sides[side]();
+      if (timed) trials[side].push(figure);
+    }
+    const rounds = round + 1 - options.warmups;
+    if (rounds >= options.minRounds && performance.now() - started > options.budgetMs) break;
+  }
+  return trials;
+}
+
+/** The median over rounds of `a[i] / b[i]`. */
+function ratioText(a: readonly number[], b: readonly number[]): string {
+  return `${median(a.map((x, i) => x / b[i]!)).toFixed(3)}×`;
+}
+
 export async function run(): Promise<BenchRow[]> {
   const ports = Array.from({ length: PRODUCERS }, spawnThread);
   const bareThreads = Array.from({ length: PRODUCERS }, () =>
@@ -205,44 +242,34 @@ export async function run(): Promise<BenchRow[]> {
       (port, index) => new WorkerProducer(index, environment, { ...port, terminate: () => {} }),
     );
     console.error(
-      `[producers] ${PRODUCERS} worker producers vs one thread, ${EPISODES} pendulum episodes of ${EPISODE_LENGTH} steps…`,
+      `[producers] ${PRODUCERS} worker producers, ${PRODUCERS} bare threads and one thread, ${EPISODES} pendulum episodes of ${EPISODE_LENGTH} steps…`,
     );
-    const { a, b } = await alternate({
-      a: () => viaWorkers(producers),
-      b: viaBareLoop,
+    const trials = await rotate(
+      {
+        ours: () => viaWorkers(producers),
+        reference: viaBareLoop,
+        ceiling: () => viaBareThreads(bareThreads),
+      },
       // A worker's JIT warms on its own, after the main thread's: give it time to tier up.
-      warmups: 3,
-      minTrials: 5,
-      maxTrials: 11,
-      budgetMs: 30_000,
-    });
+      { warmups: 3, minRounds: 11, maxRounds: 41, budgetMs: 30_000 },
+    );
     const throughput = compareRow({
       name: `producers: env steps/s, ${PRODUCERS} workers vs one thread`,
       unit: 'steps/s',
       lowerIsBetter: false,
-      ours: a,
-      reference: b,
+      ours: trials.ours,
+      reference: trials.reference,
       target: ratioAtLeast(1.6),
-      note: `${PRODUCERS} WorkerProducers over worker threads (the producer protocol, episodes transferred back, released after each trial as the engine releases a spent generation) vs the same pendulum rollouts in a bare loop on one thread; ${EPISODES} episodes × ${EPISODE_LENGTH} steps, ${LOCKSTEP} in lockstep, random policy; ${availableParallelism()} cores; the target is set for 2 cores`,
-    });
-
-    console.error(`[producers] ceiling: the same rollouts in ${PRODUCERS} bare threads…`);
-    const ceilingTrials = await alternate({
-      a: () => viaBareThreads(bareThreads),
-      b: viaBareLoop,
-      warmups: 3,
-      minTrials: 5,
-      maxTrials: 7,
-      budgetMs: 10_000,
+      note: `${PRODUCERS} WorkerProducers over worker threads (the producer protocol, episodes transferred back, released after each trial as the engine releases a spent generation) vs the same pendulum rollouts in a bare loop on one thread; ${EPISODES} episodes × ${EPISODE_LENGTH} steps, ${LOCKSTEP} in lockstep, random policy; ${availableParallelism()} cores; the target is set for 2 cores; measured in the same rounds as the ceiling row`,
     });
     const ceiling = compareRow({
       name: `producers: ceiling, ${PRODUCERS} bare threads vs one thread`,
       unit: 'steps/s',
       lowerIsBetter: false,
-      ours: ceilingTrials.a,
-      reference: ceilingTrials.b,
+      ours: trials.ceiling,
+      reference: trials.reference,
       target: noTarget,
-      note: `what ${PRODUCERS} threads give on this machine with no protocol: the bare loop's rollouts, one producer's share per worker thread, one message in and a count out per trial, no episodes moved; read the producers row against it`,
+      note: `what ${PRODUCERS} threads give on this machine with no protocol: the bare loop's rollouts, one producer's share per worker thread, one message in and a count out per trial, no episodes moved; its trials take turns with the producers row's in the same rounds (median ours/ceiling per round: ${ratioText(trials.ours, trials.ceiling)}), so read that row against this one`,
     });
 
     console.error(

@@ -89,6 +89,48 @@ describe('episodes written into packed buffers', () => {
     }
   });
 
+  it("each episode reads exactly its own slice of the batch, and nothing once the batch's buffers are gone", async () => {
+    const producer = new SimulatorProducer({
+      index: 0,
+      dynamics: createCartPole(),
+      seed: 3,
+      episodeLength: 40,
+      parallel: 4,
+    });
+    const packed = await producer.producePacked({ generation: 1, count: 8 }, live);
+    const episodes = unpackEpisodes(packed);
+    let step = 0;
+    for (const [i, e] of episodes.entries()) {
+      const rows = (step + i) * 4;
+      expect(e.length).toBe(packed.lengths[i]);
+      expect(e.terminated).toBe(packed.terminated[i] === 1);
+      expect(Array.from(e.observations)).toEqual(
+        Array.from(packed.observations.slice(rows, rows + (e.length + 1) * 4)),
+      );
+      expect(Array.from(e.actions)).toEqual(
+        Array.from(packed.actions.slice(step, step + e.length)),
+      );
+      expect(Array.from(e.rewards)).toEqual(
+        Array.from(packed.rewards.slice(step, step + e.length)),
+      );
+      expect(Array.from(e.dones)).toEqual(Array.from(packed.dones.slice(step, step + e.length)));
+      step += e.length;
+    }
+    // One episode read before the buffers go, one never read: both read empty after.
+    const [read, unread] = [episodes[0]!, episodes[5]!];
+    expect(read.rewards.length).toBeGreaterThan(0);
+    const buffers = [packed.observations, packed.actions, packed.rewards, packed.dones].map(
+      (array) => array.buffer,
+    );
+    structuredClone(buffers, { transfer: buffers });
+    for (const e of [read, unread]) {
+      expect(e.observations).toHaveLength(0);
+      expect(e.actions).toHaveLength(0);
+      expect(e.rewards).toHaveLength(0);
+      expect(e.dones).toHaveLength(0);
+    }
+  });
+
   it('a batch of a few short episodes does not keep buffers sized for long ones', async () => {
     const producer = new SimulatorProducer({
       index: 0,

@@ -101,25 +101,83 @@ export class PackedEpisodeWriter {
   }
 }
 
-/** The episodes of a batch, as views into its buffers (no copy). */
+/**
+ * One episode of a packed batch. Its arrays are views into the batch's,
+ * made when first read and then kept: a batch of thousands of episodes
+ * lands as one small object each instead of five (the episode and four
+ * views), which is most of what taking a reply costs the thread that
+ * receives it, and an episode the consumer never samples never gets views
+ * at all. Once the batch's buffers are given back (transferred away) every
+ * array reads empty, as a view made before would: a read after the release
+ * shows missing data, never another episode's.
+ *
+ * Its own fields are the batch and the episode's place in it, so two
+ * episodes compare equal (field by field) exactly when their batches hold
+ * the same data and they sit at the same place.
+ */
+class PackedEpisode implements EpisodeData {
+  readonly observationSize: number;
+  readonly actionSize: number;
+  #observations: Float32Array | undefined;
+  #actions: Float32Array | undefined;
+  #rewards: Float32Array | undefined;
+  #dones: Uint8Array | undefined;
+
+  constructor(
+    readonly batch: PackedEpisodes,
+    /** The episode's index in the batch. */
+    readonly index: number,
+    /** The batch's steps before this episode. */
+    readonly step: number,
+    readonly length: number,
+    readonly terminated: boolean,
+  ) {
+    this.observationSize = batch.observationSize;
+    this.actionSize = batch.actionSize;
+  }
+
+  get observations(): Float32Array {
+    const O = this.observationSize;
+    const row = this.step + this.index; // one more observation row than steps per episode before it
+    return (this.#observations ??= view(
+      this.batch.observations,
+      row * O,
+      (row + this.length + 1) * O,
+    ));
+  }
+
+  get actions(): Float32Array {
+    const A = this.actionSize;
+    return (this.#actions ??= view(
+      this.batch.actions,
+      this.step * A,
+      (this.step + this.length) * A,
+    ));
+  }
+
+  get rewards(): Float32Array {
+    return (this.#rewards ??= view(this.batch.rewards, this.step, this.step + this.length));
+  }
+
+  get dones(): Uint8Array {
+    return (this.#dones ??= view(this.batch.dones, this.step, this.step + this.length));
+  }
+}
+
+/** `array[from … to)` as a view; an array whose buffer was transferred away stays empty. */
+function view<T extends Float32Array | Uint8Array>(array: T, from: number, to: number): T {
+  return array.length === 0 ? array : (array.subarray(from, to) as T);
+}
+
+/** The episodes of a batch, as views into its buffers (no copy), made when first read. */
 export function unpackEpisodes(packed: PackedEpisodes): EpisodeData[] {
-  const { observationSize: O, actionSize: A } = packed;
-  const episodes = new Array<EpisodeData>(packed.lengths.length);
+  const { lengths, terminated } = packed;
+  const episodes = new Array<EpisodeData>(lengths.length);
   let step = 0;
   for (let i = 0; i < episodes.length; i++) {
-    const length = packed.lengths[i]!;
-    const at = step;
+    const length = lengths[i]!;
+    episodes[i] = new PackedEpisode(packed, i, step, length, terminated[i] === 1);
     step += length;
-    episodes[i] = {
-      length,
-      observationSize: O,
-      actionSize: A,
-      observations: packed.observations.subarray((at + i) * O, (at + i + length + 1) * O),
-      actions: packed.actions.subarray(at * A, (at + length) * A),
-      rewards: packed.rewards.subarray(at, at + length),
-      dones: packed.dones.subarray(at, at + length),
-      terminated: packed.terminated[i] === 1,
-    };
   }
   return episodes;
 }

@@ -91,6 +91,27 @@ describe('rollout', () => {
       }),
     ).rejects.toBeInstanceOf(RunCancelledError);
   });
+
+  it('stops after the step whose awaited policy saw the abort, not at the end', async () => {
+    const controller = new AbortController();
+    let steps = 0;
+    // A policy on a device: the run is cancelled while the third step awaits it.
+    const policy: Policy = async (_obs, actions) => {
+      await Promise.resolve();
+      if (++steps === 3) controller.abort();
+      actions.fill(0);
+    };
+    await expect(
+      rollout(pendulum, {
+        numEnvs: 2,
+        episodeLength: 50,
+        random: createRandom(1),
+        policy,
+        signal: controller.signal,
+      }),
+    ).rejects.toBeInstanceOf(RunCancelledError);
+    expect(steps).toBe(3);
+  });
 });
 
 describe('SimulatorProducer', () => {

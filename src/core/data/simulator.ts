@@ -66,7 +66,11 @@ export interface RolloutOptions {
   random: Random;
   /** Defaults to `randomPolicy` over `random`. */
   policy?: Policy;
-  /** Checked every step; an abort throws `RunCancelledError`. */
+  /**
+   * Checked before the first step and after every step whose policy was
+   * awaited (the only points where anything else runs, so the only points
+   * where it can have been aborted); an abort throws `RunCancelledError`.
+   */
   signal?: AbortSignal;
 }
 
@@ -121,10 +125,14 @@ export async function rolloutInto(
     running[i] = 1;
   }
   let live = numEnvs;
+  if (signal?.aborted) throw new RunCancelledError();
   for (let t = 0; t < steps && live > 0; t++) {
-    if (signal?.aborted) throw new RunCancelledError();
     const pending = policy(observations, actions, numEnvs);
-    if (pending) await pending;
+    if (pending) {
+      await pending;
+      // Only a step that awaits lets other code run, and so abort the signal.
+      if (signal?.aborted) throw new RunCancelledError();
+    }
     const last = t === steps - 1;
     for (let i = 0; i < numEnvs; i++) {
       if (running[i] === 0) continue;
