@@ -13,7 +13,17 @@
  * remembers every device tensor it handed out and disposes what is left when
  * the run ends (`releaseAll`), whatever way it ends, so a failed or cancelled
  * loop cannot leak GPU buffers. Trade-off: a device tensor fed to a session
- * on another backend is downloaded first.
+ * on another backend is downloaded first. A device tensor fed after its
+ * `dispose()` is refused on every backend (on WASM its data would still be
+ * there, and the same loop would fail only on WebGPU).
+ *
+ * CPU feeds: a session wraps a CPU tensor for onnxruntime once and feeds
+ * the wrapper again while the tensor keeps its data array and dims — a
+ * training loop feeds the same batch and hyperparameter tensors every step,
+ * rewriting their data in place. onnxruntime copies a CPU feed's data in
+ * when a run starts (WASM heap or GPU upload) and keeps no hold on the array
+ * after the run resolves, so the wrapper always feeds what the array holds
+ * then.
  *
  * Device loss: once a WebGPU session exists the runtime watches the device
  * ORT runs on (`device.lost`). When it is lost, every WebGPU run in flight
@@ -155,6 +165,13 @@ class OrtDeviceTensor implements DeviceTensor {
     return this.storage === 'gpu-buffer';
   }
 
+  /** The ORT tensor to feed a session; a disposed one is refused, on every backend alike. */
+  fed(): Ort.Tensor {
+    if (this.disposed)
+      throw new Error(`a device tensor [${this.dims.join(', ')}] was fed after dispose()`);
+    return this.tensor;
+  }
+
   async read(): Promise<Tensor> {
     if (this.disposed) throw new Error('read of a device tensor after dispose()');
     if (!this.onGpu) return fromOrt(this.tensor);
@@ -171,6 +188,31 @@ class OrtDeviceTensor implements DeviceTensor {
     } catch {
       // A buffer of a lost device is gone with it.
     }
+  }
+}
+
+/** An ORT tensor made over a CPU tensor, and what it was made from. */
+class WrappedTensor {
+  private readonly type: Tensor['type'];
+  private readonly data: Tensor['data'];
+  private readonly dims: readonly number[];
+
+  constructor(
+    readonly tensor: Ort.Tensor,
+    from: Tensor,
+  ) {
+    this.type = from.type;
+    this.data = from.data;
+    this.dims = [...from.dims];
+  }
+
+  /** Whether `feed` still has the type, data array and dims the wrapper was made with. */
+  matches(feed: Tensor): boolean {
+    if (feed.data !== this.data || feed.type !== this.type) return false;
+    const { dims } = feed;
+    if (dims.length !== this.dims.length) return false;
+    for (let i = 0; i < dims.length; i++) if (dims[i] !== this.dims[i]) return false;
+    return true;
   }
 }
 
@@ -270,8 +312,23 @@ export class OrtRuntime implements TensorRuntime {
     const loss = backend === 'webgpu' ? this.watchDevice(ort) : null;
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the handle's methods read the runtime's loss
     const runtime = this;
+    const wrapped = new WeakMap<Tensor, WrappedTensor>();
+    /**
+     * This session's ORT tensor over a CPU tensor's data, made once per
+     * tensor: a loop feeds the same batch and hyperparameter tensors every
+     * unit, their data rewritten in place. ORT copies a CPU feed's data in
+     * when a run starts, so the wrapper is current whatever was written
+     * before; if the tensor now points at other data or dims, it is wrapped anew.
+     */
+    const cpuTensor = (feed: Tensor): Ort.Tensor => {
+      const known = wrapped.get(feed);
+      if (known !== undefined && known.matches(feed)) return known.tensor;
+      const tensor = new ort.Tensor(feed.type, feed.data, feed.dims);
+      wrapped.set(feed, new WrappedTensor(tensor, feed));
+      return tensor;
+    };
     const toOrt = async (feed: Feed): Promise<Ort.Tensor> => {
-      if (feed instanceof OrtDeviceTensor && feed.backend === backend) return feed.tensor;
+      if (feed instanceof OrtDeviceTensor && feed.backend === backend) return feed.fed();
       const tensor = isDeviceTensor(feed) ? await feed.read() : feed;
       return new ort.Tensor(tensor.type, tensor.data, tensor.dims);
     };
@@ -288,10 +345,10 @@ export class OrtRuntime implements TensorRuntime {
           // train step feeds a dozen of them every unit.
           ortFeeds[name] =
             feed instanceof OrtDeviceTensor && feed.backend === backend
-              ? feed.tensor
+              ? feed.fed()
               : isDeviceTensor(feed)
                 ? await toOrt(feed)
-                : new ort.Tensor(feed.type, feed.data, feed.dims);
+                : cpuTensor(feed);
         }
         // On WebGPU a run races the device's loss: a lost GPU never answers.
         const results = await (loss

@@ -136,81 +136,92 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
                 return [c.weight, { type: 'float32', data, dims: c.dims } satisfies Tensor];
               }),
             );
-      // Carried tensors by input name; optimizer state starts at zero. After
-      // the first unit they are the session's device outputs, owned here.
-      let carried: Record<string, Feed> = Object.fromEntries(
-        step.carried.map((c) => {
-          const w = start[c.weight];
-          if (w === undefined)
-            throw new ProgramError('invalid-program', `${o.name}: no ${c.weight}`);
-          const value: Tensor =
-            c.role === 'weight'
-              ? w
-              : { type: 'float32', data: new Float32Array(w.data.length), dims: c.dims };
-          return [c.input, value];
-        }),
-      );
-      const fixed: Record<string, Tensor> = { [step.inputs.lr]: scalar(h.lr) };
-      if (step.inputs.momentum !== null) fixed[step.inputs.momentum] = scalar(h.momentum ?? 0.9);
+      // One feed record for the whole loop, updated in place: each unit puts
+      // its batch and the step before's `next.*` outputs where the last ones
+      // were, so a unit allocates no record and copies nothing. The carried
+      // entries are the loop's to own (after the first unit they are the
+      // session's device outputs) and always the newest: end() reads them,
+      // dispose() lets them go. Safe because the runner awaits each unit
+      // before it starts the next, and a session copies its feeds' data in
+      // before its run resolves.
+      const feeds: Record<string, Feed> = {};
+      for (const c of step.carried) {
+        const w = start[c.weight];
+        if (w === undefined) throw new ProgramError('invalid-program', `${o.name}: no ${c.weight}`);
+        feeds[c.input] =
+          c.role === 'weight'
+            ? w
+            : { type: 'float32', data: new Float32Array(w.data.length), dims: c.dims };
+      }
+      feeds[step.inputs.lr] = scalar(h.lr);
+      if (step.inputs.momentum !== null) feeds[step.inputs.momentum] = scalar(h.momentum ?? 0.9);
       if (step.inputs.adam !== null) {
-        fixed[step.inputs.adam.beta1] = scalar(h.beta1 ?? 0.9);
-        fixed[step.inputs.adam.beta2] = scalar(h.beta2 ?? 0.999);
-        fixed[step.inputs.adam.epsilon] = scalar(h.epsilon ?? 1e-8);
+        feeds[step.inputs.adam.beta1] = scalar(h.beta1 ?? 0.9);
+        feeds[step.inputs.adam.beta2] = scalar(h.beta2 ?? 0.999);
+        feeds[step.inputs.adam.epsilon] = scalar(h.epsilon ?? 1e-8);
       }
       const adamStep = step.inputs.adam?.step ?? null;
+      const carried = step.carried;
+      let disposed = false;
       let deviceFed = 0;
       let gpuFed = 0;
       return {
         async unit(index) {
+          if (disposed) throw new ProgramError('invalid-program', `${o.name}: unit after dispose`);
           const { x, y } = o.batch(index);
           if ((x.dims[0] ?? 0) > o.batchSize)
             throw new ProgramError(
               'invalid-program',
               `${o.name}: batch of ${x.dims[0]} rows exceeds the admitted ${o.batchSize}`,
             );
-          const feeds: Record<string, Feed> = {
-            ...fixed,
-            ...carried,
-            [step.inputs.x]: x,
-            [step.inputs.y]: y,
-          };
+          feeds[step.inputs.x] = x;
+          feeds[step.inputs.y] = y;
+          // A fresh scalar: the step count is a value of this unit alone.
           if (adamStep !== null) feeds[adamStep] = scalar(index + 1);
-          const fed = Object.values(carried);
-          if (fed.every(isDeviceTensor)) {
-            deviceFed++;
-            if (fed.every((t) => isDeviceTensor(t) && t.storage === 'gpu-buffer')) gpuFed++;
-          }
-          const out = await session.run(feeds);
-          const next: Record<string, Feed> = {};
-          try {
-            for (const c of step.carried) {
-              const t = out[c.output];
-              if (t === undefined) throw new Error(`the train step returned no ${c.output}`);
-              next[c.input] = t;
+          let onDevice = 0;
+          let onGpu = 0;
+          for (const c of carried) {
+            const t = feeds[c.input]!;
+            if (isDeviceTensor(t)) {
+              onDevice++;
+              if (t.storage === 'gpu-buffer') onGpu++;
             }
-          } catch (error) {
-            disposeAll(Object.values(out));
-            throw error;
           }
-          // The consumed tensors are no longer needed; the new ones take their place.
-          const consumed = carried;
-          carried = next;
-          disposeAll(Object.values(consumed));
+          if (onDevice === carried.length) deviceFed++;
+          if (onGpu === carried.length) gpuFed++;
+          const out = await session.run(feeds);
+          for (const c of carried)
+            if (out[c.output] === undefined) {
+              disposeAll(Object.values(out));
+              throw new Error(`the train step returned no ${c.output}`);
+            }
+          // The new tensors take the consumed ones' places; those are no longer needed.
+          for (const c of carried) {
+            const consumed = feeds[c.input]!;
+            const next = out[c.output]!;
+            feeds[c.input] = next;
+            // Never dispose what the record now holds (a runtime may hand a feed back).
+            if (consumed !== next && isDeviceTensor(consumed)) consumed.dispose();
+          }
           // Reading the loss also waits for the GPU to finish the step.
           const loss = hostOutput(out, step.outputs.loss);
           ctx.emit(lossMetric, loss.data[0] ?? Number.NaN);
         },
         async end() {
           for (const c of weightSlots) {
-            const t = carried[c.input];
+            const t = feeds[c.input];
             if (t !== undefined) ctx.output(`${weightsOutput}.${c.weight}`, await readTensor(t));
           }
           ctx.output(deviceFedUnitsOutput(o.name), deviceFed);
           ctx.output(gpuFedUnitsOutput(o.name), gpuFed);
         },
         dispose() {
-          disposeAll(Object.values(carried));
-          carried = {};
+          if (disposed) return;
+          disposed = true;
+          for (const c of carried) {
+            const t = feeds[c.input];
+            if (t !== undefined && isDeviceTensor(t)) t.dispose();
+          }
         },
       };
     },
