@@ -35,6 +35,15 @@ const nodeTypes = { flow: FlowNodeView, frame: GroupNodeView };
 // selectors of all 1,000 node and edge views.
 const fitViewOptions = { padding: 0.2 };
 const deleteKeyCode = ['Backspace', 'Delete'];
+/**
+ * Up to this many nodes every node stays in the page, so the keyboard (Tab)
+ * and find-in-page reach each one. A larger flow puts only the nodes and
+ * edges on screen in the page: with all 1,000 of a big flow there, every
+ * frame of a pan or drag re-laid, re-painted and hit-tested some 25,000
+ * elements, and frames were dropped. Nodes off screen keep their measured
+ * size (the minimap and the layout commands use it).
+ */
+const DRAW_ALL_UP_TO = 300;
 
 export function Canvas() {
   const store = useEditorStore();
@@ -71,6 +80,7 @@ export function Canvas() {
     return [...toGroupNodes(doc, flowNodes, view), ...flowNodes];
   }, [doc, runState, view]);
   const edges = useMemo(() => (doc ? toCanvasEdges(doc, runState) : []), [doc, runState]);
+  const drawOnlyVisible = (doc?.nodes.length ?? 0) > DRAW_ALL_UP_TO;
   // What was drawn last, for the change handler: it stays the same function
   // while a drag re-renders the canvas on every frame.
   const drawn = useRef(nodes);
@@ -186,6 +196,7 @@ export function Canvas() {
         fitView
         fitViewOptions={fitViewOptions}
         minZoom={0.1}
+        onlyRenderVisibleElements={drawOnlyVisible}
         {...menus.flowProps}
       >
         <Background />

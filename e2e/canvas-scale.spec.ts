@@ -1,0 +1,92 @@
+/**
+ * A big flow on the canvas (issue 6's "1,000 nodes and 1,000 edges stay
+ * usable"): the page holds only the nodes in view, the minimap shows all of
+ * them, and a node off screen is there, whole, once the view is panned to it.
+ */
+import { expect, test } from './fixtures';
+import type { FlowFile } from './support/formats';
+
+const COPIES = 200;
+const COLUMNS = 15;
+
+interface BigNode {
+  id: string;
+  position: { x: number; y: number };
+}
+
+/** `COPIES` copies of the open example side by side: 1,000 nodes, 1,000 edges. */
+function bigFlow(example: FlowFile): { doc: FlowFile; nodes: BigNode[] } {
+  const suffix = (ref: string, copy: number) => {
+    const dot = ref.indexOf('.');
+    return `${ref.slice(0, dot)}_${copy}${ref.slice(dot)}`;
+  };
+  const nodes: FlowFile['nodes'] = [];
+  const edges: FlowFile['edges'] = [];
+  for (let copy = 0; copy < COPIES; copy++) {
+    const dx = (copy % COLUMNS) * 1300;
+    const dy = Math.floor(copy / COLUMNS) * 500;
+    for (const node of example.nodes)
+      nodes.push({
+        ...node,
+        id: `${node.id}_${copy}`,
+        position: { x: node.position.x + dx, y: node.position.y + dy },
+      });
+    for (const edge of example.edges)
+      edges.push({ from: suffix(edge.from, copy), to: suffix(edge.to, copy) });
+  }
+  return { doc: { ...example, name: 'big-canvas', outputs: [], nodes, edges }, nodes };
+}
+
+test('a 1,000-node flow: the minimap shows every node, panning brings off-screen ones in whole', async ({
+  page,
+  toolbar,
+  canvas,
+  alerts,
+}) => {
+  const example = await toolbar.exportFlow();
+  const { doc, nodes } = bigFlow(example.json);
+  await toolbar.importFile({ name: 'big-canvas.flow.json', text: JSON.stringify(doc) });
+  await expect(toolbar.flowName).toHaveText('big-canvas');
+  await expect(alerts.all).toHaveCount(0);
+  await expect(canvas.minimap.locator('.react-flow__minimap-node')).toHaveCount(nodes.length);
+  // Fitting 1,000 nodes stops at the smallest zoom, so part of the flow is off screen.
+  await expect.poll(() => canvas.nodes.count()).toBeLessThan(nodes.length);
+  expect(await canvas.nodes.count()).toBeGreaterThan(0);
+
+  // A node just past the canvas's right edge, level with its middle.
+  const frame = await canvas.root.boundingBox();
+  if (!frame) throw new Error('the canvas is not on screen');
+  const view = await canvas.view();
+  const onScreen = (n: BigNode) => ({
+    x: frame.x + view.x + n.position.x * view.zoom,
+    y: frame.y + view.y + n.position.y * view.zoom,
+  });
+  const right = frame.x + frame.width;
+  const middle = frame.y + frame.height / 2;
+  const target = nodes.find((n) => {
+    const at = onScreen(n);
+    return at.x > right + 60 && at.x < right + 300 && Math.abs(at.y - middle) < frame.height / 4;
+  });
+  if (!target) throw new Error('no node lies just right of the view');
+  await expect(canvas.node(target.id)).toHaveCount(0);
+
+  // Pan left by dragging the pane from a point near the right edge.
+  const start = await page.evaluate(
+    ({ right, top, bottom }) => {
+      for (let x = right - 40; x > right - 400; x -= 10)
+        for (let y = top + 40; y < bottom - 200; y += 10)
+          if (document.elementFromPoint(x, y)?.classList.contains('react-flow__pane'))
+            return { x, y };
+      return null;
+    },
+    { right, top: frame.y, bottom: frame.y + frame.height },
+  );
+  if (!start) throw new Error('no empty pane near the canvas\u2019s right edge');
+  await canvas.panBy(start, -450, 0);
+
+  await expect(canvas.node(target.id)).toBeVisible();
+  await expect(canvas.node(target.id)).toHaveAttribute('data-status', 'idle');
+  expect(await canvas.shows(target.id)).toBe(true);
+  // Its ports came with it: the edges into it have handles to end on.
+  await expect(canvas.node(target.id).locator('.react-flow__handle')).not.toHaveCount(0);
+});
