@@ -126,8 +126,7 @@ export interface CanvasSuiteOptions {
 
 /** The canvas rows in a Chromium of their own (`npm run bench -- --only=canvas`). */
 export async function canvasRows({ log }: CanvasSuiteOptions): Promise<BenchRow[]> {
-  log('canvas: building the bench page…');
-  await buildBenchPage();
+  await buildBenchPage(log);
   const served = await serveBenchPage();
   let browser: Browser | null = null;
   const target = ratioAtMost(1.5, 'vs default React Flow nodes');

@@ -123,8 +123,7 @@ export interface ChartSuiteOptions {
 
 /** The chart rows in a Chromium of their own (`npm run bench -- --only=charts`). */
 export async function chartRows({ log }: ChartSuiteOptions): Promise<BenchRow[]> {
-  log('charts: building the bench page…');
-  await buildBenchPage();
+  await buildBenchPage(log);
   const served = await serveBenchPage();
   let browser: Browser | null = null;
   try {

@@ -21,8 +21,7 @@ const POINTS = 20_000;
  * need the app, so these rows run without building `dist/`.
  */
 export async function metricSuite({ log }: { log: (line: string) => void }): Promise<BenchRow[]> {
-  log('bench page: building…');
-  await buildBenchPage();
+  await buildBenchPage(log);
   const served = await serveBenchPage();
   let browser: Browser | null = null;
   try {
