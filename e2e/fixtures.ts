@@ -3,7 +3,7 @@
  * context (so a fresh IndexedDB), and one page object per UI region. Specs
  * drive the app by role and accessible name (DESIGN.md, "UI contract").
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type ConsoleMessage } from '@playwright/test';
 import type { Alerts } from './pages/alerts';
 import type { Canvas } from './pages/canvas';
 import type { Charts } from './pages/charts';
@@ -29,6 +29,8 @@ export interface Fixtures {
   openFreshApp: () => Promise<Workbench>;
   /** Fails the test when a page throws an uncaught error. */
   noPageErrors: undefined;
+  /** On a failure, attaches what the page and its workers logged as warnings and errors. */
+  consoleOnFailure: undefined;
 }
 
 export const test = base.extend<Fixtures>({
@@ -38,6 +40,24 @@ export const test = base.extend<Fixtures>({
       page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
       await use(undefined);
       expect(errors, 'uncaught errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+  consoleOnFailure: [
+    async ({ page }, use, testInfo) => {
+      const lines: string[] = [];
+      const listen = (where: string) => (message: ConsoleMessage) => {
+        if (message.type() === 'error' || message.type() === 'warning')
+          lines.push(`${new Date().toISOString()} ${where} ${message.type()}: ${message.text()}`);
+      };
+      page.on('console', listen('page'));
+      page.on('worker', (worker) => worker.on('console', listen(worker.url())));
+      await use(undefined);
+      if (testInfo.status !== testInfo.expectedStatus && lines.length > 0)
+        await testInfo.attach('console warnings and errors', {
+          body: lines.join('\n'),
+          contentType: 'text/plain',
+        });
     },
     { auto: true },
   ],

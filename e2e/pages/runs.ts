@@ -78,7 +78,18 @@ export class Runs {
 
   /** Wait until a row shows `status`; `timeout` for runs known to be slow (WebGPU on a software adapter). */
   async expectStatus(row: Locator, status: string, options?: { timeout?: number }): Promise<void> {
-    await expect(this.statusCell(row, status)).toBeVisible(options);
+    try {
+      await expect(this.statusCell(row, status)).toBeVisible(options);
+    } catch (error) {
+      // Say what the run shows instead, so a failure read from a CI log explains itself.
+      const shown = async (what: Locator) =>
+        (await what.innerText({ timeout: 2_000 }).catch(() => '(not shown)')).replace(/\s+/g, ' ');
+      throw new Error(
+        `the run never showed '${status}'.\n  Its row: ${await shown(row)}\n` +
+          `  The run panel: ${(await shown(this.detail)).slice(0, 2_000)}\n${String(error)}`,
+        { cause: error },
+      );
+    }
   }
 
   async select(row: Locator): Promise<void> {
