@@ -65,13 +65,13 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
     return JSON.stringify(doc, null, 2);
   };
   const badId = `${nonFinite.run.id.slice(0, -4)}bad0`;
-  /** A run file past 25 MB: a long, real-looking loss series. */
+  /** A run file past 50 MB: a long, real-looking loss series. */
   const huge = (): string => {
     const doc = structuredClone(nonFinite);
     doc.run.id = badId;
     doc.metrics['train.loss'] = [];
     const points: string[] = [];
-    for (let i = 0, size = 0; size < 25 * 1024 * 1024; i++) {
+    for (let i = 0, size = 0; size < 50 * 1024 * 1024; i++) {
       const point = `[${i},${(0.7 / (1 + i / 1000)).toFixed(6)},${(1732900000 + i / 100).toFixed(3)}]`;
       points.push(point);
       size += point.length + 1;
@@ -101,9 +101,9 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
       says: ['bad.run.json', 'flow.edges[5]', "no node 'ghost'"],
     },
     {
-      title: 'a 25 MB file',
+      title: 'a 50 MB file',
       file: huge,
-      says: ['bad.run.json', /\b25\.\d MB\b/, 'up to 20 MB'],
+      says: ['bad.run.json', /\b50\.\d MB\b/, 'up to 20 MB'],
     },
   ];
 
@@ -113,7 +113,7 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
       await runs.expectStatus(runs.row(nonFinite.run.id), 'ok');
       await expect(library.items).toHaveCount(1);
 
-      // From disk: the browser reads a path directly, where a 25 MB buffer would crawl over the wire.
+      // From disk: the browser reads a path directly, where a 50 MB buffer would crawl over the wire.
       const bad = test.info().outputPath('bad.run.json');
       await writeFile(bad, file());
       await toolbar.importFile(bad);

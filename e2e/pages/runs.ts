@@ -86,10 +86,59 @@ export class Runs {
         (await what.innerText({ timeout: 2_000 }).catch(() => '(not shown)')).replace(/\s+/g, ' ');
       throw new Error(
         `the run never showed '${status}'.\n  Its row: ${await shown(row)}\n` +
-          `  The run panel: ${(await shown(this.detail)).slice(0, 2_000)}\n${String(error)}`,
+          `  The run panel: ${(await shown(this.detail)).slice(0, 2_000)}\n` +
+          `  Stored: ${await this.storedRuns()}\n${String(error)}`,
         { cause: error },
       );
     }
+  }
+
+  /**
+   * Every run as IndexedDB holds it now (id tail, status, lease left, node
+   * statuses), read past the app: tells a page that stopped updating from an
+   * engine that stopped writing.
+   */
+  private async storedRuns(): Promise<string> {
+    const read = this.page.evaluate(
+      () =>
+        new Promise<string>((resolve, reject) => {
+          const open = indexedDB.open('flowbench');
+          open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+          open.onsuccess = () => {
+            const tx = open.result.transaction(['runs', 'runNodes'], 'readonly');
+            const runs = tx.objectStore('runs').getAll();
+            const nodes = tx.objectStore('runNodes').getAll();
+            tx.onerror = () => reject(tx.error ?? new Error('cannot read runs'));
+            tx.oncomplete = () => {
+              open.result.close();
+              type Run = { id: string; status: string; leaseUntil: number | null };
+              type Node = { runId: string; node: string; status: string };
+              const now = Date.now();
+              resolve(
+                (runs.result as Run[])
+                  .map((run) => {
+                    const lease =
+                      run.leaseUntil === null ? 'no lease' : `lease ${run.leaseUntil - now} ms`;
+                    const outcomes = (nodes.result as Node[])
+                      .filter((n) => n.runId === run.id)
+                      .map((n) => `${n.node} ${n.status}`)
+                      .join(', ');
+                    return `${run.id.slice(-8)} ${run.status} (${lease}; ${outcomes})`;
+                  })
+                  .join(' | '),
+              );
+            };
+          };
+        }),
+    );
+    // A write transaction that never ends would hold this read too: say so instead of waiting.
+    const waited = new Promise<string>((resolve) =>
+      setTimeout(
+        () => resolve('no answer from IndexedDB within 5 s (a transaction holds runs)'),
+        5_000,
+      ),
+    );
+    return Promise.race([read, waited]).catch((error: unknown) => `unreadable: ${String(error)}`);
   }
 
   async select(row: Locator): Promise<void> {
