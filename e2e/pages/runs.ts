@@ -1,6 +1,7 @@
 /** The `Runs` table and the selected run's panel: status, charts, Export run, Re-run. */
 import { expect, type Locator, type Page } from '@playwright/test';
 import { downloadJson, downloadsOf, type DownloadedJson } from '../support/files';
+import { readStoredRuns } from '../support/stored';
 import type { RunFile } from '../support/formats';
 
 export class Runs {
@@ -99,37 +100,17 @@ export class Runs {
    * engine that stopped writing.
    */
   private async storedRuns(): Promise<string> {
-    const read = this.page.evaluate(
-      () =>
-        new Promise<string>((resolve, reject) => {
-          const open = indexedDB.open('flowbench');
-          open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
-          open.onsuccess = () => {
-            const tx = open.result.transaction(['runs', 'runNodes'], 'readonly');
-            const runs = tx.objectStore('runs').getAll();
-            const nodes = tx.objectStore('runNodes').getAll();
-            tx.onerror = () => reject(tx.error ?? new Error('cannot read runs'));
-            tx.oncomplete = () => {
-              open.result.close();
-              type Run = { id: string; status: string; leaseUntil: number | null };
-              type Node = { runId: string; node: string; status: string };
-              const now = Date.now();
-              resolve(
-                (runs.result as Run[])
-                  .map((run) => {
-                    const lease =
-                      run.leaseUntil === null ? 'no lease' : `lease ${run.leaseUntil - now} ms`;
-                    const outcomes = (nodes.result as Node[])
-                      .filter((n) => n.runId === run.id)
-                      .map((n) => `${n.node} ${n.status}`)
-                      .join(', ');
-                    return `${run.id.slice(-8)} ${run.status} (${lease}; ${outcomes})`;
-                  })
-                  .join(' | '),
-              );
-            };
-          };
-        }),
+    const described = readStoredRuns(this.page).then(({ now, runs, nodes }) =>
+      runs
+        .map((run) => {
+          const lease = run.leaseUntil === null ? 'no lease' : `lease ${run.leaseUntil - now} ms`;
+          const outcomes = nodes
+            .filter((n) => n.runId === run.id)
+            .map((n) => `${n.node} ${n.status}`)
+            .join(', ');
+          return `${run.id.slice(-8)} ${run.status} (${lease}; ${outcomes})`;
+        })
+        .join(' | '),
     );
     // A write transaction that never ends would hold this read too: say so instead of waiting.
     const waited = new Promise<string>((resolve) =>
@@ -138,7 +119,9 @@ export class Runs {
         5_000,
       ),
     );
-    return Promise.race([read, waited]).catch((error: unknown) => `unreadable: ${String(error)}`);
+    return Promise.race([described, waited]).catch(
+      (error: unknown) => `unreadable: ${String(error)}`,
+    );
   }
 
   async select(row: Locator): Promise<void> {

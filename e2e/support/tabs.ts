@@ -6,6 +6,7 @@
  */
 import type { BrowserContext, Page, Worker } from '@playwright/test';
 import { Workbench } from '../pages/workbench';
+import { readStoredRuns } from './stored';
 
 /** A tab and the uncaught errors its page has thrown so far. */
 export interface Tab {
@@ -73,23 +74,8 @@ export function starveEngine(page: Page, ms: number): Promise<void> {
  * does not show leases; a test reads it to know the sweep had a stale lease
  * in front of it.
  */
-export function leaseExpired(page: Page, id: string): Promise<boolean> {
-  return page.evaluate(
-    (runId) =>
-      new Promise<boolean>((resolve, reject) => {
-        const open = indexedDB.open('flowbench');
-        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
-        open.onsuccess = () => {
-          const db = open.result;
-          const get = db.transaction('runs').objectStore('runs').get(runId);
-          get.onerror = () => reject(get.error ?? new Error(`cannot read run ${runId}`));
-          get.onsuccess = () => {
-            db.close();
-            const lease = (get.result as { leaseUntil?: number | null } | undefined)?.leaseUntil;
-            resolve(typeof lease === 'number' && lease < Date.now());
-          };
-        };
-      }),
-    id,
-  );
+export async function leaseExpired(page: Page, id: string): Promise<boolean> {
+  const { now, runs } = await readStoredRuns(page);
+  const lease = runs.find((run) => run.id === id)?.leaseUntil;
+  return typeof lease === 'number' && lease < now;
 }

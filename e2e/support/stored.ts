@@ -1,0 +1,46 @@
+/**
+ * Run records as IndexedDB holds them, read in a page past the app: for tests
+ * that must know what is stored (a lease the UI does not show) and for
+ * failure messages that tell a page that stopped updating from an engine that
+ * stopped writing.
+ */
+import type { Page } from '@playwright/test';
+
+export interface StoredRun {
+  id: string;
+  status: string;
+  leaseUntil: number | null;
+}
+
+export interface StoredRuns {
+  /** The page's clock when it read them (leases are epoch ms on that clock). */
+  now: number;
+  runs: StoredRun[];
+  nodes: { runId: string; node: string; status: string }[];
+}
+
+/** Every run and node outcome, read in one read-only transaction in `page`. */
+export function readStoredRuns(page: Page): Promise<StoredRuns> {
+  return page.evaluate(
+    () =>
+      new Promise<StoredRuns>((resolve, reject) => {
+        const open = indexedDB.open('flowbench');
+        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(['runs', 'runNodes'], 'readonly');
+          const runs = tx.objectStore('runs').getAll();
+          const nodes = tx.objectStore('runNodes').getAll();
+          tx.onabort = () => reject(tx.error ?? new Error('cannot read the run stores'));
+          tx.oncomplete = () => {
+            db.close();
+            resolve({
+              now: Date.now(),
+              runs: runs.result as StoredRun[],
+              nodes: nodes.result as StoredRuns['nodes'],
+            });
+          };
+        };
+      }),
+  );
+}
