@@ -15,10 +15,9 @@
  * - the bare loop on one fixed batch on onnxruntime-web WASM versus
  *   onnxruntime-node CPU: the engines alone, nothing else in the step.
  *
- * Both runtimes get the thread count the browser loader picks
- * (`min(4, cores)`), so the web/native ratio compares engines, not threads.
+ * Both runtimes get the engine's thread count (`WASM_THREADS`, one: see
+ * ort-runtime.ts), so the web/native ratio compares engines, not threads.
  */
-import { availableParallelism } from 'node:os';
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { createCatalog } from '../../src/core/catalog/catalog';
@@ -33,12 +32,12 @@ import { classifierBatches } from '../../src/core/nodes/classifier-batches';
 import { modelMlp } from '../../src/core/nodes/model-mlp';
 import { trainClassifier } from '../../src/core/nodes/train-classifier';
 import { createRandom, type Random } from '../../src/core/random';
-import { engineInfo, OrtRuntime } from '../../workers/engine/ort-runtime';
+import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { alternate, median } from '../lib/stats';
 import { quietEvents } from './events';
 
-const THREADS = Math.min(4, availableParallelism());
+const THREADS = WASM_THREADS;
 const SPEC: MlpSpec = { inputSize: 784, hidden: [128], outputSize: 10, activation: 'relu' };
 const BATCH = 256;
 const ROWS = 2048;
@@ -319,7 +318,7 @@ async function trainRows(): Promise<BenchRow[]> {
     ours: runner.a.map(stepsPerSecond),
     reference: runner.b.map(stepsPerSecond),
     target: ratioAtLeast(0.95),
-    note: `${trainNote}; executeFlow → train.classifier → OrtRuntime (timed from the node's own progress calls, after ${WARM_STEPS} warm steps) vs session.run in a loop, also from fresh weights after the same warm steps; both train on the node's batches in its order, assembled by the same code (${(prep * 1000).toFixed(0)} µs per batch, on both sides); onnxruntime-web WASM in Node, ${THREADS} threads`,
+    note: `${trainNote}; executeFlow → train.classifier → OrtRuntime (timed from the node's own progress calls, after ${WARM_STEPS} warm steps) vs session.run in a loop, also from fresh weights after the same warm steps; both train on the node's batches in its order, assembled by the same code (${(prep * 1000).toFixed(0)} µs per batch, on both sides); onnxruntime-web WASM in Node, threads: ${THREADS}`,
   });
 
   const engines = await alternate({
@@ -337,7 +336,7 @@ async function trainRows(): Promise<BenchRow[]> {
     ours: engines.a.map(stepsPerSecond),
     reference: engines.b.map(stepsPerSecond),
     target: ratioAtLeast(0.5),
-    note: `${trainNote}; the same bare loop on one fixed batch on onnxruntime-web WASM (in Node) vs onnxruntime-node CPU, ${THREADS} threads each`,
+    note: `${trainNote}; the same bare loop on one fixed batch on onnxruntime-web WASM (in Node) vs onnxruntime-node CPU, threads: ${THREADS} each`,
   });
   await web.release();
   await webFixed.release();

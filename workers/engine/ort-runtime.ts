@@ -119,6 +119,20 @@ export function engineInfo(adapter: AdapterInfo | null): EngineInfo {
   return { backend: autoBackend(adapter), adapter };
 }
 
+/**
+ * onnxruntime's WASM threads, in the engine and in the bench that measures it.
+ *
+ * One. With a second thread (ORT's thread pool runs in a worker of its own,
+ * sharing memory with the engine worker) Chromium stopped answering the
+ * engine's IndexedDB transactions part-way through a run, for good, when the
+ * machine was busy: about one run in three of the default example with two
+ * background processes on two cores, none in twenty with one thread. The run
+ * then never ended and every write to its stores, from any tab, waited behind
+ * it. A run that always ends is worth more than the second core; the MLPs of
+ * the examples gain little from it anyway.
+ */
+export const WASM_THREADS = 1;
+
 /** The browser loader: one lazily fetched build per backend. */
 export const browserOrtLoader: OrtLoader = async (backend) => {
   const ort: OrtModule =
@@ -126,9 +140,7 @@ export const browserOrtLoader: OrtLoader = async (backend) => {
       ? await import('onnxruntime-web/webgpu')
       : await import('onnxruntime-web/wasm');
   ort.env.logLevel = 'error';
-  const cores = navigator.hardwareConcurrency || 1;
-  // Threads need SharedArrayBuffer, which only cross-origin isolated pages get.
-  ort.env.wasm.numThreads = globalThis.crossOriginIsolated ? Math.min(4, cores) : 1;
+  ort.env.wasm.numThreads = WASM_THREADS;
   return ort;
 };
 
