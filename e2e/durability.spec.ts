@@ -1,13 +1,14 @@
 /**
  * Durability (fault suite 1, 7 and 9): what happens to a run when its tab
- * goes away, when two tabs run at once, and when its engine is starved.
+ * goes away, when two tabs run at once, when its engine is starved, and when
+ * storage does not answer its writes.
  * "Nothing lost" is checked by counting: every point the chart had shown
  * (so committed) is in the record, steps run 0, 1, 2 … without a gap or a
  * duplicate, and node outcomes say what really happened.
  */
 import { exampleNodes, expect, test } from './fixtures';
 import { pointSteps, pointValue, type MetricPoint } from './support/formats';
-import { leaseExpired, openTab, starveEngine } from './support/tabs';
+import { holdStore, leaseExpired, openTab, starveEngine } from './support/tabs';
 
 /** A run that outlasts every test here; each one ends it (or its tab). */
 const LONG_RUN = 100000;
@@ -161,4 +162,40 @@ test('a starved engine past its lease is not taken for dead while its tab holds 
   expect(record.nodes.find((n) => n.node === 'train')?.status).toBe('cancelled');
   expectWhole(record.metrics['train.loss'] ?? []);
   expect(errors).toEqual([]);
+});
+
+test('storage held by another tab: the run says its writes wait, and keeps every point', async ({
+  page,
+  params,
+  toolbar,
+  runs,
+  alerts,
+}) => {
+  // Past the engine's limit for a write that gets no answer (STORAGE_STALL_MS, 30 s).
+  test.setTimeout(240_000);
+  await params.set('steps', LONG_RUN);
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(1);
+  const id = await runs.idOf(runs.newest);
+  await expect.poll(() => runs.chartPoints('train.loss')).toBeGreaterThanOrEqual(5);
+
+  // Another tab of the same profile keeps a read-write transaction on the metrics open.
+  const { app: other } = await openTab(page.context());
+  const release = await holdStore(other.page, 'metrics');
+  const waiting = alerts.all.filter({ hasText: /has not answered its writes for \d+ s/ });
+  await expect(waiting).toBeVisible({ timeout: 90_000 });
+  await expect(waiting).toContainText(`Run ${id}`);
+  await expect(waiting).toContainText('closing this tab now would lose it');
+
+  // Let go: the writes that waited land, the alert goes, the chart moves on.
+  await release();
+  await expect(waiting).toHaveCount(0);
+  const before = await runs.chartPoints('train.loss');
+  await expect.poll(() => runs.chartPoints('train.loss')).toBeGreaterThan(before);
+  await toolbar.cancelRun();
+  await runs.expectStatus(runs.newest, 'cancelled');
+  await expect(alerts.all).toHaveCount(0);
+  const { json: record } = await runs.exportRun();
+  expect(record.metrics['train.loss']?.length).toBeGreaterThan(before);
+  expectWhole(record.metrics['train.loss'] ?? []);
 });

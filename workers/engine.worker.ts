@@ -70,6 +70,7 @@ const service = new RunService({
   onProgress: (runId, node, done, total) => progress({ runId, node, done, total }),
   onLive: (runId, node, port, value) => post({ type: 'live', runId, node, port, value }),
   onStorageFailure: (runId, reason) => post({ type: 'storage-failure', runId, reason }),
+  onStorageStall: (runId, waitedMs) => post({ type: 'storage-stall', runId, waitedMs }),
   withLock: holdLock,
 });
 

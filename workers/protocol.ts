@@ -85,6 +85,11 @@ export type EngineEvent =
   | { type: 'run-finished'; runId: RunId; status: RunStatus }
   /** A write of the run's record failed (the storage quota is full, most often); the run is being stopped. */
   | { type: 'storage-failure'; runId: RunId; reason: string }
+  /**
+   * The run's writes have waited `waitedMs` for the browser's storage, which
+   * does not answer; `null` once they answer again.
+   */
+  | { type: 'storage-stall'; runId: RunId; waitedMs: number | null }
   | PoolEvent;
 
 export type EngineMessage = EngineReply | EngineEvent;

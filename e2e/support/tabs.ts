@@ -79,3 +79,34 @@ export async function leaseExpired(page: Page, id: string): Promise<boolean> {
   const lease = runs.find((run) => run.id === id)?.leaseUntil;
   return typeof lease === 'number' && lease < now;
 }
+
+/**
+ * Hold a read-write transaction on `store` open in `page`, as a tab that
+ * keeps writing would, until the returned function lets it end. Every other
+ * write to the store, from any tab, waits behind it.
+ */
+export async function holdStore(page: Page, store: string): Promise<() => Promise<void>> {
+  await page.evaluate(
+    (name) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('flowbench');
+        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onsuccess = () => {
+          const tx = open.result.transaction(name, 'readwrite');
+          const held = { release: false };
+          (globalThis as { __heldStore?: typeof held }).__heldStore = held;
+          const spin = () => {
+            if (!held.release) tx.objectStore(name).count().onsuccess = spin;
+          };
+          spin();
+          tx.oncomplete = () => open.result.close();
+          resolve();
+        };
+      }),
+    store,
+  );
+  return () =>
+    page.evaluate(() => {
+      (globalThis as { __heldStore?: { release: boolean } }).__heldStore!.release = true;
+    });
+}

@@ -90,6 +90,36 @@ describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
     expect(record.metrics.length).toBeGreaterThanOrEqual(3);
   });
 
+  it('says when storage holds its writes past the limit, and when they answer again, losing nothing', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const id = await journal(example, { steps: 40 });
+    // Another connection (another tab) keeps a read-write transaction on the metrics open.
+    const other = await new Promise<IDBDatabase>((resolve) => {
+      const open = indexedDB.open(db.name);
+      open.onsuccess = () => resolve(open.result);
+    });
+    let held = true;
+    const hold = other.transaction('metrics', 'readwrite');
+    const spin = () => {
+      if (held) hold.objectStore('metrics').count().onsuccess = spin;
+    };
+    spin();
+    const told: (number | null)[] = [];
+    const driving = driveRun(id, new AbortController().signal, {
+      ...options(),
+      storageStallMs: 200,
+      onStorageStall: (waited) => told.push(waited),
+    });
+    while (told.length === 0) await new Promise((r) => setTimeout(r, 20));
+    expect(told[0]).toBeGreaterThanOrEqual(200);
+    expect((await db.runs.get(id))?.status).toBe('running');
+    held = false;
+    expect(await driving).toBe('ok');
+    other.close();
+    expect(told.slice(1)).toEqual([null]);
+    expect(await metricSeries(db, id, 'train.loss')).toHaveLength(8); // 40 steps, one loss per 5
+  });
+
   it('records a forced WebGPU run without an adapter as an error that says why', async () => {
     db = new FlowbenchDb(`driver-${++counter}`);
     const id = await journal(example, { steps: 5 });

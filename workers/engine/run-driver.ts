@@ -31,6 +31,7 @@ import { readStoredFile } from '../../src/db/files';
 import { DEFAULT_LIVE_INTERVAL_MS, liveValues } from './live-values';
 import { messageTurn } from './message-turn';
 import { storageFailureReason, storeEnding } from './run-ending';
+import { StorageWatch } from './storage-watch';
 import { claimRun, putMetrics, putRunNodes, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 
@@ -51,6 +52,13 @@ export interface RunDriverOptions {
    * often): the run is being stopped; `reason` is what its record will say.
    */
   onStorageFailure?: (reason: string) => void;
+  /**
+   * The run's writes have waited `waitedMs` without an answer (the browser's
+   * storage is stalled or held by another tab), or, with `null`, answer again.
+   */
+  onStorageStall?: (waitedMs: number | null) => void;
+  /** How long the oldest write may wait before `onStorageStall` (default `STORAGE_STALL_MS`). */
+  storageStallMs?: number;
   /** How long a lease vouches for a run; refreshed every third of it. */
   leaseMs?: number;
   metricBatch?: { maxPoints?: number; maxDelayMs?: number };
@@ -80,13 +88,28 @@ export async function driveRun(
   const { db, now } = options;
   const leaseMs = options.leaseMs ?? 10_000;
   const started = now();
-  const run = await claimRun(db, runId, {
-    startedAt: new Date(started).toISOString(),
-    leaseUntil: started + leaseMs,
-    statusReason: '',
+  // Every write of the record goes through the watch, so a stall in storage is told, not silent.
+  const watch = new StorageWatch({
+    now,
+    setTimer: options.setTimer,
+    ...(options.storageStallMs !== undefined && { stallMs: options.storageStallMs }),
+    onStall: (waited) => options.onStorageStall?.(waited),
+    onResume: () => options.onStorageStall?.(null),
   });
+  const run = await watch
+    .track(
+      claimRun(db, runId, {
+        startedAt: new Date(started).toISOString(),
+        leaseUntil: started + leaseMs,
+        statusReason: '',
+      }),
+    )
+    .catch((error: unknown) => {
+      watch.close();
+      throw error;
+    });
 
-  const stopLease = startLease(run, options, leaseMs);
+  const stopLease = startLease(run, options, leaseMs, watch);
   const limits = new Map(run.flowSnapshot.nodes.map((n) => [n.id, n.rateLimits ?? {}]));
   const live = liveValues(
     (node, port, value) => options.onLive?.(node, port, value),
@@ -105,12 +128,12 @@ export async function driveRun(
   const saveNode = (node: string, changes: Partial<RunNodeRow>) => {
     const row = { ...nodes.get(node)!, ...changes };
     nodes.set(node, row);
-    writes.add(() => putRunNodes(db, [row]));
+    writes.add(() => watch.track(putRunNodes(db, [row])));
   };
 
   const batcher = new MetricBatcher({
     runId,
-    write: (rows) => putMetrics(db, rows),
+    write: (rows) => watch.track(putMetrics(db, rows)),
     now,
     setTimer: options.setTimer,
     onError: storageFailed,
@@ -128,17 +151,19 @@ export async function driveRun(
     if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters are');
     runtime = await options.runtimeFor(run.backendChoice);
     const info = runtime.info;
-    await updateRun(db, runId, {
-      engine: {
-        backend: run.backendChoice === 'auto' ? info.backend : run.backendChoice,
-        adapter: describeAdapter(info.adapter),
-        ...(info.adapter && {
-          vendor: info.adapter.vendor,
-          architecture: info.adapter.architecture,
-          fallback: info.adapter.isFallbackAdapter,
-        }),
-      },
-    });
+    await watch.track(
+      updateRun(db, runId, {
+        engine: {
+          backend: run.backendChoice === 'auto' ? info.backend : run.backendChoice,
+          adapter: describeAdapter(info.adapter),
+          ...(info.adapter && {
+            vendor: info.adapter.vendor,
+            architecture: info.adapter.architecture,
+            fallback: info.adapter.isFallbackAdapter,
+          }),
+        },
+      }),
+    );
     const artifacts: Promise<unknown>[] = [];
 
     const result = await executeFlow({
@@ -154,7 +179,7 @@ export async function driveRun(
       events: {
         nodeQueued(node) {
           nodes.set(node, emptyNode(runId, node));
-          writes.add(() => putRunNodes(db, [nodes.get(node)!]));
+          writes.add(() => watch.track(putRunNodes(db, [nodes.get(node)!])));
         },
         nodeStarted(node, at) {
           saveNode(node, { status: 'running', startedAt: new Date(at).toISOString() });
@@ -185,21 +210,23 @@ export async function driveRun(
         },
         interval(_node, kind, start, end) {
           writes.add(async () => {
-            await db.intervals.add({ runId, kind, start, end });
+            await watch.track(db.intervals.add({ runId, kind, start, end }));
           });
         },
         artifact(node, name, bytes, mediaType) {
           artifacts.push(
             sha256Hex(bytes).then((hex) =>
-              db.artifacts.put({
-                runId,
-                name,
-                node,
-                digest: `sha256:${hex}`,
-                size: bytes.byteLength,
-                mediaType,
-                bytes,
-              }),
+              watch.track(
+                db.artifacts.put({
+                  runId,
+                  name,
+                  node,
+                  digest: `sha256:${hex}`,
+                  size: bytes.byteLength,
+                  mediaType,
+                  bytes,
+                }),
+              ),
             ),
           );
         },
@@ -242,7 +269,7 @@ export async function driveRun(
     if (row.status === 'running' || row.status === 'queued')
       saveNode(row.node, { status: stopped });
   // Logs are kept in memory while nodes run; write them once with the final outcomes.
-  writes.add(() => putRunNodes(db, [...nodes.values()]));
+  writes.add(() => watch.track(putRunNodes(db, [...nodes.values()])));
   await writes.settled();
   if (storageFailure !== null)
     end = {
@@ -253,20 +280,23 @@ export async function driveRun(
   const finished = now();
   try {
     // One small write, retried: it often fits where a batch of points did not.
-    await storeEnding(
-      db,
-      runId,
-      {
-        ...end,
-        statusReason: capText(end.statusReason, recordLimits.error),
-        finishedAt: new Date(finished).toISOString(),
-        durationMs: finished - started,
-        leaseUntil: null,
-      },
-      options.setTimer,
+    await watch.track(
+      storeEnding(
+        db,
+        runId,
+        {
+          ...end,
+          statusReason: capText(end.statusReason, recordLimits.error),
+          finishedAt: new Date(finished).toISOString(),
+          durationMs: finished - started,
+          leaseUntil: null,
+        },
+        options.setTimer,
+      ),
     );
   } finally {
     stopLease();
+    watch.close();
   }
   return end.status;
 }
@@ -276,12 +306,17 @@ function emptyNode(runId: RunId, node: string): RunNodeRow {
 }
 
 /** Keep the lease fresh while the run is alive; returns a stop function. */
-function startLease(run: RunRow, options: RunDriverOptions, leaseMs: number): () => void {
+function startLease(
+  run: RunRow,
+  options: RunDriverOptions,
+  leaseMs: number,
+  watch: StorageWatch,
+): () => void {
   let stop: (() => void) | null = null;
   const renew = () => {
-    void updateRun(options.db, run.id, { leaseUntil: options.now() + leaseMs }).catch(
-      () => undefined,
-    );
+    void watch
+      .track(updateRun(options.db, run.id, { leaseUntil: options.now() + leaseMs }))
+      .catch(() => undefined);
     stop = options.setTimer(renew, leaseMs / 3);
   };
   stop = options.setTimer(renew, leaseMs / 3);

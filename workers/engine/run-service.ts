@@ -12,7 +12,7 @@ import { driveRun, type RunDriverOptions } from './run-driver';
 
 export interface RunServiceOptions extends Omit<
   RunDriverOptions,
-  'runtimeFor' | 'onProgress' | 'onLive' | 'onStorageFailure'
+  'runtimeFor' | 'onProgress' | 'onLive' | 'onStorageFailure' | 'onStorageStall'
 > {
   engineInfo(): Promise<EngineInfo>;
   runtimeFor(choice: BackendChoice, info: EngineInfo): ReturnType<RunDriverOptions['runtimeFor']>;
@@ -20,6 +20,8 @@ export interface RunServiceOptions extends Omit<
   onLive?(runId: RunId, node: string, port: string, value: number): void;
   /** A write of the run's record failed and the run is being stopped (see run-ending.ts). */
   onStorageFailure?(runId: RunId, reason: string): void;
+  /** The run's writes wait on storage that does not answer (see storage-watch.ts); `null`: they answer again. */
+  onStorageStall?(runId: RunId, waitedMs: number | null): void;
   /** Hold `name` while `body` runs (Web Locks in the browser). */
   withLock<T>(name: string, body: () => Promise<T>): Promise<T>;
   maxActive?: number;
@@ -54,6 +56,7 @@ export class RunService {
           onProgress: (node, done, total) => this.options.onProgress(runId, node, done, total),
           onLive: (node, port, value) => this.options.onLive?.(runId, node, port, value),
           onStorageFailure: (reason) => this.options.onStorageFailure?.(runId, reason),
+          onStorageStall: (waitedMs) => this.options.onStorageStall?.(runId, waitedMs),
         }),
       );
     } finally {

@@ -47,7 +47,9 @@ export function nodeRuntime(info: EngineInfo = engineInfo(null)): RunDriverOptio
     );
 }
 
-export function testDriverOptions(db: FlowbenchDb): RunDriverOptions {
+export function testDriverOptions(
+  db: FlowbenchDb,
+): Pick<RunDriverOptions, 'db' | 'catalog' | 'runtimeFor' | 'now' | 'setTimer'> {
   return {
     db,
     catalog: builtinCatalog,

@@ -18,6 +18,8 @@ export function EngineProvider({ children }: { children: ReactNode }) {
   // live-values.ts); steps per second come from those reports, over a window, per node.
   useEffect(() => {
     const rates = new Map<string, StepRate>();
+    /** The alert each run's stalled storage raised, taken down when its writes answer. */
+    const stalls = new Map<RunId, number>();
     return client.subscribe((event) => {
       if (event.type === 'progress') {
         const key = `${event.runId}/${event.node}`;
@@ -33,6 +35,16 @@ export function EngineProvider({ children }: { children: ReactNode }) {
       }
       if (event.type === 'live')
         store.getState().setLive(event.runId, `${event.node}.${event.port}`, event.value);
+      if (event.type === 'storage-stall') {
+        const shown = stalls.get(event.runId);
+        if (shown !== undefined) store.getState().dismissAlert(shown);
+        stalls.delete(event.runId);
+        if (event.waitedMs !== null)
+          stalls.set(
+            event.runId,
+            store.getState().alert(storageStallMessage(event.runId, event.waitedMs)),
+          );
+      }
       if (event.type === 'storage-failure') {
         store.getState().setStopping(event.runId, event.reason);
         store.getState().alert(`Run ${event.runId} stopped: ${event.reason}`);
@@ -40,6 +52,10 @@ export function EngineProvider({ children }: { children: ReactNode }) {
     });
   }, [client, store]);
   return <EngineContext.Provider value={client}>{children}</EngineContext.Provider>;
+}
+
+function storageStallMessage(runId: RunId, waitedMs: number): string {
+  return `Run ${runId}: the browser's storage (IndexedDB) has not answered its writes for ${Math.round(waitedMs / 1000)} s; another tab may be holding it, or the browser has stalled. What the run records is kept in memory until storage answers; closing this tab now would lose it.`;
 }
 
 export function useEngine(): EngineClient {

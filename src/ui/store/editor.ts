@@ -70,7 +70,8 @@ export interface EditorState {
   setProgress: (runId: RunId, node: string, progress: NodeProgress) => void;
   setLive: (runId: RunId, port: string, value: number) => void;
   setStopping: (runId: RunId, reason: string) => void;
-  alert: (message: string) => void;
+  /** Show `message`; returns the alert's id, for `dismissAlert`. */
+  alert: (message: string) => number;
   dismissAlert: (id: number) => void;
 }
 
@@ -142,8 +143,11 @@ export function createEditorStore(initial?: Partial<EditorState>) {
       })),
     setStopping: (runId, reason) =>
       set((state) => ({ stopping: { ...state.stopping, [runId]: reason } })),
-    alert: (message) =>
-      set((state) => ({ alerts: [...state.alerts, { id: ++alertIds, message }] })),
+    alert: (message) => {
+      const id = ++alertIds;
+      set((state) => ({ alerts: [...state.alerts, { id, message }] }));
+      return id;
+    },
     dismissAlert: (id) => set((state) => ({ alerts: state.alerts.filter((a) => a.id !== id) })),
   }));
 }
