@@ -126,7 +126,7 @@ export function engineInfo(adapter: AdapterInfo | null): EngineInfo {
  * sharing memory with the engine worker) Chromium stopped answering the
  * engine's IndexedDB transactions part-way through a run, for good, when the
  * machine was busy: about one run in three of the default example with two
- * background processes on two cores, none in twenty with one thread. The run
+ * background processes on two cores, none in 32 with one thread. The run
  * then never ended and every write to its stores, from any tab, waited behind
  * it. A run that always ends is worth more than the second core; the MLPs of
  * the examples gain little from it anyway.
