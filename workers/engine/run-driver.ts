@@ -96,18 +96,13 @@ export async function driveRun(
     onStall: (waited) => options.onStorageStall?.(waited),
     onResume: () => options.onStorageStall?.(null),
   });
-  const run = await watch
-    .track(
-      claimRun(db, runId, {
-        startedAt: new Date(started).toISOString(),
-        leaseUntil: started + leaseMs,
-        statusReason: '',
-      }),
-    )
-    .catch((error: unknown) => {
-      watch.close();
-      throw error;
-    });
+  const run = await watch.track(
+    claimRun(db, runId, {
+      startedAt: new Date(started).toISOString(),
+      leaseUntil: started + leaseMs,
+      statusReason: '',
+    }),
+  );
 
   const stopLease = startLease(run, options, leaseMs, watch);
   const limits = new Map(run.flowSnapshot.nodes.map((n) => [n.id, n.rateLimits ?? {}]));
