@@ -24,10 +24,17 @@ export async function openTab(context: BrowserContext): Promise<Tab> {
   return { app, errors };
 }
 
-/** The page's engine worker (onnxruntime's own threads are workers too). */
+/** The page's engine worker (the model worker and onnxruntime's own threads are workers too). */
 export function engineWorker(page: Page): Worker {
   const worker = page.workers().find((w) => w.url().includes('engine.worker'));
   if (!worker) throw new Error('the page has no engine worker');
+  return worker;
+}
+
+/** The page's model worker, where onnxruntime runs (started with the first session). */
+export function modelWorker(page: Page): Worker {
+  const worker = page.workers().find((w) => w.url().includes('model.worker'));
+  if (!worker) throw new Error('the page has no model worker');
   return worker;
 }
 
@@ -37,31 +44,60 @@ export function engineWorker(page: Page): Worker {
  * a background tab; but it stays alive and keeps the Web Locks it holds.
  *
  * A browser starves a tab between tasks, never inside an IndexedDB
- * transaction, and so does this: DevTools may run the call in the middle of
- * the worker's own JavaScript, so it first waits for a read-write
- * transaction over the run stores to commit (every run write the engine
- * began before is done) and spins in that transaction's completion.
- * Spinning with one of the engine's run writes still open would hold every
- * other tab's reads of runs — their sweeps included — until the spin ends.
+ * transaction, and so does this. DevTools may run the call in the middle of
+ * the worker's own JavaScript, and the engine may begin a write at any turn
+ * (its sessions run in the model worker, so it is often idle and ready to):
+ * spinning while one of its transactions waits to deliver a callback would
+ * keep that transaction open and hold every other tab's reads of the run
+ * stores — their sweeps included — until the spin ends. So the call watches
+ * every transaction the engine opens from then on, waits for a read-write
+ * transaction over the run stores to commit (every write begun before is
+ * done), and spins at the first moment after that when none of the
+ * transactions it watches is open.
  */
 export function starveEngine(page: Page, ms: number): Promise<void> {
   return engineWorker(page).evaluate(
     (busyMs) =>
       new Promise<void>((resolve, reject) => {
+        // eslint-disable-next-line @typescript-eslint/unbound-method -- always called on a database
+        const transaction = IDBDatabase.prototype.transaction;
+        const watched = new Set<IDBTransaction>();
+        let settled = false;
+        const spinIfIdle = () => {
+          if (!settled || watched.size > 0) return;
+          IDBDatabase.prototype.transaction = transaction;
+          const end = Date.now() + busyMs;
+          while (Date.now() < end) {
+            // spin
+          }
+          resolve();
+        };
+        IDBDatabase.prototype.transaction = function (
+          this: IDBDatabase,
+          ...args: Parameters<IDBDatabase['transaction']>
+        ) {
+          const tx = transaction.apply(this, args);
+          watched.add(tx);
+          const ended = () => {
+            watched.delete(tx);
+            spinIfIdle();
+          };
+          tx.addEventListener('complete', ended);
+          tx.addEventListener('abort', ended);
+          return tx;
+        };
         const open = indexedDB.open('flowbench');
         open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
         open.onsuccess = () => {
           const db = open.result;
-          const settle = db.transaction(['runs', 'runNodes'], 'readwrite');
+          const stores = ['runs', 'runNodes', 'metrics', 'intervals', 'artifacts'];
+          const settle = transaction.call(db, stores, 'readwrite');
           settle.objectStore('runs').count();
           settle.onabort = () => reject(settle.error ?? new Error('cannot settle the stores'));
           settle.oncomplete = () => {
             db.close();
-            const end = Date.now() + busyMs;
-            while (Date.now() < end) {
-              // spin
-            }
-            resolve();
+            settled = true;
+            spinIfIdle();
           };
         };
       }),
