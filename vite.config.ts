@@ -3,8 +3,9 @@ import react from '@vitejs/plugin-react';
 
 // Multi-threaded WASM (onnxruntime-web with numThreads > 1) needs
 // SharedArrayBuffer, which browsers only give to cross-origin isolated pages.
-// The model worker runs onnxruntime on one thread per core, up to four
-// (wasmThreads in workers/engine/ort-runtime.ts).
+// The engine runs onnxruntime on one thread for now (WASM_THREADS in
+// workers/engine/ort-runtime.ts says why); the page stays isolated so that
+// more threads are a one-line change when they are safe again.
 const isolation = {
   'Cross-Origin-Opener-Policy': 'same-origin',
   'Cross-Origin-Embedder-Policy': 'require-corp',

@@ -1,14 +1,14 @@
 /**
  * Durability (fault suite 1, 7 and 9): what happens to a run when its tab
- * goes away, when two tabs run at once, when its engine is starved, when
- * storage does not answer its writes, and when its model worker is gone.
+ * goes away, when two tabs run at once, when its engine is starved, and when
+ * storage does not answer its writes.
  * "Nothing lost" is checked by counting: every point the chart had shown
  * (so committed) is in the record, steps run 0, 1, 2 … without a gap or a
  * duplicate, and node outcomes say what really happened.
  */
 import { exampleNodes, expect, test } from './fixtures';
 import { pointSteps, pointValue, type MetricPoint } from './support/formats';
-import { holdStore, leaseExpired, modelWorker, openTab, starveEngine } from './support/tabs';
+import { holdStore, leaseExpired, openTab, starveEngine } from './support/tabs';
 
 /** A run that outlasts every test here; each one ends it (or its tab). */
 const LONG_RUN = 100000;
@@ -198,35 +198,4 @@ test('storage held by another tab: the run says its writes wait, and keeps every
   const { json: record } = await runs.exportRun();
   expect(record.metrics['train.loss']?.length).toBeGreaterThan(before);
   expectWhole(record.metrics['train.loss'] ?? []);
-});
-
-test('a model worker gone mid-run: the node fails saying so, its points are kept, the next run trains', async ({
-  page,
-  params,
-  toolbar,
-  runs,
-  canvas,
-}) => {
-  await params.set('steps', LONG_RUN);
-  await toolbar.run();
-  await expect(runs.rows).toHaveCount(1);
-  await expect.poll(() => runs.chartPoints('train.loss')).toBeGreaterThanOrEqual(5);
-
-  // Gone as a worker out of memory goes: no error event, no answer ever again.
-  await modelWorker(page).evaluate(() => self.close());
-  await runs.expectStatus(runs.newest, 'error');
-  await canvas.expectStatus(['train'], 'error');
-  const { json: record } = await runs.exportRun();
-  expect(record.nodes.find((n) => n.node === 'train')?.error).toContain(
-    'the model worker stopped without a word (it may have run out of memory)',
-  );
-  expect(record.metrics['train.loss']?.length).toBeGreaterThanOrEqual(5);
-  expectWhole(record.metrics['train.loss'] ?? []);
-
-  // The next run gets a fresh model worker.
-  await params.set('steps', 40);
-  await toolbar.run();
-  await expect(runs.rows).toHaveCount(2);
-  await runs.expectStatus(runs.newest, 'ok');
-  await canvas.expectStatus(exampleNodes, 'ok');
 });

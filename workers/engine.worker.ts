@@ -10,7 +10,7 @@ import type { RunId } from '../src/core/run/record';
 import { FlowbenchDb } from '../src/db/schema';
 import { sweepAbandoned } from './engine/lease';
 import { messageTurn } from './engine/message-turn';
-import { detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
+import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
 import { checkRunParity } from './engine/parity-run';
 import { RunEndingError, storePendingEndings, type RunEnding } from './engine/run-ending';
 import { importFile } from './engine/run-import';
@@ -19,7 +19,6 @@ import { EnginePools, engineProgramHost } from './engine/programs';
 import { settingsBudgetStore } from './engine/programs-budgets';
 import { throttleProgress } from './engine/progress';
 import './engine/producer-workers'; // data engines start their producers in workers of their own
-import { ModelWorker, RemoteRuntime } from './engine/remote-runtime';
 import { RunService, runLockName } from './engine/run-service';
 import { serializeError, type EngineMessage, type EngineRequest } from './protocol';
 
@@ -36,17 +35,8 @@ const currentInfo = () =>
     adapter = found;
     return engineInfo(found);
   }));
-/** onnxruntime runs in a worker of its own, started on the first session. */
-const models = new ModelWorker(
-  () =>
-    new Worker(new URL('./model.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'flowbench models',
-    }),
-  navigator.locks,
-);
 const runtimeFor = (choice: BackendChoice, engine: EngineInfo) =>
-  Promise.resolve(new RemoteRuntime(engine, models, OrtRuntime.resolve(choice, engine)));
+  Promise.resolve(new OrtRuntime(engine, browserOrtLoader, OrtRuntime.resolve(choice, engine)));
 const post = (message: EngineMessage) => self.postMessage(message);
 
 const PROGRESS_EVERY_MS = 100;

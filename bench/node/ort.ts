@@ -1,13 +1,11 @@
 /**
  * onnxruntime rows, in Node (onnxruntime-web runs its WASM backend there):
  *
- * - per-call overhead of `run()` on a tiny graph, through the engine's
- *   runtime as the app has it — a `RemoteRuntime` whose sessions run in the
- *   model worker (a worker thread here) — versus a bare onnxruntime-web
- *   session on this thread;
+ * - per-call overhead of `run()` on a tiny graph, through Flowbench's
+ *   `OrtRuntime` session wrapper versus a bare onnxruntime-web session;
  * - the MLP train step (784→128→10, batch 256, momentum) through the real
- *   runner — `executeFlow` driving the `train.classifier` node on that
- *   runtime — versus a bare onnxruntime-web loop feeding weights back.
+ *   runner — `executeFlow` driving the `train.classifier` node on an
+ *   `OrtRuntime` — versus a bare onnxruntime-web loop feeding weights back.
  *   Both sides train on the same batches, made by the same code: the node's
  *   `classifierBatches`, drawn in the node's order. A bare loop that trains
  *   for real must assemble its batches too, so neither side is spared that
@@ -17,10 +15,9 @@
  * - the bare loop on one fixed batch on onnxruntime-web WASM versus
  *   onnxruntime-node CPU: the engines alone, nothing else in the step.
  *
- * Every onnxruntime here gets the app's thread count (`wasmThreads`, one per
- * two cores up to four), so the web/native ratio compares engines, not threads.
+ * Both runtimes get the engine's thread count (`WASM_THREADS`, one: see
+ * ort-runtime.ts), so the web/native ratio compares engines, not threads.
  */
-import { availableParallelism } from 'node:os';
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { createCatalog } from '../../src/core/catalog/catalog';
@@ -35,15 +32,12 @@ import { classifierBatches } from '../../src/core/nodes/classifier-batches';
 import { modelMlp } from '../../src/core/nodes/model-mlp';
 import { trainClassifier } from '../../src/core/nodes/train-classifier';
 import { createRandom, type Random } from '../../src/core/random';
-import type { ModelReply, ModelRequest } from '../../workers/model-protocol';
-import { engineInfo, wasmThreads } from '../../workers/engine/ort-runtime';
-import { ModelWorker, RemoteRuntime } from '../../workers/engine/remote-runtime';
+import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { alternate, median } from '../lib/stats';
 import { quietEvents } from './events';
-import { noLocks, threadPort } from './threads';
 
-const THREADS = wasmThreads(availableParallelism());
+const THREADS = WASM_THREADS;
 const SPEC: MlpSpec = { inputSize: 784, hidden: [128], outputSize: 10, activation: 'relu' };
 const BATCH = 256;
 const ROWS = 2048;
@@ -61,12 +55,7 @@ ortWeb.env.logLevel = 'error';
 
 type OrtLike = Pick<typeof ortWeb, 'Tensor' | 'InferenceSession'>;
 type OrtTensor = ortWeb.Tensor;
-/** The app's runtime: its sessions in a model worker (a worker thread, with its own ORT). */
-const models = new ModelWorker(
-  () => threadPort<ModelRequest, ModelReply>('./model-thread.ts'),
-  noLocks,
-);
-const webRuntime = new RemoteRuntime(engineInfo(null), models, 'wasm');
+const webRuntime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ortWeb), 'wasm');
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // ── tiny graph ────────────────────────────────────────────────────────────
@@ -107,7 +96,7 @@ async function tinyRow(): Promise<BenchRow> {
     reference: b,
     target: noTarget,
   });
-  row.note = `the engine's RemoteRuntime (the call, its feed copied and its output transferred across to the model worker's thread and back) vs a bare onnxruntime-web session on this thread (Relu on [1,4], WASM); overhead ${((row.value ?? 0) - (row.reference ?? 0)).toFixed(1)} µs/call; the issue sets no target for it`;
+  row.note = `OrtRuntime session wrapper vs a bare onnxruntime-web session (Relu on [1,4], WASM); overhead ${((row.value ?? 0) - (row.reference ?? 0)).toFixed(1)} µs/call; the issue sets no target for it`;
   return row;
 }
 
@@ -329,7 +318,7 @@ async function trainRows(): Promise<BenchRow[]> {
     ours: runner.a.map(stepsPerSecond),
     reference: runner.b.map(stepsPerSecond),
     target: ratioAtLeast(0.95),
-    note: `${trainNote}; executeFlow → train.classifier → RemoteRuntime → the model worker's thread (timed from the node's own progress calls, after ${WARM_STEPS} warm steps) vs session.run in a loop, also from fresh weights after the same warm steps; both train on the node's batches in its order, assembled by the same code (${(prep * 1000).toFixed(0)} µs per batch, on both sides); onnxruntime-web WASM in Node, threads: ${THREADS}`,
+    note: `${trainNote}; executeFlow → train.classifier → OrtRuntime (timed from the node's own progress calls, after ${WARM_STEPS} warm steps) vs session.run in a loop, also from fresh weights after the same warm steps; both train on the node's batches in its order, assembled by the same code (${(prep * 1000).toFixed(0)} µs per batch, on both sides); onnxruntime-web WASM in Node, threads: ${THREADS}`,
   });
 
   const engines = await alternate({

@@ -25,7 +25,7 @@
  *   lateness, and the no-catch-up rule (a late slot is never made up).
  */
 import { availableParallelism } from 'node:os';
-import type { Worker } from 'node:worker_threads';
+import { Worker } from 'node:worker_threads';
 import { systemClock } from '../../src/core/data/clock';
 import type { DataEngineConfig } from '../../src/core/data/config';
 import { DataEngine } from '../../src/core/data/data-engine';
@@ -33,9 +33,7 @@ import { FlowController } from '../../src/core/data/flow-controller';
 import { environmentSpec, type EnvironmentSpec } from '../../src/core/live/environment';
 import { createRandom } from '../../src/core/random';
 import { WorkerProducer, type ProducerPort } from '../../workers/engine/producers';
-import type { ProducerReply, ProducerRequest } from '../../workers/producer-protocol';
 import { bareRollouts, type BareShare } from './bare-rollouts';
-import { threadPort, tsThread } from './threads';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow, type Target } from '../lib/rows';
 import { median } from '../lib/stats';
 
@@ -55,9 +53,32 @@ const environment: EnvironmentSpec = environmentSpec('pendulum', {
   seed: 0,
 });
 
+/** A worker thread running `file` (beside this one) under the TypeScript loader. */
+function tsThread(file: string): Worker {
+  // A worker thread does not inherit the TypeScript loader: register it, then load the entry.
+  const entry = new URL(file, import.meta.url).href;
+  return new Worker(
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
+    { eval: true },
+  );
+}
+
 /** A worker thread speaking the producer protocol, as the engine worker's `Worker` does. */
-const spawnThread = () =>
-  threadPort<ProducerRequest, ProducerReply>('./producer-thread.ts') satisfies ProducerPort;
+function spawnThread(): ProducerPort & { thread: Worker } {
+  const thread = tsThread('./producer-thread.ts');
+  return {
+    thread,
+    postMessage: (message, transfer) => thread.postMessage(message, transfer as never),
+    addEventListener: (type: 'message' | 'error', listener: (event: never) => void) => {
+      if (type === 'message') thread.on('message', (data: unknown) => listener({ data } as never));
+      else
+        thread.on('error', (error: Error) =>
+          listener({ message: error.message, preventDefault: () => undefined } as never),
+        );
+    },
+    terminate: () => void thread.terminate(),
+  };
+}
 
 let generation = 0;
 

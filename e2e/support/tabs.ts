@@ -24,17 +24,10 @@ export async function openTab(context: BrowserContext): Promise<Tab> {
   return { app, errors };
 }
 
-/** The page's engine worker (the model worker and onnxruntime's own threads are workers too). */
+/** The page's engine worker (onnxruntime's own threads are workers too). */
 export function engineWorker(page: Page): Worker {
   const worker = page.workers().find((w) => w.url().includes('engine.worker'));
   if (!worker) throw new Error('the page has no engine worker');
-  return worker;
-}
-
-/** The page's model worker, where onnxruntime runs (started with the first session). */
-export function modelWorker(page: Page): Worker {
-  const worker = page.workers().find((w) => w.url().includes('model.worker'));
-  if (!worker) throw new Error('the page has no model worker');
   return worker;
 }
 
@@ -45,11 +38,11 @@ export function modelWorker(page: Page): Worker {
  *
  * A browser starves a tab between tasks, never inside an IndexedDB
  * transaction, and so does this. DevTools may run the call in the middle of
- * the worker's own JavaScript, and the engine may begin a write at any turn
- * (its sessions run in the model worker, so it is often idle and ready to):
- * spinning while one of its transactions waits to deliver a callback would
- * keep that transaction open and hold every other tab's reads of the run
- * stores — their sweeps included — until the spin ends. So the call watches
+ * the worker's own JavaScript, and the engine may begin a write at any turn,
+ * even between a transaction's commit and its `complete` event. Spinning
+ * while one of its transactions waits to deliver a callback would keep that
+ * transaction open and hold every other tab's reads of the run stores —
+ * their sweeps included — until the spin ends. So the call watches
  * every transaction the engine opens from then on, waits for a read-write
  * transaction over the run stores to commit (every write begun before is
  * done), and spins at the first moment after that when none of the

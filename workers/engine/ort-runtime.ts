@@ -120,29 +120,18 @@ export function engineInfo(adapter: AdapterInfo | null): EngineInfo {
 }
 
 /**
- * onnxruntime's WASM threads on a machine with `cores` cores: one per two
- * cores, at most four — onnxruntime's own default, said out loud so that the
- * bench measures what the app runs. The other half of the cores is left to
- * the engine, the page and the producers: on two cores, a second onnxruntime
- * thread sharing them made the runner's training steps uneven (its slowest
- * trials at a quarter of the median's speed) for a fifth more speed on a
- * bare loop.
+ * onnxruntime's WASM threads, in the engine and in the bench that measures it.
  *
- * Threads are safe because onnxruntime runs in the model worker (see
- * `remote-runtime.ts`): while it ran in the engine worker itself, with a
- * second thread Chromium stopped answering the engine's IndexedDB
- * transactions part-way through about one run in three on a busy machine.
+ * One. With a second thread (ORT's thread pool runs in a worker of its own,
+ * sharing memory with the engine worker) Chromium stopped answering the
+ * engine's IndexedDB transactions part-way through a run, for good, when the
+ * machine was busy: about one run in three of the default example with two
+ * background processes on two cores, none in 32 with one thread. The run
+ * then never ended and every write to its stores, from any tab, waited behind
+ * it. A run that always ends is worth more than the second core, which gave
+ * the examples' MLP about a fifth more training speed on two cores.
  */
-export function wasmThreads(cores: number): number {
-  return Math.min(4, Math.max(1, Math.ceil(cores / 2) || 1));
-}
-
-/** The backend a node's `choice` runs on, on an engine with `info`, in a run on `runBackend`. */
-export function nodeBackend(choice: NodeBackend, info: EngineInfo, runBackend: Backend): Backend {
-  if (choice === 'auto') return runBackend;
-  if (choice === 'prefer-webgpu') return info.adapter ? 'webgpu' : 'wasm';
-  return OrtRuntime.resolve(choice, info);
-}
+export const WASM_THREADS = 1;
 
 /** The browser loader: one lazily fetched build per backend. */
 export const browserOrtLoader: OrtLoader = async (backend) => {
@@ -151,7 +140,7 @@ export const browserOrtLoader: OrtLoader = async (backend) => {
       ? await import('onnxruntime-web/webgpu')
       : await import('onnxruntime-web/wasm');
   ort.env.logLevel = 'error';
-  ort.env.wasm.numThreads = wasmThreads(navigator.hardwareConcurrency);
+  ort.env.wasm.numThreads = WASM_THREADS;
   return ort;
 };
 
@@ -302,7 +291,9 @@ export class OrtRuntime implements TensorRuntime {
 
   /** The backend a node's choice runs on here. */
   backendFor(choice: NodeBackend): Backend {
-    return nodeBackend(choice, this.info, this.runBackend);
+    if (choice === 'auto') return this.runBackend;
+    if (choice === 'prefer-webgpu') return this.info.adapter ? 'webgpu' : 'wasm';
+    return OrtRuntime.resolve(choice, this.info);
   }
 
   async createSession(

@@ -3,12 +3,12 @@
  *
  * A write to IndexedDB can wait without failing: behind a long transaction
  * of another tab, or because the browser's storage has stalled (it did, in
- * Chromium, while onnxruntime's threads ran in the engine worker; see
- * `remote-runtime.ts`). The run then looks healthy while nothing of it is
- * stored. The driver passes every write of the record through `track`; when
- * the oldest one has waited `stallMs`, `onStall` says so, once, and
- * `onResume` when writes answer again, so the person learns that what the run
- * records is held in memory and that closing the tab now would lose it.
+ * Chromium, while onnxruntime ran on two threads; see `WASM_THREADS`). The
+ * run then looks healthy while nothing of it is stored. The driver passes
+ * every write of the record through `track`; when the oldest one has waited
+ * `stallMs`, `onStall` says so, once, and `onResume` when writes answer again,
+ * so the person learns that what the run records is held in memory and that
+ * closing the tab now would lose it.
  */
 export interface StorageWatchOptions {
   now: () => number;
