@@ -130,6 +130,12 @@ export function engineInfo(adapter: AdapterInfo | null): EngineInfo {
  * then never ended and every write to its stores, from any tab, waited behind
  * it. A run that always ends is worth more than the second core, which gave
  * the examples' MLP about a fifth more training speed on two cores.
+ *
+ * onnxruntime in a worker of its own, which the engine never waits on, ended
+ * all of 24 runs with two threads under the same load, but cost a message
+ * each way per session run: the default example trained 2–3.5× slower on a
+ * 2-core virtual machine. Threads can come back that way once a loop's units
+ * go over in one message, not one per step.
  */
 export const WASM_THREADS = 1;
 
