@@ -42,51 +42,61 @@ export function engineWorker(page: Page): Worker {
  * even between a transaction's commit and its `complete` event. Spinning
  * while one of its transactions waits to deliver a callback would keep that
  * transaction open and hold every other tab's reads of the run stores —
- * their sweeps included — until the spin ends. So the call watches
- * every transaction the engine opens from then on, waits for a read-write
+ * their sweeps included — until the spin ends (a trace showed a sweep's read
+ * held for all 25 s). So the call watches every transaction the engine uses
+ * from then on (Dexie binds `IDBDatabase.transaction` when it opens, but asks
+ * each transaction for its stores as it goes), waits for a read-write
  * transaction over the run stores to commit (every write begun before is
- * done), and spins at the first moment after that when none of the
- * transactions it watches is open.
+ * done), and spins at the first moment after that when none it watches is
+ * open.
  */
 export function starveEngine(page: Page, ms: number): Promise<void> {
   return engineWorker(page).evaluate(
     (busyMs) =>
       new Promise<void>((resolve, reject) => {
-        // eslint-disable-next-line @typescript-eslint/unbound-method -- always called on a database
-        const transaction = IDBDatabase.prototype.transaction;
+        // eslint-disable-next-line @typescript-eslint/unbound-method -- always called on a transaction
+        const objectStore = IDBTransaction.prototype.objectStore;
         const watched = new Set<IDBTransaction>();
+        const seen = new WeakSet<IDBTransaction>();
         let settled = false;
+        const unwatch = () => {
+          IDBTransaction.prototype.objectStore = objectStore;
+        };
         const spinIfIdle = () => {
           if (!settled || watched.size > 0) return;
-          IDBDatabase.prototype.transaction = transaction;
+          unwatch();
           const end = Date.now() + busyMs;
           while (Date.now() < end) {
             // spin
           }
           resolve();
         };
-        IDBDatabase.prototype.transaction = function (
-          this: IDBDatabase,
-          ...args: Parameters<IDBDatabase['transaction']>
-        ) {
-          const tx = transaction.apply(this, args);
-          watched.add(tx);
-          const ended = () => {
-            watched.delete(tx);
-            spinIfIdle();
-          };
-          tx.addEventListener('complete', ended);
-          tx.addEventListener('abort', ended);
-          return tx;
+        IDBTransaction.prototype.objectStore = function (this: IDBTransaction, name: string) {
+          const store = objectStore.call(this, name); // throws for a transaction already over
+          if (!seen.has(this)) {
+            seen.add(this);
+            watched.add(this);
+            const ended = () => {
+              watched.delete(this);
+              spinIfIdle();
+            };
+            this.addEventListener('complete', ended);
+            this.addEventListener('abort', ended);
+          }
+          return store;
+        };
+        const fail = (error: Error) => {
+          unwatch();
+          reject(error);
         };
         const open = indexedDB.open('flowbench');
-        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onerror = () => fail(open.error ?? new Error('cannot open flowbench'));
         open.onsuccess = () => {
           const db = open.result;
           const stores = ['runs', 'runNodes', 'metrics', 'intervals', 'artifacts'];
-          const settle = transaction.call(db, stores, 'readwrite');
-          settle.objectStore('runs').count();
-          settle.onabort = () => reject(settle.error ?? new Error('cannot settle the stores'));
+          const settle = db.transaction(stores, 'readwrite');
+          objectStore.call(settle, 'runs').count();
+          settle.onabort = () => fail(settle.error ?? new Error('cannot settle the stores'));
           settle.oncomplete = () => {
             db.close();
             settled = true;
