@@ -57,7 +57,6 @@ export function starveEngine(page: Page, ms: number): Promise<void> {
         // eslint-disable-next-line @typescript-eslint/unbound-method -- always called on a transaction
         const objectStore = IDBTransaction.prototype.objectStore;
         const watched = new Set<IDBTransaction>();
-        const seen = new WeakSet<IDBTransaction>();
         let settled = false;
         const unwatch = () => {
           IDBTransaction.prototype.objectStore = objectStore;
@@ -73,8 +72,7 @@ export function starveEngine(page: Page, ms: number): Promise<void> {
         };
         IDBTransaction.prototype.objectStore = function (this: IDBTransaction, name: string) {
           const store = objectStore.call(this, name); // throws for a transaction already over
-          if (!seen.has(this)) {
-            seen.add(this);
+          if (!watched.has(this)) {
             watched.add(this);
             const ended = () => {
               watched.delete(this);
