@@ -4,7 +4,7 @@
  */
 /// <reference lib="webworker" />
 import { builtinCatalog } from '../src/core/nodes';
-import type { AdapterInfo, BackendChoice, EngineInfo } from '../src/core/engine/runtime';
+import type { AdapterInfo, BackendChoice, EngineInfo } from '../src/core/runtime/tensor-runtime';
 import { throttledYield } from '../src/core/engine/executor';
 import type { RunId } from '../src/core/run/record';
 import { FlowbenchDb } from '../src/db/schema';

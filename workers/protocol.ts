@@ -9,7 +9,7 @@
  * never travel here: the worker writes them to IndexedDB and the UI reads
  * them back through live queries, so there is one copy of the truth.
  */
-import type { Backend, EngineInfo } from '../src/core/engine/runtime';
+import type { Backend, EngineInfo } from '../src/core/runtime/tensor-runtime';
 import type { PoolSnapshot, RequestProgress, RunMode, RunParity } from '../src/core/programs';
 import type { RunId, RunStatus } from '../src/core/run/record';
 

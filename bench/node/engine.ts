@@ -12,7 +12,7 @@
 import { createCatalog, type Catalog } from '../../src/core/catalog/catalog';
 import { defineNodeKind, type NodeContext, type NodeKind } from '../../src/core/catalog/kind';
 import { executeFlow } from '../../src/core/engine/executor';
-import type { TensorRuntime } from '../../src/core/engine/runtime';
+import type { TensorRuntime } from '../../src/core/runtime/tensor-runtime';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { compareRow, overheadAtMost, ratioAtMost, type BenchRow } from '../lib/rows';
 import { alternate } from '../lib/stats';

@@ -24,7 +24,7 @@ import { createCatalog } from '../../src/core/catalog/catalog';
 import { defineNodeKind } from '../../src/core/catalog/kind';
 import type { Dataset } from '../../src/core/catalog/values';
 import { executeFlow } from '../../src/core/engine/executor';
-import { float32 } from '../../src/core/engine/runtime';
+import { float32 } from '../../src/core/runtime/tensor-runtime';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { GraphBuilder } from '../../src/core/onnx/graph';
 import { buildMlpTrainStep, initMlpWeights, type MlpSpec } from '../../src/core/onnx/mlp';

@@ -1,6 +1,6 @@
 /** The top bar: the open flow's name, files in and out, the backend, Run and Cancel run. */
 import { useState, type ChangeEvent } from 'react';
-import { backendChoices, type BackendChoice } from '../core/engine/runtime';
+import { backendChoices, type BackendChoice } from '../core/runtime/tensor-runtime';
 import { useEngine, useEngineInfo } from './engine/EngineContext';
 import { useRunActions } from './engine/actions';
 import { ExamplesDialog } from './panels/ExamplesDialog';

@@ -4,7 +4,7 @@
  * writes the open document back on every change.
  */
 import { useEffect } from 'react';
-import { backendChoices, type BackendChoice } from '../core/engine/runtime';
+import { backendChoices, type BackendChoice } from '../core/runtime/tensor-runtime';
 import { flowFormats, type FlowDocument } from '../core/flow/document';
 import { parseFlow, validateFlow } from '../core/flow/validate';
 import { builtinCatalog } from '../core/nodes';

@@ -7,7 +7,7 @@
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import type { Dataset } from '../../src/core/catalog/values';
-import type { Tensor } from '../../src/core/engine/runtime';
+import type { Tensor } from '../../src/core/runtime/tensor-runtime';
 import { GraphBuilder } from '../../src/core/onnx/graph';
 import {
   buildMlpTrainStep,

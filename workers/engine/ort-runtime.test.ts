@@ -8,7 +8,7 @@ import 'fake-indexeddb/auto';
 import * as ort from 'onnxruntime-web';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GraphBuilder } from '../../src/core/onnx/graph';
-import type { AdapterInfo } from '../../src/core/engine/runtime';
+import type { AdapterInfo } from '../../src/core/runtime/tensor-runtime';
 import { readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import { DeviceLostError, engineInfo, OrtRuntime, type OrtModule } from './ort-runtime';

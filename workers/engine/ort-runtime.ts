@@ -47,7 +47,7 @@ import {
   type SessionOptions,
   type Tensor,
   type TensorRuntime,
-} from '../../src/core/engine/runtime';
+} from '../../src/core/runtime/tensor-runtime';
 
 export type OrtModule = typeof Ort;
 export type OrtLoader = (backend: Backend) => Promise<OrtModule>;

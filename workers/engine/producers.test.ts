@@ -9,7 +9,7 @@ import { DataEngine } from '../../src/core/data/data-engine';
 import { systemClock } from '../../src/core/data/clock';
 import { engineConfig } from '../../src/core/data/testing';
 import { createRandom } from '../../src/core/random';
-import { RunCancelledError } from '../../src/core/engine/executor';
+import { RunCancelledError } from '../../src/core/runtime/cancel';
 import {
   createEnvironmentProducer,
   environmentSpec,

@@ -7,7 +7,7 @@
  * it. Both backends' budgets share one row, rewritten in a transaction, so
  * two settings in quick succession cannot lose one another.
  */
-import type { Backend } from '../../src/core/engine/runtime';
+import type { Backend } from '../../src/core/runtime/tensor-runtime';
 import type { FlowbenchDb } from '../../src/db/schema';
 import type { BudgetStore } from './programs';
 

@@ -18,7 +18,7 @@ import type {
   Backend,
   NodeBackend,
   TensorRuntime,
-} from '../../src/core/engine/runtime';
+} from '../../src/core/runtime/tensor-runtime';
 import {
   createProgramHost,
   defaultPoolBudget,

@@ -11,9 +11,9 @@
  * ends, after flushing what was buffered.
  */
 import type { Catalog } from '../../src/core/catalog/catalog';
-import type { BackendChoice, TensorRuntime } from '../../src/core/engine/runtime';
+import type { BackendChoice, TensorRuntime } from '../../src/core/runtime/tensor-runtime';
 import type { ProgramHost } from '../../src/core/programs';
-import { describeAdapter } from '../../src/core/engine/runtime';
+import { describeAdapter } from '../../src/core/runtime/tensor-runtime';
 import { errorMessage, executeFlow } from '../../src/core/engine/executor';
 import { FlowValidationError, describeIssues } from '../../src/core/flow/issues';
 import { sha256Hex } from '../../src/core/run/digest';

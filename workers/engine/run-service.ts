@@ -4,7 +4,7 @@
  * per run for cancel, and holds a Web Lock named after each run while it is
  * driven, so other tabs can tell a live run from one whose engine died.
  */
-import type { BackendChoice, EngineInfo } from '../../src/core/engine/runtime';
+import type { BackendChoice, EngineInfo } from '../../src/core/runtime/tensor-runtime';
 import type { RunId, RunStatus } from '../../src/core/run/record';
 import { waitingReason } from '../../src/core/run/devices';
 import { updateRun } from '../../src/db/runs';

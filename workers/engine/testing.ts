@@ -5,7 +5,7 @@
 import * as ort from 'onnxruntime-web';
 import { readFileSync } from 'node:fs';
 import { builtinCatalog } from '../../src/core/nodes';
-import type { EngineInfo } from '../../src/core/engine/runtime';
+import type { EngineInfo } from '../../src/core/runtime/tensor-runtime';
 import { flowDocumentSchema, type FlowDocument } from '../../src/core/flow/document';
 import { queuedRun } from '../../src/core/run/request';
 import type { RunId, RunRow } from '../../src/core/run/record';

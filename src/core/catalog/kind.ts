@@ -4,7 +4,7 @@
  * UI renders every kind generically from this declaration; the engine runs
  * `execute` with a context that hides where values, metrics and tensors go.
  */
-import type { TensorRuntime } from '../engine/runtime';
+import type { TensorRuntime } from '../runtime/tensor-runtime';
 import type { ProgramHost } from '../programs/host';
 import type { ParamSpecs, ParamValues } from './params';
 import type { PortSpec } from './ports';

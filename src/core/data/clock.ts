@@ -3,7 +3,7 @@
  * set a real timer themselves: they ask a `Clock`, so tests drive them with a
  * fake one and never wait on wall time, and a cancel reaches every sleep.
  */
-import { RunCancelledError } from '../engine/executor';
+import { RunCancelledError } from '../runtime/cancel';
 
 export interface Clock {
   /** Epoch milliseconds. */

@@ -4,7 +4,7 @@
  * nothing else can run, so a 30-second timeout takes no wall time, and a
  * promise that waits on nothing is reported as a deadlock instead of hanging.
  */
-import { RunCancelledError } from '../engine/executor';
+import { RunCancelledError } from '../runtime/cancel';
 import type { Clock } from './clock';
 
 interface Sleeper {

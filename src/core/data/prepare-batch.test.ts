@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunCancelledError } from '../engine/executor';
+import { RunCancelledError } from '../runtime/cancel';
 import { DataWaitTimeoutError } from './errors';
 import { createRandom } from '../random';
 import { FlowController } from './flow-controller';

@@ -7,7 +7,7 @@
  * for it up front: no per-episode arrays, and nothing to pack for a worker's
  * reply.
  */
-import { RunCancelledError } from '../engine/executor';
+import { RunCancelledError } from '../runtime/cancel';
 import { createRandom } from '../random';
 import type { BufferPool } from './buffer-pool';
 import type { EpisodeData } from './episode';

@@ -7,7 +7,7 @@
  * `rollout` turns N lockstep instances into N episodes; an instance that
  * terminates stops there while the others go on.
  */
-import { RunCancelledError } from '../engine/executor';
+import { RunCancelledError } from '../runtime/cancel';
 import type { Random } from '../random';
 import type { EpisodeData } from './episode';
 import { PackedEpisodeWriter, unpackEpisodes } from './packed-episodes';

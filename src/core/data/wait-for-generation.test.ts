@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { RunCancelledError } from '../engine/executor';
+import { RunCancelledError } from '../runtime/cancel';
 import { GenerationTimeoutError, ProducerError } from './errors';
 import { setupController } from './testing';
 

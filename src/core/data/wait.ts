@@ -7,7 +7,7 @@
  * that slept is recorded as one interval, whether it ended in data, a
  * timeout, an error or a cancel.
  */
-import { RunCancelledError } from '../engine/executor';
+import { RunCancelledError } from '../runtime/cancel';
 import type { Clock } from './clock';
 import type { DataTelemetry, WaitKind } from './telemetry';
 

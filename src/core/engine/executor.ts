@@ -26,9 +26,10 @@ import { resolveOutput, validateFlow } from '../flow/validate';
 import { resolveNodeParams, type RunParams } from '../run/params';
 import type { NodeStatus } from '../run/record';
 import { unboundedProgramHost, type ProgramHost } from '../programs/host';
-import type { TensorRuntime } from './runtime';
-import { closeRunResources } from './run-scope';
-import { NodeRun, RunCancelledError, YIELD_EVERY_MS, type RunShared } from './node-run';
+import type { TensorRuntime } from '../runtime/tensor-runtime';
+import { closeRunResources } from '../runtime/run-scope';
+import { RunCancelledError } from '../runtime/cancel';
+import { NodeRun, YIELD_EVERY_MS, type RunShared } from './node-run';
 import { BYPASSED, bypassedUpstream, passThrough } from './bypass';
 
 export interface NodeOutcome {
@@ -74,8 +75,6 @@ export interface ExecuteResult {
   /** Ids of the nodes that failed, in the order they failed. */
   failed: string[];
 }
-
-export { RunCancelledError } from './node-run';
 
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 

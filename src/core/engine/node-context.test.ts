@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { createCatalog } from '../catalog/catalog';
 import { defineNodeKind } from '../catalog/kind';
 import { FLOW_FORMAT, type FlowDocument } from '../flow/document';
-import { executeFlow, RunCancelledError, type NodeOutcome, type RunEvents } from './executor';
-import type { TensorRuntime } from './runtime';
+import { executeFlow, type NodeOutcome, type RunEvents } from './executor';
+import { RunCancelledError } from '../runtime/cancel';
+import type { TensorRuntime } from '../runtime/tensor-runtime';
 
 const out = [{ name: 'out', type: 'number', description: '' }] as const;
 

@@ -12,16 +12,8 @@
 import type { NodeContext, NodeFile, NodeKind } from '../catalog/kind';
 import type { ProgramHost } from '../programs/host';
 import type { RunEvents } from './executor';
-import type { TensorRuntime } from './runtime';
-
-/** Thrown into a body (by `checkpoint`) once its run is cancelled. */
-export class RunCancelledError extends Error {
-  readonly code = 'cancelled';
-  override name = 'RunCancelledError';
-  constructor() {
-    super('The run was cancelled');
-  }
-}
+import { RunCancelledError } from '../runtime/cancel';
+import type { TensorRuntime } from '../runtime/tensor-runtime';
 
 /** Bodies yield at most this often, so a tight loop stays cancellable without paying per step. */
 export const YIELD_EVERY_MS = 10;

@@ -1,6 +1,6 @@
 /** The `backend` param that every node running ONNX sessions declares, worded once. */
 import type { EnumParam } from '../catalog/params';
-import { nodeBackends, type NodeBackend } from '../engine/runtime';
+import { nodeBackends, type NodeBackend } from '../runtime/tensor-runtime';
 
 export function backendParam(
   where: 'Where inference runs' | 'Where the steps run',

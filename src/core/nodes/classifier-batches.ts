@@ -18,7 +18,7 @@
  * before asking for the next (the runner runs one unit at a time).
  */
 import type { Dataset } from '../catalog/values';
-import type { Tensor } from '../engine/runtime';
+import type { Tensor } from '../runtime/tensor-runtime';
 import { permutation, type Random } from '../random';
 
 /** Batches of `size` rows: features `[size, featureSize]` and one-hot targets `[size, classes]`. */

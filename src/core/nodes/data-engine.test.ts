@@ -5,7 +5,7 @@
  * consumes it.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import type { TensorRuntime } from '../engine/runtime';
+import type { TensorRuntime } from '../runtime/tensor-runtime';
 import type { FlowDocument } from '../flow/document';
 import { FlowValidationError } from '../flow/issues';
 import { validateFlow } from '../flow/validate';

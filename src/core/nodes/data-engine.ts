@@ -24,7 +24,7 @@ import { DataEngine } from '../data/data-engine';
 import { GenerationTimeoutError } from '../data/errors';
 import { FlowController } from '../data/flow-controller';
 import { waitBounded } from '../data/wait';
-import { ownByRun } from '../engine/run-scope';
+import { ownByRun } from '../runtime/run-scope';
 import { createRandom } from '../random';
 import { engineConfigFromParams, engineParamIssues } from '../live/engine-config';
 import { expectEnvironment } from '../live/environment';

@@ -9,7 +9,7 @@
 import { backendParam } from './backend-param';
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
-import { float32, type Backend } from '../engine/runtime';
+import { float32, type Backend } from '../runtime/tensor-runtime';
 import { estimateMemory } from '../onnx/memory';
 import { buildMlpInference } from '../onnx/mlp';
 import {

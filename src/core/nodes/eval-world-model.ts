@@ -15,7 +15,7 @@ import { backendParam } from './backend-param';
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { deriveSeed } from '../data/seed';
 import { rollout } from '../data/simulator';
-import { float32, hostOutput } from '../engine/runtime';
+import { float32, hostOutput } from '../runtime/tensor-runtime';
 import { createDynamics, expectEnvironment } from '../live/environment';
 import { expectWorldModel, worldModelInputSize, writeWorldModelInput } from '../live/world-model';
 import { buildMlpInference } from '../onnx/mlp';

@@ -8,7 +8,7 @@
 import { backendParam } from './backend-param';
 import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { expectDataset, type Dataset } from '../catalog/values';
-import { float32, isDeviceTensor, type Backend, type Tensor } from '../engine/runtime';
+import { float32, isDeviceTensor, type Backend, type Tensor } from '../runtime/tensor-runtime';
 import {
   describeValueInfo,
   OnnxFormatError,

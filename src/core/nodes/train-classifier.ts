@@ -12,7 +12,7 @@ import { backendParam } from './backend-param';
 import { defineNodeKind, type NodeContext } from '../catalog/kind';
 import type { ParamValues } from '../catalog/params';
 import { expectDataset, expectModel, type ModelValue } from '../catalog/values';
-import type { Backend, NodeBackend } from '../engine/runtime';
+import type { Backend, NodeBackend } from '../runtime/tensor-runtime';
 import { buildMlpInference, buildMlpTrainStep, initMlpWeights, mlpOptimizers } from '../onnx/mlp';
 import type { MlpSpec, MlpWeights } from '../onnx/mlp-spec';
 import { estimateMemory } from '../onnx/memory';

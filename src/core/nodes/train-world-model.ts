@@ -21,7 +21,7 @@ import {
   readTensor,
   type Feed,
   type Tensor,
-} from '../engine/runtime';
+} from '../runtime/tensor-runtime';
 import { ContextReader } from '../live/context-reader';
 import { expectContextWindows } from '../live/live-source';
 import {

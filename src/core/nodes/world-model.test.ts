@@ -6,7 +6,7 @@
  */
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { nodeRuntime } from '../../../workers/engine/testing';
-import type { TensorRuntime } from '../engine/runtime';
+import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { waitKinds } from '../data/telemetry';
 import { setProducerHost, type ProducerHost } from '../live/producer-host';
 import {

@@ -10,7 +10,7 @@
  * pool view. Trade-off: these are guesses that err small; a budget too small
  * fails a step up front with its numbers, which is better than a lost device.
  */
-import type { AdapterInfo, Backend } from '../engine/runtime.ts';
+import type { AdapterInfo, Backend } from '../runtime/tensor-runtime.ts';
 
 /** The budget of a WASM pool, in bytes. */
 export const WASM_HEAP_BUDGET = 1024 ** 3;

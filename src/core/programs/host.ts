@@ -15,7 +15,7 @@
  * closes at the run's end; otherwise a node's sessions live as long as its
  * requests.
  */
-import type { Backend, NodeBackend, TensorRuntime } from '../engine/runtime.ts';
+import type { Backend, NodeBackend, TensorRuntime } from '../runtime/tensor-runtime.ts';
 import { compareRuns, type ParityReport } from './parity.ts';
 import { DeviceMemoryPool } from './pool.ts';
 import type { ModelDef, ProgramRequest, RequestId } from './program.ts';

@@ -22,7 +22,7 @@ import {
   type Feed,
   type SessionOptions,
   type Tensor,
-} from '../engine/runtime.ts';
+} from '../runtime/tensor-runtime.ts';
 import { estimateMemory } from '../onnx/memory.ts';
 import type { MlpInference, MlpTrainStep, MlpWeights } from '../onnx/mlp.ts';
 import { ProgramError } from './errors.ts';

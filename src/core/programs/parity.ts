@@ -10,7 +10,7 @@
  * first difference is and the two values there. Trade-off: it runs every
  * request twice.
  */
-import type { Tensor } from '../engine/runtime.ts';
+import type { Tensor } from '../runtime/tensor-runtime.ts';
 import type { ProgramRequest, ProgramValue, RequestId } from './program.ts';
 import type { RequestResult } from './request-run.ts';
 import type { ProgramRunner, RunReport } from './runner.ts';

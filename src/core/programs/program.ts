@@ -12,7 +12,12 @@
  * callbacks, not serialisable data; a flow's node builds its program in the
  * engine, where its inputs are.
  */
-import type { ModelSession, NodeBackend, SessionOptions, Tensor } from '../engine/runtime.ts';
+import type {
+  ModelSession,
+  NodeBackend,
+  SessionOptions,
+  Tensor,
+} from '../runtime/tensor-runtime.ts';
 
 /** A resident model's id, unique within a runner. */
 export type ModelId = string & { readonly __brand: 'ModelId' };

@@ -15,7 +15,7 @@
  * one runner's requests, and the runner still detects the ones it cannot
  * avoid (another run on the same pool) and fails them fast.
  */
-import type { ModelSession } from '../engine/runtime.ts';
+import type { ModelSession } from '../runtime/tensor-runtime.ts';
 import { messageOf, ProgramError, type ProgramErrorCode } from './errors.ts';
 import { formatBytes, type DeviceMemoryPool, type Holder, type Wait } from './pool.ts';
 import type {

@@ -8,7 +8,7 @@ import {
   type Fetched,
   type Tensor,
   type TensorRuntime,
-} from '../engine/runtime.ts';
+} from '../runtime/tensor-runtime.ts';
 import { estimateMemory } from '../onnx/memory.ts';
 import {
   buildMlpInference,

@@ -19,7 +19,7 @@
  * Trade-off: one unit at a time leaves a GPU's parallelism across requests
  * unused, in exchange for determinism and simple accounting.
  */
-import type { ModelSession, TensorRuntime } from '../engine/runtime.ts';
+import type { ModelSession, TensorRuntime } from '../runtime/tensor-runtime.ts';
 import { messageOf, ProgramError } from './errors.ts';
 import { formatBytes, type DeviceMemoryPool, type Holder, type PoolSnapshot } from './pool.ts';
 import type { ModelDef, ModelId, ProgramRequest, RequestId } from './program.ts';

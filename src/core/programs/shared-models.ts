@@ -12,7 +12,7 @@
  * byte when the run ends (`close`). Trade-off: a shared model stays resident
  * until the run ends, not only while the nodes that use it run.
  */
-import type { ModelSession } from '../engine/runtime.ts';
+import type { ModelSession } from '../runtime/tensor-runtime.ts';
 import type { DeviceMemoryPool, Hold } from './pool.ts';
 import type { ModelDef } from './program.ts';
 

@@ -4,7 +4,7 @@
  * scheduling are bookkeeping over declared bytes, so these tests need no
  * onnxruntime (runner.test.ts covers the runner with real sessions).
  */
-import type { TensorRuntime } from '../engine/runtime.ts';
+import type { TensorRuntime } from '../runtime/tensor-runtime.ts';
 import { DeviceMemoryPool } from './pool.ts';
 import {
   loop,

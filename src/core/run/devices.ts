@@ -4,7 +4,7 @@
  * without an adapter leaves such a run queued with its reason instead of
  * failing it, so it can still run where WebGPU exists.
  */
-import type { Backend, BackendChoice } from '../engine/runtime';
+import type { Backend, BackendChoice } from '../runtime/tensor-runtime';
 import type { FlowDocument } from '../flow/document';
 
 export function requiredDevices(flow: FlowDocument, choice: BackendChoice): Backend[] {

@@ -5,7 +5,7 @@
  * Dexie schema that stores them lives in the db layer.
  */
 import type { FlowDocument } from '../flow/document';
-import type { Backend, BackendChoice } from '../engine/runtime';
+import type { Backend, BackendChoice } from '../runtime/tensor-runtime';
 import type { InputValue } from './params';
 
 export const runStatuses = ['queued', 'running', 'ok', 'error', 'cancelled', 'abandoned'] as const;

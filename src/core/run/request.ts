@@ -3,7 +3,7 @@
  * identifies the run (snapshot, params, seed, digest, group, cause, device
  * labels) is fixed before anything executes, with status `queued`.
  */
-import type { BackendChoice } from '../engine/runtime';
+import type { BackendChoice } from '../runtime/tensor-runtime';
 import type { FlowDocument } from '../flow/document';
 import { requiredDevices } from './devices';
 import { paramsDigest } from './digest';

@@ -10,7 +10,7 @@
 import { createStore } from 'zustand/vanilla';
 import type { FlowDocument, FlowEdge, FlowNode } from '../../core/flow/document';
 import type { FlowId, RunId } from '../../core/run/record';
-import type { BackendChoice } from '../../core/engine/runtime';
+import type { BackendChoice } from '../../core/runtime/tensor-runtime';
 import { withoutNodes } from '../../core/flow/groups';
 import { freshId } from './clipboard';
 import { emptyHistory, jump, record, redo, undo, type History } from './history';
