@@ -6,7 +6,7 @@
  * through to a Proxy prototype that answers with a no-op, so the bench keeps
  * running while the engine grows.
  */
-import type { RunEvents } from '../../src/core/engine/executor';
+import type { RunEvents } from '../../src/core/engine/events';
 
 const noop = () => undefined;
 

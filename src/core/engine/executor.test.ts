@@ -8,7 +8,8 @@ import { dataSplit } from '../nodes/data-split';
 import { dataSynthetic } from '../nodes/data-synthetic';
 import { modelMlp } from '../nodes/model-mlp';
 import type { RunParams } from '../run/params';
-import { executeFlow, type NodeOutcome, type RunEvents } from './executor';
+import type { NodeOutcome, RunEvents } from './events';
+import { executeFlow } from './executor';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 
 // --- tiny node kinds, enough to exercise the scheduler ---------------------

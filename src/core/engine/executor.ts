@@ -31,24 +31,7 @@ import { closeRunResources } from '../runtime/run-scope';
 import { RunCancelledError } from '../runtime/cancel';
 import { NodeRun, YIELD_EVERY_MS, type RunShared } from './node-run';
 import { BYPASSED, bypassedUpstream, passThrough } from './bypass';
-
-export interface NodeOutcome {
-  status: Extract<NodeStatus, 'ok' | 'error' | 'cancelled' | 'skipped'>;
-  durationMs: number | null;
-  error: string;
-}
-
-/** What a run reports while it executes. */
-export interface RunEvents {
-  nodeQueued(node: string): void;
-  nodeStarted(node: string, at: number): void;
-  nodeFinished(node: string, outcome: NodeOutcome): void;
-  emitted(node: string, port: string, value: unknown, stream: boolean): void;
-  log(node: string, message: string): void;
-  progress(node: string, done: number, total: number): void;
-  artifact(node: string, name: string, bytes: Uint8Array, mediaType: string): void;
-  interval(node: string, kind: string, start: number, end: number): void;
-}
+import type { RunEvents } from './events';
 
 export interface ExecuteOptions {
   flow: FlowDocument;

@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { createCatalog } from '../catalog/catalog';
 import { defineNodeKind } from '../catalog/kind';
 import { FLOW_FORMAT, type FlowDocument } from '../flow/document';
-import { executeFlow, type NodeOutcome, type RunEvents } from './executor';
+import type { NodeOutcome, RunEvents } from './events';
+import { executeFlow } from './executor';
 import { RunCancelledError } from '../runtime/cancel';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 

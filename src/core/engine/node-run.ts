@@ -11,7 +11,7 @@
  */
 import type { NodeContext, NodeFile, NodeKind } from '../catalog/kind';
 import type { ProgramHost } from '../programs/host';
-import type { RunEvents } from './executor';
+import type { RunEvents } from './events';
 import { RunCancelledError } from '../runtime/cancel';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 

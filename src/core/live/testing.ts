@@ -5,7 +5,8 @@
  */
 import type { EpisodeData } from '../data/episode';
 import type { ProduceRequest, Producer } from '../data/producer';
-import { executeFlow, type ExecuteResult, type NodeOutcome } from '../engine/executor';
+import type { NodeOutcome } from '../engine/events';
+import { executeFlow, type ExecuteResult } from '../engine/executor';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { flowDocumentSchema, type FlowDocument } from '../flow/document';
 import example from '../../examples/pendulum-world-model.flow.json';

@@ -24,17 +24,19 @@ import {
 import { need, weightRefs } from './block-weights.ts';
 import { BATCH } from './mlp-layers.ts';
 import { declareOptimizer } from './mlp-optim.ts';
-import type { MlpTrainStepOptions } from './mlp-train.ts';
-import { checkLossKind, finishTrainStep, lossWithGradient, type TrainStep } from './train-step.ts';
+import {
+  checkLossKind,
+  finishTrainStep,
+  lossWithGradient,
+  type TrainStep,
+  type TrainStepOptions,
+} from './train-step.ts';
 
 /**
  * Builds the attention block's train step; inputs `x [batch, positions,
  * width]` and targets `y [batch, positions, outputs]`.
  */
-export function buildAttentionTrainStep(
-  spec: AttentionSpec,
-  options: MlpTrainStepOptions,
-): TrainStep {
+export function buildAttentionTrainStep(spec: AttentionSpec, options: TrainStepOptions): TrainStep {
   checkLossKind(options.loss);
   const layout = attentionWeightLayout(spec);
   const g = new TracingGraphBuilder(`attention_train_step_${options.optimizer}_${options.loss}`);

@@ -18,14 +18,19 @@ import { need, weightRefs } from './block-weights.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
 import { declareOptimizer } from './mlp-optim.ts';
-import type { MlpTrainStepOptions } from './mlp-train.ts';
-import { checkLossKind, finishTrainStep, lossWithGradient, type TrainStep } from './train-step.ts';
+import {
+  checkLossKind,
+  finishTrainStep,
+  lossWithGradient,
+  type TrainStep,
+  type TrainStepOptions,
+} from './train-step.ts';
 
 /**
  * Builds the conv block's train step; inputs `x [batch, channels, length]`
  * and `y [batch, outputs]`, the loss averaged over the batch.
  */
-export function buildConv1dTrainStep(spec: Conv1dSpec, options: MlpTrainStepOptions): TrainStep {
+export function buildConv1dTrainStep(spec: Conv1dSpec, options: TrainStepOptions): TrainStep {
   checkLossKind(options.loss);
   const layout = conv1dWeightLayout(spec);
   const g = new TracingGraphBuilder(`conv1d_train_step_${options.optimizer}_${options.loss}`);

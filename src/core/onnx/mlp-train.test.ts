@@ -8,7 +8,7 @@ import {
   type MlpLossKind,
   type MlpOptimizer,
   type MlpSpec,
-  type MlpTrainStep,
+  type TrainStep,
   type MlpWeights,
 } from './mlp.ts';
 
@@ -58,7 +58,7 @@ function batchFor(spec: MlpSpec, loss: MlpLossKind, rows: number, random: () => 
 
 /** Feeds for `step` from the carried arrays (by input name) and hyperparameters. */
 function stepFeeds(
-  step: MlpTrainStep,
+  step: TrainStep,
   carried: Arrays,
   hyper: { lr: number; momentum?: number; t?: number },
 ): Feeds {
@@ -75,7 +75,7 @@ function stepFeeds(
 }
 
 /** Weights as given, optimizer state as zeros (or drawn by `state`), keyed by input name. */
-function initialCarried(step: MlpTrainStep, weights: MlpWeights, state?: () => number): Arrays {
+function initialCarried(step: TrainStep, weights: MlpWeights, state?: () => number): Arrays {
   return Object.fromEntries(
     step.carried.map((c) => {
       const w = get(weights.values, c.weight);

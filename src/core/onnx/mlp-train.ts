@@ -15,7 +15,7 @@
  * runtime can, see the program runner).
  */
 import type { ValueRef } from './graph.ts';
-import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
+import { TracingGraphBuilder } from './graph-trace.ts';
 import { activationGradient } from './mlp-activations.ts';
 import {
   BATCH,
@@ -23,82 +23,16 @@ import {
   forward,
   type LayerParams,
   type ForwardTrace,
-  type MlpLossKind,
 } from './mlp-layers.ts';
-import {
-  declareOptimizer,
-  type AdamInputs,
-  type CarriedRole,
-  type MlpOptimizer,
-} from './mlp-optim.ts';
+import { declareOptimizer } from './mlp-optim.ts';
 import { mlpWeightLayout, type MlpSpec } from './mlp-spec.ts';
-import { checkLossKind, finishTrainStep, lossWithGradient } from './train-step.ts';
-
-/** How the train step updates the weights and what it reports. */
-export interface MlpTrainStepOptions {
-  /** See {@link MlpOptimizer} for each update rule. */
-  readonly optimizer: MlpOptimizer;
-  /**
-   * `softmax_cross_entropy`: mean over the batch, targets one-hot (or any
-   * row-stochastic) rows. `mse`: mean over all elements of `(logits − y)²`.
-   */
-  readonly loss: MlpLossKind;
-  /** Also output each raw gradient as `grad.<weight>` (for gradient checks and diagnostics). */
-  readonly emitGradients?: boolean;
-}
-
-/** A tensor the step carries: fed in as `input`, returned updated as `output`. */
-export interface CarriedTensor {
-  readonly role: CarriedRole;
-  /** The weight it belongs to (`W0`, `b0` …). */
-  readonly weight: string;
-  readonly input: string;
-  readonly output: string;
-  readonly dims: readonly number[];
-}
-
-/** A built train step: the model bytes and the names of its inputs and outputs. */
-export interface MlpTrainStep {
-  readonly model: Uint8Array;
-  /** The graph's structure, for memory estimates. */
-  readonly graph: GraphTrace;
-  readonly inputs: {
-    /** `[batch, inputSize]` float32. */
-    readonly x: string;
-    /** Targets, `[batch, outputSize]` float32 (one-hot rows for cross-entropy). */
-    readonly y: string;
-    /** Learning rate, a float32 scalar or `[1]`. */
-    readonly lr: string;
-    /** Momentum coefficient μ (scalar or `[1]`), or null unless `momentum`. */
-    readonly momentum: string | null;
-    /** Adam's β₁, β₂, ε and step counter `t` (scalars or `[1]`), or null unless `adam`. */
-    readonly adam: AdamInputs<string> | null;
-    /** Weight name → graph input name. */
-    readonly weights: Readonly<Record<string, string>>;
-    /** Weight name → velocity input name (momentum only; zeros to start). */
-    readonly velocities: Readonly<Record<string, string>>;
-    /** Weight name → Adam first-moment input name (adam only; zeros to start). */
-    readonly firstMoments: Readonly<Record<string, string>>;
-    /** Weight name → Adam second-moment input name (adam only; zeros to start). */
-    readonly secondMoments: Readonly<Record<string, string>>;
-  };
-  readonly outputs: {
-    /** The scalar loss of the batch, before the update. */
-    readonly loss: string;
-    /** Weight name → updated weight output name. */
-    readonly weights: Readonly<Record<string, string>>;
-    /** Weight name → updated velocity output name (momentum only). */
-    readonly velocities: Readonly<Record<string, string>>;
-    /** Weight name → updated first moment (adam only). */
-    readonly firstMoments: Readonly<Record<string, string>>;
-    /** Weight name → updated second moment (adam only). */
-    readonly secondMoments: Readonly<Record<string, string>>;
-    /** Weight name → gradient output name (with `emitGradients` only). */
-    readonly gradients: Readonly<Record<string, string>>;
-  };
-  /** Every carried tensor: weights first (layout order), then optimizer state. */
-  readonly carried: readonly CarriedTensor[];
-}
+import {
+  checkLossKind,
+  finishTrainStep,
+  lossWithGradient,
+  type TrainStep,
+  type TrainStepOptions,
+} from './train-step.ts';
 
 /** The backward pass: weight name → gradient, from `dLogits` down to layer 0. */
 function backward(
@@ -137,7 +71,7 @@ function backward(
  * Builds the train-step model for `spec`. The batch dimension is symbolic, so
  * one session serves every batch size; the loss is averaged over the batch.
  */
-export function buildMlpTrainStep(spec: MlpSpec, options: MlpTrainStepOptions): MlpTrainStep {
+export function buildMlpTrainStep(spec: MlpSpec, options: TrainStepOptions): TrainStep {
   checkLossKind(options.loss); // a guard for options that come from untyped data
   const layout = mlpWeightLayout(spec);
   const emitGradients = options.emitGradients === true;

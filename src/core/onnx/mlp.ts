@@ -32,12 +32,8 @@ export {
   type MlpWeights,
   type WeightSlot,
 } from './mlp-spec.ts';
-export {
-  buildMlpTrainStep,
-  type CarriedTensor,
-  type MlpTrainStep,
-  type MlpTrainStepOptions,
-} from './mlp-train.ts';
+export { buildMlpTrainStep } from './mlp-train.ts';
+export type { CarriedTensor, TrainStep, TrainStepOptions } from './train-step.ts';
 export { mlpLossKinds, type MlpLossKind } from './mlp-layers.ts';
 export {
   mlpOptimizers,

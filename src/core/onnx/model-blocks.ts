@@ -32,7 +32,7 @@ import {
   initMlpWeights,
   mlpWeightLayout,
   type MlpSpec,
-  type MlpTrainStepOptions,
+  type TrainStepOptions,
   type MlpWeights,
   type WeightSlot,
 } from './mlp.ts';
@@ -105,7 +105,7 @@ export function buildBlockInference(block: ModelBlock, weights?: MlpWeights): Bl
 }
 
 /** The train step with the given loss and optimizer. */
-export function buildBlockTrainStep(block: ModelBlock, options: MlpTrainStepOptions): TrainStep {
+export function buildBlockTrainStep(block: ModelBlock, options: TrainStepOptions): TrainStep {
   switch (block.architecture) {
     case 'mlp':
       return buildMlpTrainStep(block, options);

@@ -2,7 +2,7 @@
  * Program steps for the built-in MLP: a training loop and an evaluation step.
  *
  * Idea: the train step's graph lists every tensor it carries (weights and
- * optimizer state, `MlpTrainStep.carried`), so the loop feeds each unit's
+ * optimizer state, `TrainStep.carried`), so the loop feeds each unit's
  * `next.*` outputs straight into the next unit's inputs without looking at
  * them; only the loss is read back every unit, and the weights once, at the
  * end. Memory comes from the graph's shapes: the carried inputs are the
@@ -24,7 +24,7 @@ import {
   type Tensor,
 } from '../runtime/tensor-runtime.ts';
 import { estimateMemory } from '../onnx/memory.ts';
-import type { MlpInference, MlpTrainStep, MlpWeights } from '../onnx/mlp.ts';
+import type { MlpInference, TrainStep, MlpWeights } from '../onnx/mlp.ts';
 import { ProgramError } from './errors.ts';
 import type { ComponentStep, LoopStep, ModelId, StepContext } from './program.ts';
 
@@ -45,7 +45,7 @@ export interface MlpTrainLoopOptions {
   readonly name: string;
   /** The runner's model for `step.model`. */
   readonly model: ModelId;
-  readonly step: MlpTrainStep;
+  readonly step: TrainStep;
   /** K, the training steps. */
   readonly units: number;
   /** Rows per batch (for the peak estimate; `batch` must not exceed it). */
@@ -62,7 +62,7 @@ export interface MlpTrainLoopOptions {
 }
 
 /** Session options of a train step: its carried outputs stay on the device. */
-export function mlpTrainStepSession(step: MlpTrainStep): SessionOptions {
+export function mlpTrainStepSession(step: TrainStep): SessionOptions {
   return { deviceOutputs: step.carried.map((c) => c.output) };
 }
 
