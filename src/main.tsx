@@ -1,10 +1,11 @@
+// App-level styles first: each folder's own stylesheet, imported by its components, builds on them.
+import './ui/app.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import { EngineProvider } from './ui/engine/EngineContext';
 import { EditorProvider } from './ui/store/context';
-import './ui/app.css';
 
 const queryClient = new QueryClient();
 

@@ -10,7 +10,9 @@ import {
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
+import './canvas.css';
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { portTypeRules } from '../colours';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
@@ -183,6 +185,9 @@ export function Canvas() {
   if (!doc) return <div className="fb-canvas fb-empty">Loading…</div>;
   return (
     <div className="fb-canvas" aria-label="Flow canvas" onKeyDown={menus.onKeyDown}>
+      <style href="fb-port-types" precedence="fb">
+        {portTypeRules}
+      </style>
       <ReactFlow<ShownNode>
         nodes={nodes}
         edges={edges}

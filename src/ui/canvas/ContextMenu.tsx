@@ -15,6 +15,7 @@ import {
   readClipboard,
   toggleBypass,
 } from './selection-actions';
+import './canvas.css';
 
 /** Where a menu was opened and on what. */
 export interface MenuTarget {

@@ -8,6 +8,7 @@ import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import type { PortSpec } from '../../core/catalog/ports';
 import type { CanvasNode } from './adapter';
+import './canvas.css';
 
 function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value?: number }) {
   return (

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState, type KeyboardEvent } from 'react';
 import { findKinds } from '../panels/kind-search';
 import { useEditorStore } from '../store/context';
 import { addNodeAt } from './selection-actions';
+import './canvas.css';
 
 export function QuickAdd({
   screen,

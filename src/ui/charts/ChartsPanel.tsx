@@ -20,6 +20,7 @@ import { ChartControls } from './ChartControls';
 import { MetricChart } from './MetricChart';
 import { WaitTimeline } from './WaitTimeline';
 import { colourAt, defaultChartSettings, type ChartSettings, type ShownRun } from './plot-model';
+import './charts.css';
 
 /** Metrics from streaming ports are curves; single values are shown as results. */
 function isCurve(run: RunRow, metric: string): boolean {

@@ -5,6 +5,7 @@
  */
 import { resolveConflict } from '../library';
 import { useEditor, useEditorStore } from '../store/context';
+import './panels.css';
 
 export function ConflictAlert() {
   const store = useEditorStore();

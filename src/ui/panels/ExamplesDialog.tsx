@@ -3,6 +3,7 @@ import { useEffect, useRef } from 'react';
 import { examples } from '../examples';
 import { openExample } from '../library';
 import { useEditorStore } from '../store/context';
+import './panels.css';
 
 export function ExamplesDialog({ onClose }: { onClose: () => void }) {
   const store = useEditorStore();

@@ -15,6 +15,7 @@ import { formatBytes } from '../../core/programs/pool';
 import { storeFile } from '../../db/files';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
+import './panels.css';
 
 type Described = { signature: OnnxSignature } | { problem: string };
 

@@ -9,6 +9,7 @@ import { addAndOpen, openLibraryFlow, restoreSession } from '../library';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
 import { ConflictAlert } from './ConflictAlert';
+import './panels.css';
 
 /** A name like `spirals-mlp copy`, `spirals-mlp copy 2`, … not yet in the library. */
 function copyName(name: string, taken: readonly string[]): string {

@@ -1,6 +1,7 @@
 /** The keyboard shortcuts, opened with `?`. */
 import { useEffect, useRef } from 'react';
 import { shortcutList } from '../shortcuts';
+import './panels.css';
 
 export function HelpDialog({ onClose }: { onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null);

@@ -1,5 +1,6 @@
 /** The undo history of the open flow: every edit by name; clicking one goes back (or forward) to it. */
 import { useEditor, useEditorStore } from '../store/context';
+import './panels.css';
 
 export function HistoryPanel() {
   const store = useEditorStore();

@@ -9,6 +9,7 @@ import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
 import { bindParam, inputFor, setBypass, unbindParam } from '../store/node-edits';
 import { FileParamField } from './FileParamField';
+import './panels.css';
 
 function ParamField({
   name,

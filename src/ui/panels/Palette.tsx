@@ -3,9 +3,11 @@ import { useReactFlow } from '@xyflow/react';
 import { useState } from 'react';
 import { defaultParams } from '../../core/catalog/catalog';
 import { builtinKinds } from '../../core/nodes';
+import { nodeCategoryRules } from '../colours';
 import { useEditorStore } from '../store/context';
 import { edits, freshNodeId } from '../store/editor';
 import { findKinds } from './kind-search';
+import './panels.css';
 
 export function Palette() {
   const store = useEditorStore();
@@ -35,6 +37,9 @@ export function Palette() {
 
   return (
     <section className="fb-palette" aria-label="Palette">
+      <style href="fb-node-categories" precedence="fb">
+        {nodeCategoryRules}
+      </style>
       <h2>Nodes</h2>
       <input
         type="search"

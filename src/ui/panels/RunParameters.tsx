@@ -2,6 +2,7 @@
 import type { FlowInput } from '../../core/flow/document';
 import { planSweep, useRunActions } from '../engine/actions';
 import { useEditor, useEditorStore } from '../store/context';
+import './panels.css';
 
 function placeholder(input: FlowInput): string {
   return input.default === undefined ? 'required' : String(input.default);

@@ -8,6 +8,7 @@ import type { RunParity } from '../../core/programs/parity-summary';
 import { finishedRunStatuses, type RunRow } from '../../core/run/record';
 import { useEngine } from '../engine/EngineContext';
 import './programs.css';
+import './runs.css';
 
 /** Where a run's parity check stands. */
 export type ParityState =

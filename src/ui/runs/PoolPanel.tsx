@@ -14,6 +14,7 @@ import { useEngine } from '../engine/EngineContext';
 import { useEditorStore } from '../store/context';
 import { usePoolReports } from './pool-reports';
 import './programs.css';
+import './runs.css';
 
 function describeRequest(r: RequestProgress): string {
   if (r.state === 'ok' || r.state === 'error' || r.state === 'cancelled') return r.state;

@@ -4,6 +4,7 @@ import { compareSeries, describeComparison } from '../../core/run/compare';
 import { finishedRunStatuses, type RunRow } from '../../core/run/record';
 import { metricNames, metricSeries } from '../../db/runs';
 import { db } from '../db';
+import './runs.css';
 
 export function RerunComparison({ run }: { run: RunRow }) {
   const original = run.rerunOf;

@@ -12,6 +12,7 @@ import { ParityPanel, useParityCheck } from './ParityPanel';
 import { PoolPanel } from './PoolPanel';
 import { RerunComparison } from './RerunComparison';
 import { useSelectedRun } from './queries';
+import './runs.css';
 
 /**
  * The charts (uPlot and the series reads) load with the first selected run,

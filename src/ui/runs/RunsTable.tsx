@@ -15,6 +15,7 @@ import { useEditor, useEditorStore } from '../store/context';
 import { formatDuration, formatTime, formatValue, shortId } from './format';
 import { useRuns } from './queries';
 import { RunsToolbar } from './RunsToolbar';
+import './runs.css';
 
 function SortHeader({
   label,

@@ -7,6 +7,7 @@ import { deleteRuns, readRunRecord } from '../../db/runs';
 import { db } from '../db';
 import { download } from '../files';
 import { useEditorStore } from '../store/context';
+import './runs.css';
 
 export function RunsToolbar({
   runs,
