@@ -1,13 +1,16 @@
 /** The engine client in React, and the actions that go through it. */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { builtinCatalog } from '../../core/nodes';
 import { StepRate } from '../../core/programs/step-rate';
+import { checkRequest } from '../../core/run/check';
 import type { RunId } from '../../core/run/record';
+import type { RunRequest } from '../../core/run/request';
+import { journalRequest } from '../../db/submit';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
 import { EngineError } from '../../../workers/protocol';
 import { EngineClient } from './client';
-import { checkRequest, journalRequest, type RunRequest } from './submit';
 
 const EngineContext = createContext<EngineClient | null>(null);
 
@@ -84,8 +87,8 @@ export function useSubmitRuns() {
   return async (requests: readonly RunRequest[]): Promise<RunId[]> => {
     const ids: RunId[] = [];
     try {
-      for (const request of requests) checkRequest(request);
-      for (const request of requests) ids.push(await journalRequest(db, request));
+      for (const request of requests) checkRequest(request, builtinCatalog);
+      for (const request of requests) ids.push(await journalRequest(db, request, builtinCatalog));
     } catch (error) {
       store.getState().alert(error instanceof Error ? error.message : String(error));
       return ids;

@@ -1,54 +1,11 @@
 /** The run actions behind the toolbar and the run panel: Run, Cancel run, Re-run. */
-import type { FlowDocument } from '../../core/flow/document';
 import type { RunRow } from '../../core/run/record';
 import { cancelQueuedRun } from '../../db/runs';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
 import { useEngine, useSubmitRun, useSubmitRuns } from './EngineContext';
 import { v7 as uuidv7 } from 'uuid';
-import { grid, MAX_SWEEP_RUNS, sweepValues } from '../../core/run/sweep';
-
-/** Turn the form's text into param values; text that is no number stays text, to be refused by name. */
-export function formParams(
-  flow: FlowDocument,
-  typed: Readonly<Record<string, string>>,
-): { params: Record<string, unknown>; seed: number } {
-  const params: Record<string, unknown> = {};
-  let seed = 0;
-  for (const input of flow.inputs) {
-    const text = typed[input.name];
-    if (text === undefined || text.trim() === '') continue;
-    let value: unknown = text;
-    if (input.type === 'number' || input.type === 'int')
-      value = Number.isFinite(Number(text)) ? Number(text) : text;
-    if (input.type === 'boolean') value = text === 'true';
-    if (input.name === 'seed' && typeof value === 'number') seed = value;
-    else params[input.name] = value;
-  }
-  return { params, seed };
-}
-
-/**
- * The runs a sweep stands for: one per combination of the fields' values.
- * A message instead when a field cannot be read or the grid is too large.
- */
-export function planSweep(
-  flow: FlowDocument,
-  typed: Readonly<Record<string, string>>,
-): { params: Record<string, unknown>; seed: number }[] | string {
-  const axes: { name: string; values: string[] }[] = [];
-  for (const input of flow.inputs) {
-    const text = typed[input.name];
-    if (text === undefined || text.trim() === '') continue;
-    const values = sweepValues(input, text);
-    if (typeof values === 'string') return values;
-    axes.push({ name: input.name, values });
-  }
-  const size = axes.reduce((n, axis) => n * axis.values.length, 1);
-  if (size > MAX_SWEEP_RUNS)
-    return `This sweep is ${size} runs; Flowbench runs sweeps of up to ${MAX_SWEEP_RUNS}`;
-  return grid(axes).map((combo) => formParams(flow, combo));
-}
+import { formParams, planSweep } from '../../core/run/form';
 
 export function useRunActions() {
   const store = useEditorStore();

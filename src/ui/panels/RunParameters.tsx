@@ -1,6 +1,7 @@
 /** The `Run parameters` form: one labelled field per flow input, with its default. */
 import type { FlowInput } from '../../core/flow/document';
-import { planSweep, useRunActions } from '../engine/actions';
+import { planSweep } from '../../core/run/form';
+import { useRunActions } from '../engine/actions';
 import { useEditor, useEditorStore } from '../store/context';
 import './panels.css';
 

@@ -5,11 +5,13 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FlowValidationError } from '../../core/flow/issues';
-import { pendulumExample, withParams } from '../../core/live/testing';
-import { listRuns } from '../../db/runs';
-import { FlowbenchDb } from '../../db/schema';
-import { journalRequest, type RunRequest } from './submit';
+import { FlowValidationError } from '../core/flow/issues';
+import { pendulumExample, withParams } from '../core/live/testing';
+import { builtinCatalog } from '../core/nodes';
+import type { RunRequest } from '../core/run/request';
+import { listRuns } from './runs';
+import { FlowbenchDb } from './schema';
+import { journalRequest } from './submit';
 
 const opened: FlowbenchDb[] = [];
 afterEach(async () => {
@@ -29,7 +31,7 @@ function request(flow = pendulumExample(), params: Record<string, unknown> = {})
 }
 
 async function refusal(db: FlowbenchDb, req: RunRequest): Promise<FlowValidationError> {
-  const error = await journalRequest(db, req).then(
+  const error = await journalRequest(db, req, builtinCatalog).then(
     () => null,
     (e: unknown) => e,
   );
@@ -60,7 +62,7 @@ describe('submit', () => {
     );
     expect(await listRuns(db)).toEqual([]);
     // The same flow with a good value is journaled.
-    await journalRequest(db, request(flow, { wait: 5 }));
+    await journalRequest(db, request(flow, { wait: 5 }), builtinCatalog);
     expect(await listRuns(db)).toHaveLength(1);
   });
 });

@@ -1,0 +1,26 @@
+/**
+ * Submitting a run to this browser's store: check everything that can be
+ * checked, then journal the run as `queued` for an engine to claim. A flow
+ * or params that cannot run are refused with the findings, and nothing is
+ * journaled. (A headless runner checks with the same `checkRequest` and
+ * writes its record elsewhere.)
+ */
+import { v7 as uuidv7 } from 'uuid';
+import type { Catalog } from '../core/catalog/catalog';
+import { checkRequest } from '../core/run/check';
+import type { RunId } from '../core/run/record';
+import { queuedRun, type RunRequest } from '../core/run/request';
+import { journalRun } from './runs';
+import type { FlowbenchDb } from './schema';
+
+/** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */
+export async function journalRequest(
+  db: FlowbenchDb,
+  request: RunRequest,
+  catalog: Catalog,
+): Promise<RunId> {
+  checkRequest(request, catalog);
+  const id = uuidv7() as RunId;
+  await journalRun(db, await queuedRun(request, id, new Date()));
+  return id;
+}
