@@ -1,6 +1,7 @@
 /**
- * The engine worker's entry: a switch from protocol calls into the run
- * service. Everything with substance lives in `engine/`.
+ * The engine worker's entry: it builds the engine (database, device pools,
+ * run service) and answers each protocol call with its handler
+ * (`engine/handlers.ts`). Everything with substance lives in `engine/`.
  */
 /// <reference lib="webworker" />
 import { builtinCatalog } from '../src/core/nodes';
@@ -11,16 +12,15 @@ import { FlowbenchDb } from '../src/db/schema';
 import { sweepAbandoned } from './engine/lease';
 import { messageTurn } from './engine/message-turn';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
-import { checkRunParity } from './engine/parity-run';
-import { RunEndingError, storePendingEndings, type RunEnding } from './engine/run-ending';
-import { importFile } from './engine/run-import';
+import { engineHandlers } from './engine/handlers';
+import { storePendingEndings, type RunEnding } from './engine/run-ending';
 import { throttlePoolReports } from './engine/pool-events';
 import { EnginePools, engineProgramHost } from './engine/programs';
 import { settingsBudgetStore } from './engine/programs-budgets';
 import { throttleProgress } from './engine/progress';
 import './engine/producer-workers'; // data engines start their producers in workers of their own
 import { RunService, runLockName } from './engine/run-service';
-import { serializeError, type EngineMessage, type EngineRequest } from './protocol';
+import { answerRequest, type EngineMessage, type EngineRequest } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -101,52 +101,18 @@ const sweep = () =>
 sweep();
 setInterval(sweep, SWEEP_EVERY_MS);
 
-async function handle(request: EngineRequest): Promise<unknown> {
-  switch (request.call) {
-    case 'info':
-      return currentInfo();
-    case 'start': {
-      const { runId } = request.params;
-      try {
-        const status = await service.start(runId);
-        post({ type: 'run-finished', runId, status });
-        return { status };
-      } catch (error) {
-        if (error instanceof RunEndingError) {
-          pendingEndings.set(runId, error.ending);
-          post({ type: 'run-finished', runId, status: error.ending.status });
-        }
-        throw error;
-      }
-    }
-    case 'cancel':
-      return { cancelled: service.cancel(request.params.runId) };
-    case 'checkParity': {
-      const engine = await currentInfo();
-      return checkRunParity(request.params.runId, {
-        db,
-        catalog: builtinCatalog,
-        pools,
-        runtimeFor: (choice) => runtimeFor(choice, engine),
-        now: () => Date.now(),
-      });
-    }
-    case 'poolBudgets': {
-      await currentInfo();
-      const { backend, bytes } = request.params;
-      if (backend !== undefined && bytes !== undefined) await pools.chooseBudget(backend, bytes);
-      return pools.budgets();
-    }
-    case 'importFile':
-      return importFile(db, request.params.name, request.params.file);
-  }
-}
+const handlers = engineHandlers({
+  db,
+  catalog: builtinCatalog,
+  service,
+  pools,
+  engineInfo: currentInfo,
+  runtimeFor,
+  pendingEndings,
+  post,
+  now: () => Date.now(),
+});
 
 self.onmessage = (event: MessageEvent<EngineRequest>) => {
-  const request = event.data;
-  handle(request).then(
-    (result) => post({ type: 'reply', id: request.id, ok: true, result } as EngineMessage),
-    (error: unknown) =>
-      post({ type: 'reply', id: request.id, ok: false, error: serializeError(error) }),
-  );
+  void answerRequest(handlers, event.data).then(post);
 };

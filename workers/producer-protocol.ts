@@ -6,14 +6,14 @@
  * depend on nothing else (seeds derive from the three), so a retry or a
  * fresh worker would produce the same data. Every request is answered
  * exactly once, with the episodes (packed, their buffers transferred) or
- * with the producer's error, code kept. `cancel` stops a request in flight;
+ * with the producer's error as a catalogue error (code and data kept). `cancel` stops a request in flight;
  * its answer is then a `cancelled` error nobody waits for. `recycle` hands
  * a reply's buffers back once the engine has spent its episodes, so a
  * worker in a steady state writes into memory it already has.
  */
 import type { PackedEpisodes } from '../src/core/data/packed-episodes';
 import type { EnvironmentSpec } from '../src/core/live/environment';
-import type { SerializedError } from './protocol';
+import type { SerializedError } from '../src/core/errors';
 
 export type ProducerRequest =
   | {

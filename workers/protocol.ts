@@ -1,15 +1,20 @@
 /**
  * The one protocol between the UI and the engine worker.
  *
- * Requests carry an id and name a call; every call has one typed result. The
- * worker answers each request exactly once, with the result or with an error
- * that keeps its `code`, so the UI can tell "the run was already claimed"
- * from "the engine crashed". Besides replies, the worker pushes events
- * (progress, a run that finished) that need no answer. Records themselves
- * never travel here: the worker writes them to IndexedDB and the UI reads
- * them back through live queries, so there is one copy of the truth.
+ * Requests carry an id and name a call; every call has one typed result.
+ * `EngineCalls` is the one map of calls: the worker's handlers
+ * (`EngineHandlers`, one per call, checked by the compiler to be complete and
+ * to take and return what the map says) and the UI's `call()` both follow
+ * from it, so neither end casts. The worker answers each request exactly
+ * once, with the result or with a catalogue error (code and data, revived as
+ * the same `FlowbenchError` on the UI's side), so the UI can tell "the run
+ * was already claimed" from "the engine crashed". Besides replies, the worker
+ * pushes events (progress, a run that finished) that need no answer. Records
+ * themselves never travel here: the worker writes them to IndexedDB and the
+ * UI reads them back through live queries, so there is one copy of the truth.
  */
 import type { Backend, EngineInfo } from '../src/core/runtime/tensor-runtime';
+import { serializeError, type SerializedError } from '../src/core/errors';
 import type { PoolSnapshot, RequestProgress, RunMode, RunParity } from '../src/core/programs';
 import type { RunId, RunStatus } from '../src/core/run/record';
 
@@ -39,10 +44,22 @@ export interface EngineCalls {
   importFile: { params: { name: string; file: Blob }; result: ImportedFile };
 }
 export type EngineCall = keyof EngineCalls;
+/** What call `C` takes. */
+export type EngineParams<C extends EngineCall> = EngineCalls[C]['params'];
+/** What call `C` resolves with. */
+export type EngineResult<C extends EngineCall> = EngineCalls[C]['result'];
 
-export type EngineRequest = {
-  [C in EngineCall]: { id: number; call: C; params: EngineCalls[C]['params'] };
-}[EngineCall];
+/** A request for call `C`, with that call's params. */
+export interface EngineRequest<C extends EngineCall = EngineCall> {
+  id: number;
+  call: C;
+  params: EngineParams<C>;
+}
+
+/** The worker's side: one handler per call, taking its params and resolving with its result. */
+export type EngineHandlers = {
+  readonly [C in EngineCall]: (params: EngineParams<C>) => Promise<EngineResult<C>>;
+};
 
 /** What an imported file turned out to be: a run now stored, or a parsed document for the page. */
 export type ImportedFile = { kind: 'run'; runId: RunId } | { kind: 'document'; value: unknown };
@@ -68,14 +85,18 @@ export interface PoolEvent {
   requests: readonly RequestProgress[];
 }
 
-export interface SerializedError {
-  code: string;
-  message: string;
+/** The answer to a request for `C` that succeeded. */
+export interface EngineResultReply<C extends EngineCall = EngineCall> {
+  type: 'reply';
+  id: number;
+  call: C;
+  ok: true;
+  result: EngineResult<C>;
 }
 
-export type EngineReply =
-  | { type: 'reply'; id: number; ok: true; result: EngineCalls[EngineCall]['result'] }
-  | { type: 'reply'; id: number; ok: false; error: SerializedError };
+/** The answer to a request for `C`: its result, or the error it failed with. */
+export type EngineReply<C extends EngineCall = EngineCall> =
+  EngineResultReply<C> | { type: 'reply'; id: number; call: C; ok: false; error: SerializedError };
 
 /** Pushed by the worker without a request. */
 export type EngineEvent =
@@ -94,21 +115,24 @@ export type EngineEvent =
 
 export type EngineMessage = EngineReply | EngineEvent;
 
-/** An error that crossed the protocol, with its code kept. */
-export class EngineError extends Error {
-  override name = 'EngineError';
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+/** Answer `request` with the handler for its call; never rejects (a failure is the reply). */
+export async function answerRequest<C extends EngineCall>(
+  handlers: EngineHandlers,
+  request: EngineRequest<C>,
+): Promise<EngineReply<C>> {
+  const { id, call } = request;
+  try {
+    const result = await handlers[call](request.params);
+    return { type: 'reply', id, call, ok: true, result };
+  } catch (error) {
+    return { type: 'reply', id, call, ok: false, error: serializeError(error) };
   }
 }
 
-export function serializeError(error: unknown): SerializedError {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return { code: typeof code === 'string' ? code : error.name, message: error.message };
-  }
-  return { code: 'unknown', message: String(error) };
+/** Whether `reply` answers a request for `call`, so its result is that call's. */
+export function isResultOf<C extends EngineCall>(
+  reply: EngineResultReply,
+  call: C,
+): reply is EngineResultReply<C> {
+  return reply.call === call;
 }

@@ -23,10 +23,10 @@ import { unpackEpisodes } from '../../src/core/data/packed-episodes';
 import type { ProduceRequest, Producer } from '../../src/core/data/producer';
 import { throttledYield } from '../../src/core/engine/executor';
 import { RunCancelledError } from '../../src/core/runtime/cancel';
+import { FlowbenchError, reviveError, serializeError } from '../../src/core/errors';
 import { createEnvironmentProducer, type EnvironmentSpec } from '../../src/core/live/environment';
 import type { ProducerHost } from '../../src/core/live/producer-host';
 import { packedBuffers, type ProducerReply, type ProducerRequest } from '../producer-protocol';
-import { serializeError } from '../protocol';
 import { messageTurn } from './message-turn';
 
 /** The engine's end of a producer worker (a `Worker`, or a `MessagePort` in tests). */
@@ -41,12 +41,6 @@ export interface ProducerPort {
 export interface ProducerScope {
   postMessage(message: ProducerReply, options: { transfer: Transferable[] }): void;
   addEventListener(type: 'message', listener: (event: MessageEvent<ProducerRequest>) => void): void;
-}
-
-/** The error of a producer whose worker died. */
-export class ProducerWorkerError extends Error {
-  readonly code = 'producer-worker-died';
-  override name = 'ProducerWorkerError';
 }
 
 /** The buffers behind each reply's episodes, until they are released. */
@@ -72,7 +66,9 @@ export class WorkerProducer implements Producer {
     port.addEventListener('message', (event) => this.answer(event.data));
     port.addEventListener('error', (event) => {
       event.preventDefault(); // handled here: it fails the run, it is not an uncaught page error
-      this.die(new ProducerWorkerError(`its worker died: ${event.message || 'no message'}`));
+      this.die(
+        new FlowbenchError('producer-worker-died', { reason: event.message || 'no message' }),
+      );
     });
   }
 
@@ -134,8 +130,7 @@ export class WorkerProducer implements Producer {
       const episodes = unpackEpisodes(reply.episodes);
       this.buffers.set(episodes, packedBuffers(reply.episodes));
       pending.resolve(episodes);
-    } else
-      pending.reject(Object.assign(new Error(reply.error.message), { code: reply.error.code }));
+    } else pending.reject(reviveError(reply.error));
   }
 
   private die(error: Error): void {

@@ -1,6 +1,7 @@
 /** The engine client in React, and the actions that go through it. */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
+import { hasCategory } from '../../core/errors';
 import { builtinCatalog } from '../../core/nodes';
 import { StepRate } from '../../core/programs/step-rate';
 import { checkRequest } from '../../core/run/check';
@@ -9,14 +10,13 @@ import type { RunRequest } from '../../core/run/request';
 import { journalRequest } from '../../db/submit';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
-import { EngineError } from '../../../workers/protocol';
-import { EngineClient } from './client';
+import { startEngine, type EngineClient } from './client';
 
 const EngineContext = createContext<EngineClient | null>(null);
 
 export function EngineProvider({ children }: { children: ReactNode }) {
   const store = useEditorStore();
-  const [client] = useState(() => new EngineClient((message) => store.getState().alert(message)));
+  const [client] = useState(() => startEngine((error) => store.getState().alert(error.message)));
   // The worker thins progress and live values to a few a second (workers/engine/progress.ts,
   // live-values.ts); steps per second come from those reports, over a window, per node.
   useEffect(() => {
@@ -97,7 +97,7 @@ export function useSubmitRuns() {
     for (const id of ids)
       engine.call('start', { runId: id }).catch((error: unknown) => {
         // A storage failure was reported as it happened (the 'storage-failure' event).
-        if (error instanceof EngineError && error.code.startsWith('storage-')) return;
+        if (hasCategory(error, 'storage')) return;
         store
           .getState()
           .alert(`Run ${id} stopped: ${error instanceof Error ? error.message : String(error)}`);

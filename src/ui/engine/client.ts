@@ -1,59 +1,73 @@
 /**
  * The UI's side of the engine protocol: one worker per page, typed calls that
  * resolve with the worker's reply, and events (progress, finished runs) for
- * whoever subscribes. A worker that dies is reported, not hidden.
+ * whoever subscribes. A call's result type follows from the protocol's map of
+ * calls, and a reply is checked to answer the call it settles, so nothing is
+ * cast; a failure arrives as the catalogue error the worker threw. A worker
+ * that dies is reported, not hidden.
  */
+import { FlowbenchError, reviveError } from '../../core/errors';
 import {
-  EngineError,
+  isResultOf,
   type EngineCall,
-  type EngineCalls,
   type EngineEvent,
   type EngineMessage,
+  type EngineParams,
+  type EngineReply,
+  type EngineRequest,
+  type EngineResult,
 } from '../../../workers/protocol';
 
+/** The UI's end of the engine: its `Worker`, or a `MessagePort` in tests. */
+export interface EnginePort {
+  postMessage(request: EngineRequest): void;
+  onmessage: ((event: MessageEvent<EngineMessage>) => void) | null;
+}
+
+/** One call in flight. */
 interface Pending {
-  resolve: (value: unknown) => void;
-  reject: (error: Error) => void;
+  settle(reply: EngineReply): void;
+  reject(error: Error): void;
 }
 
 export class EngineClient {
-  private readonly worker: Worker;
   private readonly pending = new Map<number, Pending>();
   private readonly listeners = new Set<(event: EngineEvent) => void>();
   private nextId = 1;
 
-  constructor(onCrash: (message: string) => void) {
-    this.worker = new Worker(new URL('../../../workers/engine.worker.ts', import.meta.url), {
-      type: 'module',
-      name: 'flowbench-engine',
-    });
-    this.worker.onmessage = (event: MessageEvent<EngineMessage>) => this.receive(event.data);
-    this.worker.onerror = (event) => {
-      const message = `The engine stopped: ${event.message || 'unknown error'}`;
-      for (const { reject } of this.pending.values())
-        reject(new EngineError('engine-crashed', message));
-      this.pending.clear();
-      onCrash(message);
-    };
+  constructor(private readonly port: EnginePort) {
+    port.onmessage = (event) => this.receive(event.data);
   }
 
-  call<C extends EngineCall>(
-    call: C,
-    params: EngineCalls[C]['params'],
-  ): Promise<EngineCalls[C]['result']> {
+  call<C extends EngineCall>(call: C, params: EngineParams<C>): Promise<EngineResult<C>> {
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      this.pending.set(id, {
-        resolve: (value) => resolve(value as EngineCalls[C]['result']),
-        reject,
-      });
-      this.worker.postMessage({ id, call, params });
+      const settle = (reply: EngineReply) => {
+        if (!reply.ok) reject(reviveError(reply.error));
+        else if (isResultOf(reply, call)) resolve(reply.result);
+        else
+          reject(
+            new FlowbenchError('unexpected', {
+              name: 'ProtocolError',
+              message: `the engine answered request ${id} for '${call}' as one for '${reply.call}'`,
+            }),
+          );
+      };
+      this.pending.set(id, { settle, reject });
+      const request: EngineRequest<C> = { id, call, params };
+      this.port.postMessage(request);
     });
   }
 
   subscribe(listener: (event: EngineEvent) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Fail every call in flight with `error`: nothing will answer them. */
+  failPending(error: Error): void {
+    for (const pending of this.pending.values()) pending.reject(error);
+    this.pending.clear();
   }
 
   private receive(message: EngineMessage): void {
@@ -64,7 +78,26 @@ export class EngineClient {
     const pending = this.pending.get(message.id);
     if (!pending) return;
     this.pending.delete(message.id);
-    if (message.ok) pending.resolve(message.result);
-    else pending.reject(new EngineError(message.error.code, message.error.message));
+    pending.settle(message);
   }
+}
+
+/**
+ * Start the page's engine worker. When it dies, every call in flight fails
+ * with `engine-crashed` and `onCrash` gets that error to show.
+ */
+export function startEngine(onCrash: (error: FlowbenchError) => void): EngineClient {
+  const worker = new Worker(new URL('../../../workers/engine.worker.ts', import.meta.url), {
+    type: 'module',
+    name: 'flowbench-engine',
+  });
+  const client = new EngineClient(worker);
+  worker.onerror = (event) => {
+    const error = new FlowbenchError('engine-crashed', {
+      reason: event.message || 'unknown error',
+    });
+    client.failPending(error);
+    onCrash(error);
+  };
+  return client;
 }

@@ -1,0 +1,196 @@
+/**
+ * Every error Flowbench raises on purpose, in one place: its code, its
+ * category, and the message a person reads, made from the data it carries.
+ *
+ * A code is the contract (the UI, the worker protocol, tests and the command
+ * line test codes and categories, never message texts); the data is what a
+ * caller may read; the message is derived, so the same failure always reads
+ * the same. Where the text is composed at many sites from their own facts (a
+ * node's bad input, a malformed program step) the data is that text, as
+ * `problem`: a code per sentence would grow the catalogue without telling a
+ * caller anything it could act on.
+ *
+ * Everything in core may throw these, so this module sits at core's bottom:
+ * it imports types only.
+ */
+import type { FlowIssue } from '../flow/issues';
+import type { RunId, RunStatus } from '../run/record';
+
+/**
+ * What kind of failure a code is, for whoever reacts to it without knowing
+ * every code: the command line chooses its exit status from it, the UI
+ * whether an alert was already shown.
+ *
+ * - `bad-input`: a flow, a parameter or a file a person gave was refused;
+ *   changing the input fixes it.
+ * - `run`: a run could not go on (its data, its programs, another engine owns it).
+ * - `cancelled`: someone stopped it.
+ * - `storage`: the browser's storage refused the run's writes (the quota, most
+ *   often); the engine reports these as they happen.
+ * - `environment`: this machine cannot do it (no WebGPU adapter, a lost device).
+ * - `internal`: a fault of Flowbench itself: a crashed engine, a malformed
+ *   program, anything thrown that is not in this catalogue.
+ */
+export type ErrorCategory =
+  'bad-input' | 'run' | 'cancelled' | 'storage' | 'environment' | 'internal';
+
+/** One code's entry: its category and its message, from its data. */
+export interface ErrorSpec<Data> {
+  readonly category: ErrorCategory;
+  readonly message: (data: Data) => string;
+  /** A consumer may wait this one out: a later try can succeed (see `isTransient`). */
+  readonly transient?: true;
+}
+
+/** The data of a code whose message says it all. */
+export type NoData = Record<string, never>;
+
+/** Free text composed where the error is raised, from the facts at hand. */
+interface Problem {
+  problem: string;
+}
+
+const spec = <Data>(
+  category: ErrorCategory,
+  message: (data: Data) => string,
+  transient?: true,
+): ErrorSpec<Data> => (transient ? { category, message, transient } : { category, message });
+
+/** One line per finding, as `describeIssues` (flow/issues.ts) writes them for an alert. */
+const describeIssues = (issues: readonly FlowIssue[]) =>
+  issues.map((i) => `${i.path}: ${i.message}`).join('\n');
+
+const endingKept =
+  'Its ending could not be written yet either; Flowbench writes it as soon as the browser accepts writes again.';
+
+export const errorCatalogue = {
+  // Refused input: flows, parameters, files.
+  /** A flow, or a run request against it, is not valid; `subject` carries its verb ("The run parameters are"). */
+  'invalid-flow': spec<{ issues: readonly FlowIssue[]; subject?: string }>(
+    'bad-input',
+    ({ issues, subject = 'The flow is' }) => `${subject} not valid:\n${describeIssues(issues)}`,
+  ),
+  /** A data engine or controller config names a bad field. */
+  'invalid-data-config': spec<{ issues: readonly FlowIssue[] }>(
+    'bad-input',
+    ({ issues }) => `The data engine config is not valid:\n${describeIssues(issues)}`,
+  ),
+  /** A node body was given input it cannot use; the message is shown on the node. */
+  'node-input': spec<Problem>('bad-input', ({ problem }) => problem),
+  /** The bytes given as a model are not a readable ONNX model. */
+  'onnx-invalid': spec<Problem>('bad-input', ({ problem }) => problem),
+  /** A file a person imports is refused whole; `problem` follows the file's name. */
+  'bad-import': spec<{ file: string; problem: string }>(
+    'bad-input',
+    ({ file, problem }) => `${file} ${problem}`,
+  ),
+  /** An imported run is already stored here. */
+  'run-exists': spec<{ runId: RunId }>(
+    'bad-input',
+    ({ runId }) => `run ${runId} is already in this browser; it was not imported again`,
+  ),
+  /** A run asked for by id is not stored. */
+  'run-not-found': spec<{ runId: RunId }>('bad-input', ({ runId }) => `run ${runId} is not stored`),
+  /** A file a node reads is not stored in this browser (its digest names it). */
+  'file-missing': spec<{ digest: string }>(
+    'bad-input',
+    ({ digest }) =>
+      `file ${digest.slice(0, 19)}… is not stored in this browser: pick it again in the inspector`,
+  ),
+
+  // A run that could not go on.
+  /** Another engine, tab or retried message moved the run out of `queued` first (`status` null: no such run). */
+  'run-claimed': spec<{ runId: RunId; status: RunStatus | null }>('run', ({ runId, status }) =>
+    status === null
+      ? `run ${runId} does not exist`
+      : `run ${runId} is ${status}, not queued: another engine owns it`,
+  ),
+  /** Nothing can be served right now; a refill may fix it. */
+  'data-unavailable': spec<Problem>('run', ({ problem }) => problem, true),
+  /** The production ceiling is reached and the final supply is spent. */
+  'data-exhausted': spec<{ maxEpisodes: number }>(
+    'run',
+    ({ maxEpisodes }) =>
+      `No data left: max_generated_episodes (${maxEpisodes}) is reached and every episode has served its hard limit`,
+  ),
+  /** A wait for data or for a batch's quota ran past `data_wait_timeout`. */
+  'data-wait-timeout': spec<Problem>('run', ({ problem }) => problem),
+  /** A generation was not ready in time; `after` says how long and which bound. */
+  'generation-timeout': spec<{ generation: number; after: string }>(
+    'run',
+    ({ generation, after }) => `Generation ${generation} was not ready after ${after}`,
+  ),
+  /** A producer threw, or its worker died; `reason` is the producer's own message. */
+  'producer-failed': spec<{ producer: number; generation: number; reason: string }>(
+    'run',
+    ({ producer, generation, reason }) =>
+      `Producer ${producer} failed while producing generation ${generation}: ${reason}`,
+  ),
+  /** A producer's worker died (an uncaught error, a script that would not load). */
+  'producer-worker-died': spec<{ reason: string }>(
+    'run',
+    ({ reason }) => `its worker died: ${reason}`,
+  ),
+  /** The data engine was closed (its run ended); nothing more will be produced. */
+  'data-engine-closed': spec<NoData>('run', () => 'The data engine is closed'),
+  /** A program step can never fit the device pool. */
+  infeasible: spec<Problem>('run', ({ problem }) => problem),
+  /** No program request made progress for several ticks. */
+  deadlock: spec<Problem>('run', ({ problem }) => problem),
+  /** A program step threw (an ORT error, a bad input). */
+  'step-failed': spec<Problem>('run', ({ problem }) => problem),
+  /** A model's session could not be created. */
+  'model-load-failed': spec<Problem>('run', ({ problem }) => problem),
+
+  /** The run or program request was cancelled; `where`, when known, names the step it stopped at. */
+  cancelled: spec<{ where?: string }>('cancelled', ({ where }) =>
+    where === undefined ? 'The run was cancelled' : `cancelled at ${where}`,
+  ),
+
+  // Storage refused the run's writes, even its ending (which the engine keeps to write later).
+  /** The origin's storage quota is full. */
+  'storage-quota': spec<{ runId: RunId; statusReason: string }>(
+    'storage',
+    ({ statusReason }) => `${statusReason}\n${endingKept}`,
+  ),
+  /** A write failed for another reason. */
+  'storage-failed': spec<{ runId: RunId; statusReason: string }>(
+    'storage',
+    ({ statusReason }) => `${statusReason}\n${endingKept}`,
+  ),
+
+  // This machine cannot do it.
+  /** The backend a run chose is not there. */
+  'backend-unavailable': spec<Problem>('environment', ({ problem }) => problem),
+  /** The WebGPU device ORT ran on was lost (driver reset, GPU removed, destroyed). */
+  'device-lost': spec<{ reason?: string; detail?: string }>(
+    'environment',
+    ({ reason, detail }) =>
+      `the WebGPU device was lost${reason ? ` (${reason})` : ''}${detail ? `: ${detail}` : ''}`,
+  ),
+
+  // Faults of Flowbench itself.
+  /** A program is malformed: a step that names an unknown model, reads what no step set. */
+  'invalid-program': spec<Problem>('internal', ({ problem }) => problem),
+  /** The engine worker died; every call in flight fails with this. */
+  'engine-crashed': spec<{ reason: string }>(
+    'internal',
+    ({ reason }) => `The engine stopped: ${reason}`,
+  ),
+  /** Anything thrown that is not in this catalogue, as it crossed a worker boundary (`name`: its class). */
+  unexpected: spec<{ name: string; message: string }>('internal', ({ message }) => message),
+} satisfies Record<string, ErrorSpec<never>>;
+
+/** Every code Flowbench raises. */
+export type ErrorCode = keyof typeof errorCatalogue;
+
+/** The data an error of `code` carries. */
+export type ErrorData<C extends ErrorCode> = Parameters<(typeof errorCatalogue)[C]['message']>[0];
+
+/** The catalogue seen per code, so that a generic code indexes its own spec. */
+export const errorSpecs: { readonly [C in ErrorCode]: ErrorSpec<ErrorData<C>> } = errorCatalogue;
+
+/** Whether `code` is one of the catalogue's. */
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(errorCatalogue, code);
+}

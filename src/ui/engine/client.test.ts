@@ -1,0 +1,130 @@
+import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
+import type { EngineInfo } from '../../core/runtime/tensor-runtime';
+import { FlowbenchError, isFlowbenchError } from '../../core/errors';
+import type { RunParity } from '../../core/programs';
+import type { RunId, RunStatus } from '../../core/run/record';
+import {
+  answerRequest,
+  type EngineHandlers,
+  type EngineMessage,
+  type EngineRequest,
+  type ImportedFile,
+  type PoolBudgetInfo,
+} from '../../../workers/protocol';
+import { EngineClient } from './client';
+
+const info: EngineInfo = { backend: 'wasm', adapter: null };
+const runId = 'r1' as RunId;
+
+/** A handler map as the worker has one, each answer made up. */
+const handlers: EngineHandlers = {
+  info: () => Promise.resolve(info),
+  start: ({ runId }) =>
+    runId === 'taken'
+      ? Promise.reject(new FlowbenchError('run-claimed', { runId, status: 'running' }))
+      : Promise.resolve({ status: 'ok' }),
+  cancel: () => Promise.reject(new TypeError('cancel is broken')),
+  checkParity: () => Promise.reject(new FlowbenchError('run-not-found', { runId })),
+  poolBudgets: ({ backend = 'wasm', bytes }) =>
+    Promise.resolve([{ backend, bytes: bytes ?? 1024, source: 'default' }]),
+  importFile: ({ name }) => Promise.resolve({ kind: 'document', value: name }),
+};
+
+const channels: MessageChannel[] = [];
+afterEach(() => {
+  for (const channel of channels.splice(0)) {
+    channel.port1.close();
+    channel.port2.close();
+  }
+});
+
+/** A client talking over a real `MessageChannel` (structured clone and all) to `serve`. */
+function connect(serve: (request: EngineRequest) => Promise<EngineMessage>): EngineClient {
+  const channel = new MessageChannel();
+  channels.push(channel);
+  channel.port2.onmessage = (event: MessageEvent<EngineRequest>) =>
+    void serve(event.data).then((reply) => channel.port2.postMessage(reply));
+  return new EngineClient(channel.port1);
+}
+
+describe('the engine protocol', () => {
+  it('resolves each call with its handler’s result, across a message channel', async () => {
+    const client = connect((request) => answerRequest(handlers, request));
+    expect(await client.call('info', {})).toEqual(info);
+    expect(await client.call('start', { runId })).toEqual({ status: 'ok' });
+    expect(await client.call('poolBudgets', { backend: 'webgpu', bytes: 7 })).toEqual([
+      { backend: 'webgpu', bytes: 7, source: 'default' },
+    ]);
+  });
+
+  it('rejects with the catalogue error the handler threw, code and data intact', async () => {
+    const client = connect((request) => answerRequest(handlers, request));
+    const error = await client.call('start', { runId: 'taken' as RunId }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(FlowbenchError);
+    expect(error).toMatchObject({
+      code: 'run-claimed',
+      category: 'run',
+      data: { runId: 'taken', status: 'running' },
+      message: 'run taken is running, not queued: another engine owns it',
+    });
+    const other = await client.call('cancel', { runId }).catch((e: unknown) => e);
+    expect(isFlowbenchError(other, 'unexpected')).toBe(true);
+    expect(other).toMatchObject({ data: { name: 'TypeError' }, message: 'cancel is broken' });
+  });
+
+  it('refuses a reply that answers another call than the one asked', async () => {
+    const client = connect((request) =>
+      Promise.resolve({
+        type: 'reply',
+        id: request.id,
+        call: 'cancel',
+        ok: true,
+        result: { cancelled: true },
+      }),
+    );
+    await expect(client.call('info', {})).rejects.toThrow(/for 'info' as one for 'cancel'/);
+  });
+
+  it('fails every call in flight when the engine is gone', async () => {
+    const client = connect(() => new Promise<never>(() => undefined));
+    const pending = client.call('info', {});
+    client.failPending(new FlowbenchError('engine-crashed', { reason: 'out of memory' }));
+    await expect(pending).rejects.toThrow('The engine stopped: out of memory');
+  });
+
+  it('types each call’s params and result from the one map of calls', () => {
+    const client = new EngineClient({ postMessage: () => undefined, onmessage: null });
+    expectTypeOf(client.call('info', {})).resolves.toEqualTypeOf<EngineInfo>();
+    expectTypeOf(client.call('start', { runId })).resolves.toEqualTypeOf<{ status: RunStatus }>();
+    expectTypeOf(client.call('checkParity', { runId })).resolves.toEqualTypeOf<RunParity>();
+    expectTypeOf(client.call('poolBudgets', {})).resolves.toEqualTypeOf<PoolBudgetInfo[]>();
+    expectTypeOf(
+      client.call('importFile', { name: 'a', file: new Blob() }),
+    ).resolves.toEqualTypeOf<ImportedFile>();
+    // @ts-expect-error start takes a run id
+    void client.call('start', {}).catch(() => undefined);
+    // @ts-expect-error no such call
+    void client.call('delete', { runId }).catch(() => undefined);
+  });
+
+  it('makes the worker’s handler map complete and typed', () => {
+    expectTypeOf<EngineHandlers['cancel']>().parameters.toEqualTypeOf<[{ runId: RunId }]>();
+    expectTypeOf<EngineHandlers['cancel']>().returns.resolves.toEqualTypeOf<{
+      cancelled: boolean;
+    }>();
+    // @ts-expect-error a handler map without `importFile` does not compile
+    const incomplete: EngineHandlers = {
+      info: handlers.info,
+      start: handlers.start,
+      cancel: handlers.cancel,
+      checkParity: handlers.checkParity,
+      poolBudgets: handlers.poolBudgets,
+    };
+    const wrongResult: EngineHandlers = {
+      ...handlers,
+      // @ts-expect-error cancel resolves with `{ cancelled }`, not a status
+      cancel: () => Promise.resolve({ status: 'ok' }),
+    };
+    expect([incomplete, wrongResult]).toHaveLength(2);
+  });
+});

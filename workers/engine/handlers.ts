@@ -1,0 +1,71 @@
+/**
+ * The engine's answer to each protocol call, as one handler map. Its type
+ * (`EngineHandlers`) comes from the protocol's map of calls, so a call added
+ * there does not compile until it has a handler here, and each handler takes
+ * and resolves with exactly what the UI's `call()` sends and expects. The
+ * handlers only route: the work is in the run service and its neighbours,
+ * which the entry file builds and passes in.
+ */
+import type { Catalog } from '../../src/core/catalog/catalog';
+import type { EngineInfo } from '../../src/core/runtime/tensor-runtime';
+import type { RunId } from '../../src/core/run/record';
+import type { FlowbenchDb } from '../../src/db/schema';
+import type { EngineEvent, EngineHandlers } from '../protocol';
+import { checkRunParity } from './parity-run';
+import type { EnginePools } from './programs';
+import { RunEndingError, type RunEnding } from './run-ending';
+import { importFile } from './run-import';
+import type { RunService, RunServiceOptions } from './run-service';
+
+/** What the handlers route to. */
+export interface EngineHandlerDeps {
+  readonly db: FlowbenchDb;
+  readonly catalog: Catalog;
+  readonly service: RunService;
+  readonly pools: EnginePools;
+  /** The engine's backend and adapter, detected once. */
+  readonly engineInfo: () => Promise<EngineInfo>;
+  readonly runtimeFor: RunServiceOptions['runtimeFor'];
+  /** Endings of runs stopped by a storage failure, kept to write later (run-ending.ts). */
+  readonly pendingEndings: Map<RunId, RunEnding>;
+  readonly post: (event: EngineEvent) => void;
+  readonly now: () => number;
+}
+
+/** The engine's handler for every call of the protocol. */
+export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
+  const { db, catalog, service, pools, engineInfo, runtimeFor, post, now } = deps;
+  return {
+    info: () => engineInfo(),
+    start: async ({ runId }) => {
+      try {
+        const status = await service.start(runId);
+        post({ type: 'run-finished', runId, status });
+        return { status };
+      } catch (error) {
+        if (error instanceof RunEndingError) {
+          deps.pendingEndings.set(runId, error.ending);
+          post({ type: 'run-finished', runId, status: error.ending.status });
+        }
+        throw error;
+      }
+    },
+    cancel: ({ runId }) => Promise.resolve({ cancelled: service.cancel(runId) }),
+    checkParity: async ({ runId }) => {
+      const engine = await engineInfo();
+      return checkRunParity(runId, {
+        db,
+        catalog,
+        pools,
+        runtimeFor: (choice) => runtimeFor(choice, engine),
+        now,
+      });
+    },
+    poolBudgets: async ({ backend, bytes }) => {
+      await engineInfo(); // the pools' default budgets depend on the adapter
+      if (backend !== undefined && bytes !== undefined) await pools.chooseBudget(backend, bytes);
+      return pools.budgets();
+    },
+    importFile: ({ name, file }) => importFile(db, name, file),
+  };
+}
