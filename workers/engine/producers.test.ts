@@ -9,7 +9,6 @@ import { DataEngine } from '../../src/core/data/data-engine';
 import { systemClock } from '../../src/core/data/clock';
 import { engineConfig } from '../../src/core/data/testing';
 import { createRandom } from '../../src/core/random';
-import { RunCancelledError } from '../../src/core/runtime/cancel';
 import {
   createEnvironmentProducer,
   environmentSpec,
@@ -201,11 +200,15 @@ describe('WorkerProducer over the producer protocol', () => {
     const abort = new AbortController();
     const pending = producer.produce(request(1, 100_000), abort.signal);
     abort.abort();
-    await expect(pending).rejects.toBeInstanceOf(RunCancelledError);
+    await expect(pending).rejects.toMatchObject({ code: 'cancelled' });
     // The worker stopped the rollouts and said so (an answer nobody waits for any more).
     await vi.waitFor(() =>
       expect(worker.replies).toEqual([
-        { type: 'failed', id: 1, error: { code: 'cancelled', message: 'The run was cancelled' } },
+        {
+          type: 'failed',
+          id: 1,
+          error: { code: 'cancelled', data: {}, message: 'The run was cancelled' },
+        },
       ]),
     );
     await expect(producer.produce(request(2, 2), live())).resolves.toHaveLength(2);

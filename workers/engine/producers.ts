@@ -22,7 +22,7 @@ import type { EpisodeData } from '../../src/core/data/episode';
 import { unpackEpisodes } from '../../src/core/data/packed-episodes';
 import type { ProduceRequest, Producer } from '../../src/core/data/producer';
 import { throttledYield } from '../../src/core/engine/executor';
-import { RunCancelledError } from '../../src/core/runtime/cancel';
+import { runCancelled } from '../../src/core/runtime/cancel';
 import { FlowbenchError, reviveError, serializeError } from '../../src/core/errors';
 import { createEnvironmentProducer, type EnvironmentSpec } from '../../src/core/live/environment';
 import type { ProducerHost } from '../../src/core/live/producer-host';
@@ -75,13 +75,13 @@ export class WorkerProducer implements Producer {
   produce(request: ProduceRequest, signal: AbortSignal): Promise<EpisodeData[]> {
     if (this.dead) return Promise.reject(this.dead);
     if (this.closed) return Promise.reject(new Error(`Producer ${this.index} is closed`));
-    if (signal.aborted) return Promise.reject(new RunCancelledError());
+    if (signal.aborted) return Promise.reject(runCancelled());
     const id = ++this.nextId;
     return new Promise<EpisodeData[]>((resolve, reject) => {
       const onAbort = () => {
         this.pending.delete(id);
         this.port.postMessage({ type: 'cancel', id });
-        reject(new RunCancelledError());
+        reject(runCancelled());
       };
       signal.addEventListener('abort', onAbort, { once: true });
       const settle = () => signal.removeEventListener('abort', onAbort);

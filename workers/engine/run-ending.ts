@@ -14,6 +14,7 @@
 import { errorMessage } from '../../src/core/engine/executor';
 import type { RunId, RunRow } from '../../src/core/run/record';
 import type { FlowbenchDb } from '../../src/db/schema';
+import { FlowbenchError } from '../../src/core/errors';
 
 /** The fields that close a run's record. */
 export type RunEnding = Pick<
@@ -38,20 +39,23 @@ export function storageFailureReason(error: unknown): string {
     : `could not store the run's record: ${errorMessage(error)}`;
 }
 
-/** A run ended, but its ending could not be written yet; the engine keeps it to write later. */
-export class RunEndingError extends Error {
-  override name = 'RunEndingError';
-  readonly code: string;
+/**
+ * A run ended, but its ending could not be written yet; the engine keeps it to
+ * write later. The error is the catalogue's `storage-quota` or
+ * `storage-failed`; this class adds the ending itself, which never leaves the
+ * engine worker (across the protocol the error is its code and data).
+ */
+export class RunEndingError extends FlowbenchError<'storage-quota' | 'storage-failed'> {
   constructor(
-    readonly runId: RunId,
+    runId: RunId,
     readonly ending: RunEnding,
     cause: unknown,
   ) {
     super(
-      `${ending.statusReason}\nIts ending could not be written yet either; Flowbench writes it as soon as the browser accepts writes again.`,
+      isQuotaExceeded(cause) ? 'storage-quota' : 'storage-failed',
+      { runId, statusReason: ending.statusReason },
       { cause },
     );
-    this.code = isQuotaExceeded(cause) ? 'storage-quota' : 'storage-failed';
   }
 }
 

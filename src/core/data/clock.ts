@@ -3,12 +3,12 @@
  * set a real timer themselves: they ask a `Clock`, so tests drive them with a
  * fake one and never wait on wall time, and a cancel reaches every sleep.
  */
-import { RunCancelledError } from '../runtime/cancel';
+import { runCancelled } from '../runtime/cancel';
 
 export interface Clock {
   /** Epoch milliseconds. */
   now(): number;
-  /** Resolves after `ms`; rejects with `RunCancelledError` as soon as `signal` aborts. */
+  /** Resolves after `ms`; rejects with a `cancelled` error as soon as `signal` aborts. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
@@ -16,11 +16,11 @@ export interface Clock {
 export const systemClock: Clock = {
   now: () => Date.now(),
   sleep(ms, signal) {
-    if (signal?.aborted) return Promise.reject(new RunCancelledError());
+    if (signal?.aborted) return Promise.reject(runCancelled());
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         clearTimeout(timer);
-        reject(new RunCancelledError());
+        reject(runCancelled());
       };
       const timer = setTimeout(() => {
         signal?.removeEventListener('abort', onAbort);

@@ -4,7 +4,7 @@
  * nothing else can run, so a 30-second timeout takes no wall time, and a
  * promise that waits on nothing is reported as a deadlock instead of hanging.
  */
-import { RunCancelledError } from '../runtime/cancel';
+import { runCancelled } from '../runtime/cancel';
 import type { Clock } from './clock';
 
 interface Sleeper {
@@ -34,11 +34,11 @@ export class FakeClock implements Clock {
   }
 
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
-    if (signal?.aborted) return Promise.reject(new RunCancelledError());
+    if (signal?.aborted) return Promise.reject(runCancelled());
     return new Promise((resolve, reject) => {
       const onAbort = () => {
         this.sleepers = this.sleepers.filter((s) => s !== sleeper);
-        reject(new RunCancelledError());
+        reject(runCancelled());
       };
       const sleeper: Sleeper = {
         at: this.time + Math.max(0, ms),

@@ -7,7 +7,7 @@
  * for it up front: no per-episode arrays, and nothing to pack for a worker's
  * reply.
  */
-import { RunCancelledError } from '../runtime/cancel';
+import { runCancelled } from '../runtime/cancel';
 import { createRandom } from '../random';
 import type { BufferPool } from './buffer-pool';
 import type { EpisodeData } from './episode';
@@ -64,7 +64,7 @@ export class SimulatorProducer implements Producer {
     );
     while (into.count < request.count) {
       if (this.closed) throw new Error(`Producer ${this.index} is closed`);
-      if (signal.aborted) throw new RunCancelledError();
+      if (signal.aborted) throw runCancelled();
       const numEnvs = Math.min(parallel, request.count - into.count);
       await rolloutInto(
         dynamics,

@@ -7,7 +7,7 @@
  * `rollout` turns N lockstep instances into N episodes; an instance that
  * terminates stops there while the others go on.
  */
-import { RunCancelledError } from '../runtime/cancel';
+import { runCancelled } from '../runtime/cancel';
 import type { Random } from '../random';
 import type { EpisodeData } from './episode';
 import { PackedEpisodeWriter, unpackEpisodes } from './packed-episodes';
@@ -69,7 +69,7 @@ export interface RolloutOptions {
   /**
    * Checked before the first step and after every step whose policy was
    * awaited (the only points where anything else runs, so the only points
-   * where it can have been aborted); an abort throws `RunCancelledError`.
+   * where it can have been aborted); an abort throws a `cancelled` error.
    */
   signal?: AbortSignal;
 }
@@ -125,13 +125,13 @@ export async function rolloutInto(
     running[i] = 1;
   }
   let live = numEnvs;
-  if (signal?.aborted) throw new RunCancelledError();
+  if (signal?.aborted) throw runCancelled();
   for (let t = 0; t < steps && live > 0; t++) {
     const pending = policy(observations, actions, numEnvs);
     if (pending) {
       await pending;
       // Only a step that awaits lets other code run, and so abort the signal.
-      if (signal?.aborted) throw new RunCancelledError();
+      if (signal?.aborted) throw runCancelled();
     }
     const last = t === steps - 1;
     for (let i = 0; i < numEnvs; i++) {

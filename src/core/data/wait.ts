@@ -7,7 +7,7 @@
  * that slept is recorded as one interval, whether it ended in data, a
  * timeout, an error or a cancel.
  */
-import { RunCancelledError } from '../runtime/cancel';
+import { runCancelled } from '../runtime/cancel';
 import type { Clock } from './clock';
 import type { DataTelemetry, WaitKind } from './telemetry';
 
@@ -32,7 +32,7 @@ export async function waitBounded<T>(wait: BoundedWait<T>): Promise<T> {
   let slept = false;
   try {
     for (;;) {
-      if (signal?.aborted) throw new RunCancelledError();
+      if (signal?.aborted) throw runCancelled();
       const answer = wait.look();
       if (answer !== undefined) return answer;
       const now = clock.now();

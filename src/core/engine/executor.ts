@@ -28,7 +28,7 @@ import type { NodeStatus } from '../run/record';
 import { unboundedProgramHost, type ProgramHost } from '../programs/host';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { closeRunResources } from '../runtime/run-scope';
-import { RunCancelledError } from '../runtime/cancel';
+import { runCancelled } from '../runtime/cancel';
 import { NodeRun, YIELD_EVERY_MS, type RunShared } from './node-run';
 import { BYPASSED, bypassedUpstream, passThrough } from './bypass';
 import type { RunEvents } from './events';
@@ -211,7 +211,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   };
 
   const finished = (state: NodeState, startedAt: number) => {
-    if (signal.aborted) throw new RunCancelledError();
+    if (signal.aborted) throw runCancelled();
     state.status = 'ok';
     events.nodeFinished(state.id, { status: 'ok', durationMs: now() - startedAt, error: '' });
     deliver(state);

@@ -12,7 +12,7 @@
 import type { NodeContext, NodeFile, NodeKind } from '../catalog/kind';
 import type { ProgramHost } from '../programs/host';
 import type { RunEvents } from './events';
-import { RunCancelledError } from '../runtime/cancel';
+import { runCancelled } from '../runtime/cancel';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 
 /** Bodies yield at most this often, so a tight loop stays cancellable without paying per step. */
@@ -102,11 +102,11 @@ export class NodeRun implements NodeContext<Record<string, unknown>> {
 
   async checkpoint(): Promise<void> {
     const { signal, now, yieldNow } = this.run;
-    if (signal.aborted) throw new RunCancelledError();
+    if (signal.aborted) throw runCancelled();
     if (now() - this.lastYield < YIELD_EVERY_MS) return;
     await yieldNow();
     this.lastYield = now();
     // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- it may abort while we yield
-    if (signal.aborted) throw new RunCancelledError();
+    if (signal.aborted) throw runCancelled();
   }
 }
