@@ -95,4 +95,24 @@ export default tseslint.config(
       '@typescript-eslint/no-floating-promises': 'off',
     },
   },
+  {
+    // Storage only through src/db's named queries, tests included. Its own rule, so the layer
+    // blocks above (which set `no-restricted-imports`) cannot replace it.
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    ignores: ['src/db/**'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['dexie', 'dexie/*', 'dexie-react-hooks', 'dexie-react-hooks/*'],
+              message:
+                'storage goes through src/db: use its named queries, and `live` reads with the UI hook `useLive`',
+            },
+          ],
+        },
+      ],
+    },
+  },
 );

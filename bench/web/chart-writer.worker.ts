@@ -4,7 +4,7 @@
  * (`putMetrics`, one transaction per batch) and says when each committed.
  */
 import type { MetricRow, RunId } from '../../src/core/run/record';
-import { putMetrics } from '../../src/db/runs';
+import { putMetrics } from '../../src/db/metrics';
 import { FlowbenchDb } from '../../src/db/schema';
 import type { WriterReply, WriterRequest } from './chart-api';
 

@@ -1,6 +1,7 @@
 /**
  * Files picked for file params, stored by digest: the same bytes picked twice
- * are stored once, and a flow refers to them by `sha256:<hex>` only.
+ * are stored once, and a flow refers to them by `sha256:<hex>` only. Every
+ * read and write of the files table.
  */
 import { sha256Hex } from '../core/run/digest';
 import type { FileRow, FlowbenchDb } from './schema';
@@ -29,9 +30,14 @@ export class FileMissingError extends Error {
   override name = 'FileMissingError';
 }
 
+/** The stored file `digest`, or `undefined` when this browser does not have it. */
+export function findStoredFile(db: FlowbenchDb, digest: string): Promise<FileRow | undefined> {
+  return db.files.get(digest);
+}
+
 /** The stored file `digest`; throws `FileMissingError` when this browser does not have it. */
 export async function readStoredFile(db: FlowbenchDb, digest: string): Promise<FileRow> {
-  const file = await db.files.get(digest);
+  const file = await findStoredFile(db, digest);
   if (!file)
     throw new FileMissingError(
       `file ${digest.slice(0, 19)}… is not stored in this browser: pick it again in the inspector`,

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeIssues } from '../core/flow/issues';
 import { parseFlow } from '../core/flow/validate';
-import { createFlow, getSetting, listFlows, saveFlow, saveFlowOver, setSetting } from './flows';
+import { createFlow, listFlows, saveFlow, saveFlowOver } from './flows';
 import { FlowbenchDb } from './schema';
 
 const parsed = parseFlow(
@@ -50,15 +50,6 @@ describe('flow library', () => {
     // Make the order independent of the wall clock's resolution.
     await db.flows.update(a.id, { updatedAt: '2999-01-01T00:00:00.000Z' });
     expect((await listFlows(db)).map((f) => f.name)).toEqual(['a', 'b']);
-  });
-
-  it('keeps settings across connections', async () => {
-    const db = freshDb();
-    await setSetting(db, 'openFlow', { id: 'x' });
-    const again = new FlowbenchDb(db.name);
-    opened.push(again);
-    expect(await getSetting(again, 'openFlow')).toEqual({ id: 'x' });
-    expect(await getSetting(again, 'missing')).toBeUndefined();
   });
 });
 

@@ -1,4 +1,4 @@
-/** The flow library: flows autosaved as they are edited. */
+/** The flow library, flows autosaved as they are edited: every read and write of the flows table. */
 import type { FlowDocument } from '../core/flow/document';
 import type { FlowId } from '../core/run/record';
 import type { FlowbenchDb, FlowRow } from './schema';
@@ -50,16 +50,19 @@ export async function saveFlowOver(
   });
 }
 
+/** The flow `id`, or `undefined` when it is not in the library. */
+export function getFlow(db: FlowbenchDb, id: FlowId): Promise<FlowRow | undefined> {
+  return db.flows.get(id);
+}
+
+/** The library, most recently saved first. */
 export function listFlows(db: FlowbenchDb): Promise<FlowRow[]> {
   return db.flows.orderBy('updatedAt').reverse().toArray();
 }
 
-export async function getSetting<T>(db: FlowbenchDb, key: string): Promise<T | undefined> {
-  return (await db.settings.get(key))?.value as T | undefined;
-}
-
-export async function setSetting(db: FlowbenchDb, key: string, value: unknown): Promise<void> {
-  await db.settings.put({ key, value });
+/** The flow saved most recently, if the library has any. */
+export function lastSavedFlow(db: FlowbenchDb): Promise<FlowRow | undefined> {
+  return db.flows.orderBy('updatedAt').last();
 }
 
 /** Delete a flow from the library. Its runs stay: they keep their own snapshot of it. */

@@ -13,16 +13,13 @@ import {
   importRunRecord,
   journalRun,
   listRuns,
-  metricNames,
-  metricSeries,
-  putMetrics,
-  putRunNodes,
   readRunRecord,
   RunClaimError,
   RunImportError,
-  runNodes,
   updateRun,
 } from './runs';
+import { putMetrics } from './metrics';
+import { putRunNodes, runNodes } from './run-nodes';
 import { FlowbenchDb } from './schema';
 
 const parsed = parseFlow(
@@ -152,41 +149,6 @@ describe('cancelQueuedRun', () => {
     await claimRun(db, 'r1' as RunId, {});
     expect(await cancelQueuedRun(db, 'r1' as RunId)).toBe(false);
     expect((await db.runs.get('r1' as RunId))?.status).toBe('running');
-  });
-});
-
-describe('metrics', () => {
-  it('upserts on (run, name, step): writing a step twice keeps one row, the last', async () => {
-    const db = freshDb();
-    await putMetrics(db, [point('r1', 'train.loss', 0, 2.3), point('r1', 'train.loss', 1, 2.1)]);
-    await putMetrics(db, [point('r1', 'train.loss', 1, 1.9), point('r1', 'train.loss', 2, 1.7)]);
-    const series = await metricSeries(db, 'r1' as RunId, 'train.loss');
-    expect(series.map((r) => [r.step, r.value])).toEqual([
-      [0, 2.3],
-      [1, 1.9],
-      [2, 1.7],
-    ]);
-    expect(await db.metrics.count()).toBe(3);
-  });
-
-  it('returns one series of one run, in step order', async () => {
-    const db = freshDb();
-    // Written out of order, interleaved with another metric and another run.
-    await putMetrics(db, [
-      point('r1', 'train.loss', 10, 0.5),
-      point('r1', 'train.loss', 2, 0.9),
-      point('r1', 'train.lossy', 0, 9),
-      point('r1', 'eval.acc', 0, 0.8),
-      point('r2', 'train.loss', 0, 7),
-      point('r2', 'r2.only', 0, 7),
-      point('r1', 'train.loss', 0, 1.2),
-      point('r1', 'train.loss', 1, Number.NaN),
-    ]);
-    const series = await metricSeries(db, 'r1' as RunId, 'train.loss');
-    expect(series.map((r) => r.step)).toEqual([0, 1, 2, 10]);
-    expect(series.every((r) => r.runId === 'r1' && r.name === 'train.loss')).toBe(true);
-    expect(series[1]!.value).toBeNaN();
-    expect(await metricNames(db, 'r1' as RunId)).toEqual(['eval.acc', 'train.loss', 'train.lossy']);
   });
 });
 

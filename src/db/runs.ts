@@ -1,11 +1,20 @@
 /**
- * Queries and writes of run records. The engine writes through these while a
- * run executes; the UI reads through the same functions inside live queries.
+ * Run records: every read and write of the runs table, and the operations on
+ * a whole record (read for export, import, delete), which reach the other
+ * tables of a record through their own modules inside one transaction. The
+ * engine writes through these while a run executes; the UI reads through the
+ * same functions inside live reads.
  */
-import { Dexie } from 'dexie';
 import type { RunRecord } from '../core/run/export';
-import type { MetricRow, RunId, RunNodeRow, RunRow, RunStatus } from '../core/run/record';
+import type { FlowId, RunId, RunRow, RunStatus } from '../core/run/record';
+import { addArtifacts, artifactsOfRun, deleteArtifactsOfRuns } from './artifacts';
+import { addIntervals, deleteIntervalsOfRuns, runIntervals } from './intervals';
+import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
+import { addRunNodes, deleteNodesOfRuns, interruptUnfinishedNodes, runNodes } from './run-nodes';
 import type { FlowbenchDb } from './schema';
+
+/** The tables that hold one run's record, for a transaction over all of it. */
+const RECORD_TABLES = ['runs', 'runNodes', 'metrics', 'artifacts', 'intervals'];
 
 export class RunClaimError extends Error {
   readonly code = 'run-claimed';
@@ -45,12 +54,31 @@ export async function updateRun(
   await db.runs.update(id, changes);
 }
 
-export async function putRunNodes(db: FlowbenchDb, rows: readonly RunNodeRow[]): Promise<void> {
-  await db.runNodes.bulkPut(rows);
+/**
+ * Close a run's record: write its ending and mark its nodes still running or
+ * queued `interrupted`, in one transaction (the final node outcomes are
+ * written just before an ending, and when storage is full they are refused
+ * with the rest, so a run must never end with a node left `running` for
+ * ever). With `onlyWhileRunning`, nothing is written unless the run is still
+ * `running`. Returns whether it wrote.
+ */
+export async function endRun(
+  db: FlowbenchDb,
+  id: RunId,
+  ending: Partial<RunRow>,
+  { onlyWhileRunning }: { onlyWhileRunning: boolean },
+): Promise<boolean> {
+  return db.transaction('rw', ['runs', 'runNodes'], async () => {
+    if (onlyWhileRunning && (await db.runs.get(id))?.status !== 'running') return false;
+    await db.runs.update(id, ending);
+    await interruptUnfinishedNodes(db, id);
+    return true;
+  });
 }
 
-export async function putMetrics(db: FlowbenchDb, rows: readonly MetricRow[]): Promise<void> {
-  await db.metrics.bulkPut(rows);
+/** The run `id`, or `undefined` when it is not stored. */
+export function getRun(db: FlowbenchDb, id: RunId): Promise<RunRow | undefined> {
+  return db.runs.get(id);
 }
 
 /** Runs, newest first (ids are time-ordered). */
@@ -58,91 +86,25 @@ export function listRuns(db: FlowbenchDb): Promise<RunRow[]> {
   return db.runs.reverse().toArray();
 }
 
-export function runNodes(db: FlowbenchDb, runId: RunId): Promise<RunNodeRow[]> {
-  return db.runNodes.where('runId').equals(runId).toArray();
+/** Several runs, in the order of `ids`; ids no longer stored are left out. */
+export async function runsByIds(db: FlowbenchDb, ids: readonly RunId[]): Promise<RunRow[]> {
+  const rows = await db.runs.bulkGet(ids as RunId[]);
+  return rows.filter((row): row is RunRow => row !== undefined);
 }
 
-/**
- * Names of the metrics a run has points for, sorted, found by skipping from
- * one name to the next (one cursor step per name) instead of walking every
- * point's key: a live run writes while this runs, and a long walk would be
- * aborted by each write before it finished.
- */
-export async function metricNames(db: FlowbenchDb, runId: RunId): Promise<string[]> {
-  const names: string[] = [];
-  let from: [RunId, unknown, unknown] = [runId, Dexie.minKey, Dexie.minKey];
-  for (;;) {
-    const next = await db.metrics
-      .where('[runId+name+step]')
-      // One `Dexie.maxKey` only: the same array twice in a key is not a valid IndexedDB key.
-      .between(from, [runId, Dexie.maxKey], false, true)
-      .first();
-    if (!next) return names;
-    names.push(next.name);
-    from = [runId, next.name, Dexie.maxKey];
-  }
+/** The runs of a sweep group. */
+export function runsOfGroup(db: FlowbenchDb, groupId: string): Promise<RunRow[]> {
+  return db.runs.where('groupId').equals(groupId).toArray();
 }
 
-/** One metric series of a run, in step order. */
-export function metricSeries(db: FlowbenchDb, runId: RunId, name: string): Promise<MetricRow[]> {
-  return db.metrics
-    .where('[runId+name+step]')
-    .between([runId, name, Dexie.minKey], [runId, name, Dexie.maxKey])
-    .toArray();
+/** The newest run of a library flow (ids are time-ordered). */
+export function latestRunOfFlow(db: FlowbenchDb, flowId: FlowId): Promise<RunRow | undefined> {
+  return db.runs.where('flowId').equals(flowId).last();
 }
 
-/** Everything recorded of one run, for export. */
-export async function readRunRecord(db: FlowbenchDb, id: RunId): Promise<RunRecord | undefined> {
-  return db.transaction(
-    'r',
-    [db.runs, db.runNodes, db.metrics, db.artifacts, db.intervals],
-    async () => {
-      const run = await db.runs.get(id);
-      if (!run) return undefined;
-      const [nodes, metrics, artifacts, intervals] = await Promise.all([
-        db.runNodes.where('runId').equals(id).toArray(),
-        db.metrics.where('runId').equals(id).toArray(),
-        db.artifacts.where('runId').equals(id).toArray(),
-        db.intervals.where('runId').equals(id).toArray(),
-      ]);
-      return {
-        run,
-        nodes,
-        metrics,
-        artifacts,
-        intervals: intervals.map(({ id: _id, ...interval }) => interval),
-      };
-    },
-  );
-}
-
-export class RunImportError extends Error {
-  readonly code = 'run-exists';
-  override name = 'RunImportError';
-}
-
-/** Rows written per call while importing, so the page stays responsive. */
-const IMPORT_SLICE = 500;
-
-/** Add an imported record whole, or nothing: an id that exists is refused. */
-export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promise<void> {
-  await db.transaction(
-    'rw',
-    [db.runs, db.runNodes, db.metrics, db.artifacts, db.intervals],
-    async () => {
-      if (await db.runs.get(record.run.id))
-        throw new RunImportError(
-          `run ${record.run.id} is already in this browser; it was not imported again`,
-        );
-      await db.runs.add(record.run);
-      await db.runNodes.bulkAdd(record.nodes);
-      // In slices: one huge bulkAdd holds the main thread for seconds at 100k points.
-      for (let i = 0; i < record.metrics.length; i += IMPORT_SLICE)
-        await db.metrics.bulkAdd(record.metrics.slice(i, i + IMPORT_SLICE));
-      await db.artifacts.bulkAdd(record.artifacts);
-      await db.intervals.bulkAdd(record.intervals);
-    },
-  );
+/** Runs with status `status`. */
+export function runsWithStatus(db: FlowbenchDb, status: RunStatus): Promise<RunRow[]> {
+  return db.runs.where('status').equals(status).toArray();
 }
 
 /** Runs still marked as active (for the lease sweep on start-up). */
@@ -167,21 +129,59 @@ export async function cancelQueuedRun(db: FlowbenchDb, id: RunId): Promise<boole
   });
 }
 
+/** Everything recorded of one run, for export. */
+export async function readRunRecord(db: FlowbenchDb, id: RunId): Promise<RunRecord | undefined> {
+  return db.transaction('r', RECORD_TABLES, async () => {
+    const run = await db.runs.get(id);
+    if (!run) return undefined;
+    const [nodes, metrics, artifacts, intervals] = await Promise.all([
+      runNodes(db, id),
+      metricsOfRun(db, id),
+      artifactsOfRun(db, id),
+      runIntervals(db, id),
+    ]);
+    return { run, nodes, metrics, artifacts, intervals };
+  });
+}
+
+export class RunImportError extends Error {
+  readonly code = 'run-exists';
+  override name = 'RunImportError';
+}
+
+/** Rows written per call while importing, so the page stays responsive. */
+const IMPORT_SLICE = 500;
+
+/** Add an imported record whole, or nothing: an id that exists is refused. */
+export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promise<void> {
+  await db.transaction('rw', RECORD_TABLES, async () => {
+    if (await db.runs.get(record.run.id))
+      throw new RunImportError(
+        `run ${record.run.id} is already in this browser; it was not imported again`,
+      );
+    await db.runs.add(record.run);
+    await addRunNodes(db, record.nodes);
+    // In slices: one huge bulkAdd holds the main thread for seconds at 100k points.
+    for (let i = 0; i < record.metrics.length; i += IMPORT_SLICE)
+      await addMetrics(db, record.metrics.slice(i, i + IMPORT_SLICE));
+    await addArtifacts(db, record.artifacts);
+    await addIntervals(db, record.intervals);
+  });
+}
+
 /** Delete finished runs with everything recorded of them, in one transaction. */
 export async function deleteRuns(db: FlowbenchDb, ids: readonly RunId[]): Promise<void> {
-  await db.transaction(
-    'rw',
-    [db.runs, db.runNodes, db.metrics, db.artifacts, db.intervals],
-    async () => {
-      const runs = await db.runs.bulkGet(ids as RunId[]);
-      const active = runs.filter((r) => r?.status === 'queued' || r?.status === 'running');
-      if (active.length > 0)
-        throw new Error(
-          `cancel ${active.map((r) => r!.id).join(', ')} first: a queued or running run cannot be deleted`,
-        );
-      for (const table of [db.runNodes, db.metrics, db.artifacts, db.intervals])
-        await table.where('runId').anyOf(ids).delete();
-      await db.runs.bulkDelete(ids as RunId[]);
-    },
-  );
+  await db.transaction('rw', RECORD_TABLES, async () => {
+    const runs = await db.runs.bulkGet(ids as RunId[]);
+    const active = runs.filter((r) => r?.status === 'queued' || r?.status === 'running');
+    if (active.length > 0)
+      throw new Error(
+        `cancel ${active.map((r) => r!.id).join(', ')} first: a queued or running run cannot be deleted`,
+      );
+    await deleteNodesOfRuns(db, ids);
+    await deleteMetricsOfRuns(db, ids);
+    await deleteArtifactsOfRuns(db, ids);
+    await deleteIntervalsOfRuns(db, ids);
+    await db.runs.bulkDelete(ids as RunId[]);
+  });
 }

@@ -5,9 +5,9 @@ import { useEngine, useEngineInfo } from './engine/EngineContext';
 import { useRunActions } from './engine/actions';
 import { ExamplesDialog } from './panels/ExamplesDialog';
 import { download } from './files';
-import { setSetting } from '../db/flows';
+import { writeSetting } from '../db/settings';
 import { db } from './db';
-import { BACKEND, importPickedFile } from './library';
+import { importPickedFile } from './library';
 import { useSelectedRun } from './runs/queries';
 import { useEditor, useEditorStore } from './store/context';
 
@@ -66,7 +66,7 @@ export function Toolbar() {
           onChange={(e) => {
             const choice = e.currentTarget.value as BackendChoice;
             store.getState().setBackend(choice);
-            void setSetting(db, BACKEND, choice);
+            void writeSetting(db, 'backend', choice);
           }}
         >
           {backendChoices.map((choice) => (

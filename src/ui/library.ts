@@ -4,34 +4,33 @@
  * writes the open document back on every change.
  */
 import { useEffect } from 'react';
-import { backendChoices, type BackendChoice } from '../core/runtime/tensor-runtime';
 import { flowFormats, type FlowDocument } from '../core/flow/document';
 import { parseFlow, validateFlow } from '../core/flow/validate';
 import { builtinCatalog } from '../core/nodes';
 import { RUN_FORMAT } from '../core/run/export';
 import { formatOf, ImportError, refuseImport } from '../core/run/import-file';
 import type { FlowId, RunId } from '../core/run/record';
-import { liveQuery } from 'dexie';
 import { storeFile } from '../db/files';
-import { createFlow, getSetting, saveFlowOver, setSetting } from '../db/flows';
+import { createFlow, getFlow, lastSavedFlow, saveFlowOver } from '../db/flows';
+import { live } from '../db/live';
+import { latestRunOfFlow } from '../db/runs';
+import { readSetting, writeSetting } from '../db/settings';
 import { db } from './db';
 import type { EngineClient } from './engine/client';
 import { defaultExample, type Example } from './examples';
 import { useEditorStore } from './store/context';
 import type { EditorStore } from './store/editor';
 
-const OPEN_FLOW = 'openFlow';
-export const BACKEND = 'backend';
 const AUTOSAVE_MS = 250;
 
 /** Open a library flow in the editor and remember it across reloads. */
 export async function openLibraryFlow(store: EditorStore, id: FlowId): Promise<void> {
-  const row = await db.flows.get(id);
+  const row = await getFlow(db, id);
   if (!row) return;
   store.getState().openFlow(row.id, row.doc);
   store.setState({ savedVersion: row.version, conflict: null });
-  await setSetting(db, OPEN_FLOW, row.id);
-  const latest = await db.runs.where('flowId').equals(row.id).last();
+  await writeSetting(db, 'openFlow', row.id);
+  const latest = await latestRunOfFlow(db, row.id);
   if (latest) store.getState().selectRun(latest.id);
 }
 
@@ -63,11 +62,11 @@ export async function openExample(store: EditorStore, example: Example): Promise
 
 /** On start-up: reopen the flow that was open, or put the default example on the canvas. */
 export async function restoreSession(store: EditorStore): Promise<void> {
-  const backend = await getSetting<BackendChoice>(db, BACKEND);
-  if (backend && backendChoices.includes(backend)) store.getState().setBackend(backend);
-  const open = await getSetting<FlowId>(db, OPEN_FLOW);
-  if (open && (await db.flows.get(open))) return openLibraryFlow(store, open);
-  const any = await db.flows.orderBy('updatedAt').last();
+  const backend = await readSetting(db, 'backend');
+  if (backend) store.getState().setBackend(backend);
+  const open = await readSetting(db, 'openFlow');
+  if (open && (await getFlow(db, open))) return openLibraryFlow(store, open);
+  const any = await lastSavedFlow(db);
   if (any) return openLibraryFlow(store, any.id);
   await addAndOpen(store, defaultExample());
 }
@@ -122,7 +121,7 @@ export function useAutosave(): void {
     const watch = (flowId: FlowId | null) => {
       watching?.unsubscribe();
       if (!flowId) return;
-      watching = liveQuery(() => db.flows.get(flowId)).subscribe({
+      watching = live(() => getFlow(db, flowId)).subscribe({
         next: (row) => {
           const state = store.getState();
           if (!row || row.id !== state.flowId || state.conflict) return;

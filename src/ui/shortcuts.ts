@@ -11,6 +11,7 @@ import { copySelection, parseClipboard, pasteInto, type ClipboardPayload } from 
 import { edits } from './store/editor';
 import type { CanvasNode } from './canvas/adapter';
 import { layoutShortcuts } from './canvas/layoutCommands';
+import { getRun } from '../db/runs';
 import { db } from './db';
 import { flowNodeIds, lastCopied, toggleBypass } from './canvas/selection-actions';
 
@@ -102,7 +103,7 @@ export function useShortcuts(onHelp: () => void): void {
       if (key === 'escape') {
         const now = Date.now();
         if (now - lastEscape.current < DOUBLE_ESCAPE_MS && state.selectedRun) {
-          void db.runs.get(state.selectedRun).then((r) => r && actions().cancel(r));
+          void getRun(db, state.selectedRun).then((r) => r && actions().cancel(r));
           lastEscape.current = 0;
         } else lastEscape.current = now;
         return;

@@ -1,7 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterEach, expect, it } from 'vitest';
 import type { RunId, RunNodeRow, RunRow } from '../../src/core/run/record';
+import { putMetrics } from '../../src/db/metrics';
+import { putRunNodes, runNodes } from '../../src/db/run-nodes';
+import { getRun, journalRun } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
+import { storedCounts } from '../../src/db/testing';
 import { ABANDONED_REASON, sweepAbandoned } from './lease';
 
 let db: FlowbenchDb;
@@ -59,28 +63,29 @@ function node(runId: string, id: string, status: RunNodeRow['status']): RunNodeR
 
 it('marks a running run with a stale lease and a free lock abandoned, keeping its record', async () => {
   db = new FlowbenchDb(`lease-${++n}`);
-  await db.runs.bulkAdd([
+  for (const row of [
     run('stale', 'running', 1_000),
     run('fresh', 'running', 10_000),
     run('locked', 'running', 1_000),
     run('done', 'ok', 1_000),
-  ]);
-  await db.runNodes.bulkAdd([
+  ])
+    await journalRun(db, row);
+  await putRunNodes(db, [
     node('stale', 'a', 'ok'),
     node('stale', 'b', 'running'),
     node('stale', 'c', 'queued'),
   ]);
-  await db.metrics.add({ runId: 'stale' as RunId, name: 'a.x', step: 0, value: 1, ts: 0 });
+  await putMetrics(db, [{ runId: 'stale' as RunId, name: 'a.x', step: 0, value: 1, ts: 0 }]);
 
   const swept = await sweepAbandoned(db, 5_000, (id) => Promise.resolve(id === 'locked'));
 
   expect(swept).toEqual(['stale']);
-  const stale = await db.runs.get('stale' as RunId);
+  const stale = await getRun(db, 'stale' as RunId);
   expect(stale).toMatchObject({ status: 'abandoned', statusReason: ABANDONED_REASON });
-  expect((await db.runs.get('fresh' as RunId))?.status).toBe('running');
-  expect((await db.runs.get('locked' as RunId))?.status).toBe('running');
-  expect((await db.runs.get('done' as RunId))?.status).toBe('ok');
-  const nodes = await db.runNodes.where('runId').equals('stale').sortBy('node');
+  expect((await getRun(db, 'fresh' as RunId))?.status).toBe('running');
+  expect((await getRun(db, 'locked' as RunId))?.status).toBe('running');
+  expect((await getRun(db, 'done' as RunId))?.status).toBe('ok');
+  const nodes = (await runNodes(db, 'stale' as RunId)).sort((a, b) => a.node.localeCompare(b.node));
   expect(nodes.map((row) => row.status)).toEqual(['ok', 'interrupted', 'interrupted']);
-  expect(await db.metrics.count()).toBe(1);
+  expect((await storedCounts(db)).metrics).toBe(1);
 });

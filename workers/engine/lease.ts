@@ -6,6 +6,7 @@
  * its engine died; a node that was mid-way is marked `interrupted`, not ok.
  */
 import type { RunId } from '../../src/core/run/record';
+import { endRun, runsWithStatus } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 
 export const ABANDONED_REASON = 'The engine running it stopped reporting';
@@ -15,26 +16,22 @@ export async function sweepAbandoned(
   now: number,
   isLocked: (runId: RunId) => Promise<boolean>,
 ): Promise<RunId[]> {
-  const running = await db.runs.where('status').equals('running').toArray();
+  const running = await runsWithStatus(db, 'running');
   const abandoned: RunId[] = [];
   for (const run of running) {
     if ((run.leaseUntil ?? 0) > now || (await isLocked(run.id))) continue;
-    const moved = await db.transaction('rw', db.runs, db.runNodes, async () => {
-      const fresh = await db.runs.get(run.id);
-      if (fresh?.status !== 'running') return false;
-      await db.runs.update(run.id, {
+    const moved = await endRun(
+      db,
+      run.id,
+      {
         status: 'abandoned',
         statusReason: ABANDONED_REASON,
         finishedAt: new Date(now).toISOString(),
         leaseUntil: null,
-      });
-      await db.runNodes
-        .where('runId')
-        .equals(run.id)
-        .filter((n) => n.status === 'running' || n.status === 'queued')
-        .modify({ status: 'interrupted' });
-      return true;
-    });
+      },
+      // Another engine may have ended it meanwhile.
+      { onlyWhileRunning: true },
+    );
     if (moved) abandoned.push(run.id);
   }
   return abandoned;

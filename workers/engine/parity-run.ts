@@ -22,6 +22,7 @@ import {
 import { resolveRunParams } from '../../src/core/run/params';
 import type { RunId } from '../../src/core/run/record';
 import { readStoredFile } from '../../src/db/files';
+import { getRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { messageTurn } from './message-turn';
 import { engineProgramHost, type EnginePools } from './programs';
@@ -43,7 +44,7 @@ export interface ParityRunOptions {
 
 /** Runs run `runId`'s programs serially and interleaved; see the module comment. */
 export async function checkRunParity(runId: RunId, options: ParityRunOptions): Promise<RunParity> {
-  const run = await options.db.runs.get(runId);
+  const run = await getRun(options.db, runId);
   if (!run) throw new RunNotFoundError(`run ${runId} is not stored`);
   const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
   if (issues.length > 0)

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { GPU_FALLBACK_BUDGET, WASM_HEAP_BUDGET } from '../../src/core/programs';
-import { metricSeries, readRunRecord } from '../../src/db/runs';
+import { metricSeries } from '../../src/db/metrics';
+import { readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import type { PoolReport } from './pool-events';
 import { EnginePools, engineProgramHost } from './programs';

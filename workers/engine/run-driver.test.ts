@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../../src/core/flow/document';
 import type { RunId, RunRow } from '../../src/core/run/record';
 import { FlowbenchDb } from '../../src/db/schema';
-import { metricSeries, readRunRecord } from '../../src/db/runs';
+import { metricSeries } from '../../src/db/metrics';
+import { getRun, readRunRecord, updateRun } from '../../src/db/runs';
 import { createCatalog } from '../../src/core/catalog/catalog';
 import { defineNodeKind } from '../../src/core/catalog/kind';
 import { driveRun } from './run-driver';
@@ -112,7 +113,7 @@ describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
     });
     while (told.length === 0) await new Promise((r) => setTimeout(r, 20));
     expect(told[0]).toBeGreaterThanOrEqual(200);
-    expect((await db.runs.get(id))?.status).toBe('running');
+    expect((await getRun(db, id))?.status).toBe('running');
     held = false;
     expect(await driving).toBe('ok');
     other.close();
@@ -123,10 +124,10 @@ describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
   it('records a forced WebGPU run without an adapter as an error that says why', async () => {
     db = new FlowbenchDb(`driver-${++counter}`);
     const id = await journal(example, { steps: 5 });
-    await db.runs.update(id, { backendChoice: 'webgpu' });
+    await updateRun(db, id, { backendChoice: 'webgpu' });
     const status = await driveRun(id, new AbortController().signal, options());
     expect(status).toBe('error');
-    expect((await db.runs.get(id))?.statusReason).toMatch(/no WebGPU adapter/);
+    expect((await getRun(db, id))?.statusReason).toMatch(/no WebGPU adapter/);
   });
 });
 

@@ -32,7 +32,11 @@ import { DEFAULT_LIVE_INTERVAL_MS, liveValues } from './live-values';
 import { messageTurn } from './message-turn';
 import { storageFailureReason, storeEnding } from './run-ending';
 import { StorageWatch } from './storage-watch';
-import { claimRun, putMetrics, putRunNodes, updateRun } from '../../src/db/runs';
+import { putArtifact } from '../../src/db/artifacts';
+import { addInterval } from '../../src/db/intervals';
+import { putMetrics } from '../../src/db/metrics';
+import { putRunNodes } from '../../src/db/run-nodes';
+import { claimRun, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 
 export interface RunDriverOptions {
@@ -205,14 +209,14 @@ export async function driveRun(
         },
         interval(_node, kind, start, end) {
           writes.add(async () => {
-            await watch.track(db.intervals.add({ runId, kind, start, end }));
+            await watch.track(addInterval(db, { runId, kind, start, end }));
           });
         },
         artifact(node, name, bytes, mediaType) {
           artifacts.push(
             sha256Hex(bytes).then((hex) =>
               watch.track(
-                db.artifacts.put({
+                putArtifact(db, {
                   runId,
                   name,
                   node,

@@ -1,12 +1,18 @@
 import 'fake-indexeddb/auto';
-import { Dexie } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalog } from '../../src/core/catalog/catalog';
 import { defineNodeKind } from '../../src/core/catalog/kind';
 import type { FlowDocument } from '../../src/core/flow/document';
-import type { MetricRow, RunId, RunNodeRow } from '../../src/core/run/record';
-import { metricSeries, readRunRecord } from '../../src/db/runs';
+import type { RunId } from '../../src/core/run/record';
+import { metricSeries } from '../../src/db/metrics';
+import { getRun, readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
+import {
+  quotaExceeded,
+  refuseWrites,
+  transactionAborted,
+  type StorageWrite,
+} from '../../src/db/testing';
 import {
   isQuotaExceeded,
   RunEndingError,
@@ -42,36 +48,48 @@ const flow: FlowDocument = {
   edges: [],
 };
 
-const quotaError = () => new DOMException('The quota has been exceeded.', 'QuotaExceededError');
-
 let db: FlowbenchDb;
 
 describe("the browser's quota refusal", () => {
   it('is recognised as Chromium reports it: the transaction aborted, QuotaExceededError inside', () => {
     // What Dexie rejects with when Chromium aborts a transaction at commit for lack of quota.
-    const refused = new Dexie.AbortError('QuotaExceededError', quotaError());
+    const refused = transactionAborted('QuotaExceededError', quotaExceeded());
     expect(isQuotaExceeded(refused)).toBe(true);
     expect(storageFailureReason(refused)).toMatch(/^storage quota exceeded\b.*QuotaExceededError/);
-    const other = new Dexie.AbortError('Transaction aborted', new DOMException('', 'UnknownError'));
+    const other = transactionAborted('Transaction aborted', new DOMException('', 'UnknownError'));
     expect(isQuotaExceeded(other)).toBe(false);
     expect(storageFailureReason(other)).toMatch(/^could not store the run's record: /);
   });
 });
 
-/** Metric writes fail for lack of quota after `okBatches` batches (`onFull` at the first refusal). */
-function fillUpAfter(okBatches: number, onFull = () => {}): MetricRow[][] {
-  const written: MetricRow[][] = [];
-  const bulkPut = db.metrics.bulkPut.bind(db.metrics);
-  db.metrics.bulkPut = ((rows: MetricRow[]) => {
+/** A fresh database whose storage refuses, for lack of quota, each write `refuse` picks. */
+function refusing(refuse: (write: StorageWrite) => boolean): FlowbenchDb {
+  const fresh = new FlowbenchDb(`ending-${crypto.randomUUID()}`);
+  refuseWrites(fresh, refuse);
+  return fresh;
+}
+
+/**
+ * Metric batches are refused for lack of quota after `okBatches` of them
+ * (`onFull` at each refusal); `written` holds the batches let through.
+ */
+function fillUpAfter(okBatches: number, onFull = () => {}) {
+  const written: (readonly unknown[])[] = [];
+  const refuse = (write: StorageWrite): boolean => {
+    if (write.table !== 'metrics') return false;
     if (written.length >= okBatches) {
       onFull();
-      return Promise.reject(quotaError());
+      return true;
     }
-    written.push(rows);
-    return bulkPut(rows);
-  }) as typeof db.metrics.bulkPut;
-  return written;
+    written.push(write.rows);
+    return false;
+  };
+  return { written, refuse };
 }
+
+/** The write that ends a run's record (it sets `finishedAt`). */
+const isEnding = (write: StorageWrite) =>
+  write.table === 'runs' && write.changes !== undefined && 'finishedAt' in write.changes;
 
 describe('a run whose storage quota fills up', () => {
   afterEach(async () => {
@@ -80,9 +98,9 @@ describe('a run whose storage quota fills up', () => {
   });
 
   it('is stopped and ends error naming the quota, keeping every point written before', async () => {
-    db = new FlowbenchDb(`ending-${crypto.randomUUID()}`);
+    const { written, refuse } = fillUpAfter(3);
+    db = refusing(refuse);
     const id = await journalTestRun(db, flow, {});
-    const written = fillUpAfter(3);
     const reported: string[] = [];
     const status = await driveRun(id, new AbortController().signal, {
       ...testDriverOptions(db),
@@ -105,22 +123,19 @@ describe('a run whose storage quota fills up', () => {
   });
 
   it('never leaves a node running when its final outcome was refused and its ending fits', async () => {
-    db = new FlowbenchDb(`ending-${crypto.randomUUID()}`);
-    const id = await journalTestRun(db, flow, {});
     // Full from the second metric batch until the first try of the ending; room again for the retry.
     let full = false;
-    fillUpAfter(1, () => (full = true));
-    const bulkPut = db.runNodes.bulkPut.bind(db.runNodes);
-    db.runNodes.bulkPut = ((rows: RunNodeRow[]) =>
-      full ? Promise.reject(quotaError()) : bulkPut(rows)) as typeof db.runNodes.bulkPut;
-    const update = db.runs.update.bind(db.runs);
-    db.runs.update = ((key: RunId, changes: object) => {
-      if (full && 'finishedAt' in changes) {
+    const metrics = fillUpAfter(1, () => (full = true));
+    db = refusing((write) => {
+      if (metrics.refuse(write)) return true;
+      if (write.table === 'runNodes') return full;
+      if (full && isEnding(write)) {
         full = false;
-        return Promise.reject(quotaError());
+        return true;
       }
-      return update(key, changes);
-    }) as typeof db.runs.update;
+      return false;
+    });
+    const id = await journalTestRun(db, flow, {});
 
     const status = await driveRun(id, new AbortController().signal, {
       ...testDriverOptions(db),
@@ -136,15 +151,10 @@ describe('a run whose storage quota fills up', () => {
   });
 
   it('keeps an ending it could not write, and writes it once a write fits again', async () => {
-    db = new FlowbenchDb(`ending-${crypto.randomUUID()}`);
-    const id = await journalTestRun(db, flow, {});
-    fillUpAfter(1);
     let full = true;
-    const update = db.runs.update.bind(db.runs);
-    db.runs.update = ((key: RunId, changes: object) =>
-      full && 'finishedAt' in changes
-        ? Promise.reject(quotaError())
-        : update(key, changes)) as typeof db.runs.update;
+    const metrics = fillUpAfter(1);
+    db = refusing((write) => metrics.refuse(write) || (full && isEnding(write)));
+    const id = await journalTestRun(db, flow, {});
 
     const driving = driveRun(id, new AbortController().signal, {
       ...testDriverOptions(db),
@@ -159,17 +169,17 @@ describe('a run whose storage quota fills up', () => {
     const { ending, code } = error as RunEndingError;
     expect(code).toBe('storage-quota');
     expect(ending.status).toBe('error');
-    expect((await db.runs.get(id))?.status).toBe('running');
+    expect((await getRun(db, id))?.status).toBe('running');
 
     const pending = new Map<RunId, RunEnding>([[id, ending]]);
     await storePendingEndings(db, pending);
     expect(pending.size).toBe(1);
-    expect((await db.runs.get(id))?.status).toBe('running');
+    expect((await getRun(db, id))?.status).toBe('running');
 
     full = false;
     await storePendingEndings(db, pending);
     expect(pending.size).toBe(0);
-    const run = await db.runs.get(id);
+    const run = await getRun(db, id);
     expect(run?.status).toBe('error');
     expect(run?.statusReason).toMatch(/^storage quota exceeded\b/);
     expect((await metricSeries(db, id, 'tick.value')).map((p) => p.step)).toEqual([

@@ -13,6 +13,7 @@
  */
 import { errorMessage } from '../../src/core/engine/executor';
 import type { RunId, RunRow } from '../../src/core/run/record';
+import { endRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { FlowbenchError } from '../../src/core/errors';
 
@@ -77,7 +78,7 @@ export async function storeEnding(
     if (attempt > 0)
       await new Promise<void>((resolve) => setTimer(resolve, RETRY_DELAYS_MS[attempt - 1]!));
     try {
-      await writeEnding(db, runId, ending, { onlyWhileRunning: false });
+      await endRun(db, runId, ending, { onlyWhileRunning: false });
       return;
     } catch (error) {
       failure = error;
@@ -98,33 +99,10 @@ export async function storePendingEndings(
 ): Promise<void> {
   for (const [runId, ending] of pending) {
     try {
-      await writeEnding(db, runId, ending, { onlyWhileRunning: true });
+      await endRun(db, runId, ending, { onlyWhileRunning: true });
       pending.delete(runId);
     } catch {
       // Still no room: try again on the next sweep.
     }
   }
-}
-
-/**
- * The run's ending, and its nodes still marked running or queued marked
- * interrupted, in one transaction: the final node outcomes are written just
- * before the ending, and when storage is full they are refused with the rest,
- * so a run must never end with a node left `running` for ever.
- */
-async function writeEnding(
-  db: FlowbenchDb,
-  runId: RunId,
-  ending: RunEnding,
-  { onlyWhileRunning }: { onlyWhileRunning: boolean },
-): Promise<void> {
-  await db.transaction('rw', db.runs, db.runNodes, async () => {
-    if (onlyWhileRunning && (await db.runs.get(runId))?.status !== 'running') return;
-    await db.runs.update(runId, ending);
-    await db.runNodes
-      .where('runId')
-      .equals(runId)
-      .filter((n) => n.status === 'running' || n.status === 'queued')
-      .modify({ status: 'interrupted' });
-  });
 }

@@ -5,6 +5,7 @@ import { ImportError, MAX_IMPORT_BYTES } from '../../src/core/run/import-file';
 import type { RunId } from '../../src/core/run/record';
 import { readRunRecord, RunImportError } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
+import { storedCounts } from '../../src/db/testing';
 import { importFile } from './run-import';
 
 const runText = readFileSync('e2e/flows/non-finite.run.json', 'utf8');
@@ -37,7 +38,7 @@ describe('importing a file in the engine worker', () => {
     const db = freshDb();
     const imported = await importFile(db, 'spirals.flow.json', file(flowText));
     expect(imported).toEqual({ kind: 'document', value: JSON.parse(flowText) as unknown });
-    expect(await db.runs.count()).toBe(0);
+    expect((await storedCounts(db)).runs).toBe(0);
   });
 
   it('refuses a malformed run file by its JSON path and writes nothing', async () => {
@@ -49,8 +50,8 @@ describe('importing a file in the engine worker', () => {
     await expect(refused).rejects.toThrow(
       /^bad\.run\.json is not a valid run file:\nnodes\[0\]\.status/,
     );
-    expect(await db.runs.count()).toBe(0);
-    expect(await db.metrics.count()).toBe(0);
+    expect((await storedCounts(db)).runs).toBe(0);
+    expect((await storedCounts(db)).metrics).toBe(0);
   });
 
   it('refuses truncated JSON and an oversized file, naming the file', async () => {
@@ -62,7 +63,7 @@ describe('importing a file in the engine worker', () => {
     await expect(importFile(db, 'big.run.json', oversized as unknown as Blob)).rejects.toThrow(
       'big.run.json is 20.0 MB; Flowbench imports files up to 20 MB',
     );
-    expect(await db.runs.count()).toBe(0);
+    expect((await storedCounts(db)).runs).toBe(0);
   });
 
   it('refuses a run that is already here and leaves it as it was', async () => {

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, expect, it } from 'vitest';
 import type { RunId, RunStatus } from '../../src/core/run/record';
 import { engineInfo } from './ort-runtime';
-import { cancelQueuedRun } from '../../src/db/runs';
+import { runNodes } from '../../src/db/run-nodes';
+import { cancelQueuedRun, getRun } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import { RunService } from './run-service';
 import { journalTestRun, loadFlow, nodeRuntime, testDriverOptions } from './testing';
@@ -32,13 +33,13 @@ it('leaves a run that requires WebGPU queued, with its reason, on an engine with
   db = new FlowbenchDb(`service-${++n}`);
   const id = await journalTestRun(db, example, { steps: 5 }, { requires: ['webgpu'] });
   expect(await service().start(id)).toBe('queued');
-  const run = await db.runs.get(id);
+  const run = await getRun(db, id);
   expect(run).toMatchObject({
     status: 'queued',
     statusReason: 'Waiting for an engine with webgpu',
   });
   expect(await cancelQueuedRun(db, id)).toBe(true);
-  expect((await db.runs.get(id))?.status).toBe('cancelled');
+  expect((await getRun(db, id))?.status).toBe('cancelled');
 });
 
 it('runs a node that prefers WebGPU on WASM when there is no adapter, and says so', async () => {
@@ -48,7 +49,7 @@ it('runs a node that prefers WebGPU on WASM when there is no adapter, and says s
   train.params.backend = 'prefer-webgpu';
   const id = await journalTestRun(db, flow, { steps: 5 });
   expect(await service().start(id)).toBe('ok');
-  const outcome = await db.runNodes.get([id, 'train']);
+  const outcome = (await runNodes(db, id)).find((row) => row.node === 'train');
   expect(outcome?.logs).toMatch(/training on wasm/);
   expect(outcome?.logs).toMatch(/preferred webgpu, but this engine has no WebGPU adapter/);
 });
@@ -59,14 +60,14 @@ it('drives at most maxActive runs at once; the rest wait queued', async () => {
   for (let i = 0; i < 3; i++) ids.push(await journalTestRun(db, example, { steps: 100_000 }));
   const runs = service(2);
   const done: Promise<RunStatus>[] = ids.map((id) => runs.start(id));
-  const statuses = async () => Promise.all(ids.map(async (id) => (await db.runs.get(id))?.status));
+  const statuses = async () => Promise.all(ids.map(async (id) => (await getRun(db, id))?.status));
   while ((await statuses()).filter((s) => s === 'running').length < 2)
     await new Promise((r) => setTimeout(r, 10));
   expect(await statuses()).toEqual(['running', 'running', 'queued']);
   runs.cancel(ids[0]!);
-  while ((await db.runs.get(ids[2]!))?.status !== 'running')
+  while ((await getRun(db, ids[2]!))?.status !== 'running')
     await new Promise((r) => setTimeout(r, 10));
-  expect((await db.runs.get(ids[0]!))?.status).toBe('cancelled');
+  expect((await getRun(db, ids[0]!))?.status).toBe('cancelled');
   runs.cancel(ids[1]!);
   runs.cancel(ids[2]!);
   expect(await Promise.all(done)).toEqual(['cancelled', 'cancelled', 'cancelled']);

@@ -7,7 +7,7 @@
 import type { BackendChoice, EngineInfo } from '../../src/core/runtime/tensor-runtime';
 import type { RunId, RunStatus } from '../../src/core/run/record';
 import { waitingReason } from '../../src/core/run/devices';
-import { updateRun } from '../../src/db/runs';
+import { getRun, updateRun } from '../../src/db/runs';
 import { driveRun, type RunDriverOptions } from './run-driver';
 
 export interface RunServiceOptions extends Omit<
@@ -71,7 +71,7 @@ export class RunService {
    */
   private async missingDevice(runId: RunId, info: EngineInfo): Promise<boolean> {
     const { db } = this.options;
-    const run = await db.runs.get(runId);
+    const run = await getRun(db, runId);
     const missing = run?.requires.find((device) => device === 'webgpu' && !info.adapter);
     if (!missing || run?.status !== 'queued') return false;
     await updateRun(db, runId, { statusReason: waitingReason(missing) });

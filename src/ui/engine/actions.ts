@@ -14,13 +14,13 @@ export function useRunActions() {
   const submitMany = useSubmitRuns();
 
   const run = async () => {
-    const { doc, flowId, runParams, backend } = store.getState();
+    // The run records the library version its document stands on: the one this tab last saved or opened.
+    const { doc, flowId, savedVersion, runParams, backend } = store.getState();
     if (!doc || !flowId) return;
-    const row = await db.flows.get(flowId);
     const { params, seed } = formParams(doc, runParams);
     await submit({
       flowId,
-      flowVersion: row?.version ?? 1,
+      flowVersion: savedVersion,
       flow: doc,
       params,
       seed,
@@ -31,18 +31,17 @@ export function useRunActions() {
 
   /** Every combination of the form's lists and ranges, journaled as one group. */
   const sweep = async () => {
-    const { doc, flowId, runParams, backend } = store.getState();
+    const { doc, flowId, savedVersion, runParams, backend } = store.getState();
     if (!doc || !flowId) return;
     const plan = planSweep(doc, runParams);
     if (typeof plan === 'string') {
       store.getState().alert(plan);
       return;
     }
-    const row = await db.flows.get(flowId);
     const groupId = uuidv7();
     const requests = plan.map(({ params, seed }) => ({
       flowId,
-      flowVersion: row?.version ?? 1,
+      flowVersion: savedVersion,
       flow: doc,
       params,
       seed,

@@ -4,7 +4,6 @@
  * `.onnx` model, its inputs and outputs with their shapes, or why it is not
  * a model.
  */
-import { useLiveQuery } from 'dexie-react-hooks';
 import type { FileParam } from '../../core/catalog/params';
 import {
   describeValueInfo,
@@ -12,8 +11,10 @@ import {
   type OnnxSignature,
 } from '../../core/onnx/signature';
 import { formatBytes } from '../../core/programs/pool';
-import { storeFile } from '../../db/files';
+import { findStoredFile, storeFile } from '../../db/files';
+import { live } from '../../db/live';
 import { db } from '../db';
+import { useLive } from '../live';
 import { useEditorStore } from '../store/context';
 import './panels.css';
 
@@ -61,14 +62,15 @@ export function FileParamField({
   onChange: (value: string) => void;
 }) {
   const store = useEditorStore();
-  const stored = useLiveQuery(
-    async () => {
-      if (value === '') return null;
-      const file = await db.files.get(value);
-      return file ? { file, described: describe(file.bytes) } : undefined;
-    },
+  // `undefined` until read, `null` when no file is named, `'missing'` when this browser lacks it.
+  const stored = useLive(
+    () =>
+      live(async () => {
+        if (value === '') return null;
+        const file = await findStoredFile(db, value);
+        return file ? { file, described: describe(file.bytes) } : 'missing';
+      }),
     [value],
-    null,
   );
   const pick = async (file: File | undefined) => {
     if (!file) return;
@@ -90,11 +92,11 @@ export function FileParamField({
       />
       {value === '' ? (
         <small className="fb-muted">{spec.description}</small>
-      ) : stored === undefined ? (
+      ) : stored === 'missing' ? (
         <small className="fb-invalid" role="alert">
           The file {value.slice(0, 19)}… is not stored in this browser: pick it again.
         </small>
-      ) : stored === null ? null : (
+      ) : !stored ? null : (
         <>
           <small data-testid="file-param-current">
             {stored.file.name} · {formatBytes(stored.file.size)} ·{' '}

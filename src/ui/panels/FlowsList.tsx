@@ -1,10 +1,11 @@
 /** The flow library: every saved flow; open, rename, duplicate or delete one. */
-import { useLiveQuery } from 'dexie-react-hooks';
 import { useRef, useState } from 'react';
 import type { FlowId } from '../../core/run/record';
 import { deleteFlow, listFlows } from '../../db/flows';
+import { live } from '../../db/live';
 import type { FlowRow } from '../../db/schema';
 import { db } from '../db';
+import { useLive } from '../live';
 import { addAndOpen, openLibraryFlow, restoreSession } from '../library';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
@@ -21,7 +22,7 @@ function copyName(name: string, taken: readonly string[]): string {
 export function FlowsList() {
   const store = useEditorStore();
   const openId = useEditor((s) => s.flowId);
-  const flows = useLiveQuery(() => listFlows(db), []);
+  const flows = useLive(() => live(() => listFlows(db)), []);
   const [renaming, setRenaming] = useState<FlowId | null>(null);
   const [doomed, setDoomed] = useState<FlowRow | null>(null);
   const confirm = useRef<HTMLDialogElement>(null);

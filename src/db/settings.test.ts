@@ -1,0 +1,59 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FlowId } from '../core/run/record';
+import { FlowbenchDb } from './schema';
+import { changeSetting, readSetting, writeSetting } from './settings';
+
+const opened: FlowbenchDb[] = [];
+function freshDb(): FlowbenchDb {
+  const db = new FlowbenchDb(`flowbench-test-settings-${crypto.randomUUID()}`);
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.delete();
+});
+
+describe('settings', () => {
+  it('keeps settings across connections', async () => {
+    const db = freshDb();
+    await writeSetting(db, 'openFlow', 'x' as FlowId);
+    const again = new FlowbenchDb(db.name);
+    opened.push(again);
+    expect(await readSetting(again, 'openFlow')).toBe('x');
+    expect(await readSetting(again, 'backend')).toBeUndefined();
+  });
+
+  it('reads the rows earlier releases wrote, under the keys they wrote them', async () => {
+    const db = freshDb();
+    await db.settings.bulkPut([
+      { key: 'openFlow', value: 'f1' },
+      { key: 'backend', value: 'wasm' },
+      { key: 'pool-budgets', value: { webgpu: 64e6 } },
+    ]);
+    expect(await readSetting(db, 'openFlow')).toBe('f1');
+    expect(await readSetting(db, 'backend')).toBe('wasm');
+    expect(await readSetting(db, 'poolBudgets')).toEqual({ webgpu: 64e6 });
+  });
+
+  it('reads a stored value that is not of its type as not set, keeping what fits', async () => {
+    const db = freshDb();
+    await db.settings.bulkPut([
+      { key: 'openFlow', value: { id: 'x' } },
+      { key: 'backend', value: 'cuda' },
+      { key: 'pool-budgets', value: { wasm: 'lots', webgpu: 32e6 } },
+    ]);
+    expect(await readSetting(db, 'openFlow')).toBeUndefined();
+    expect(await readSetting(db, 'backend')).toBeUndefined();
+    expect(await readSetting(db, 'poolBudgets')).toEqual({ webgpu: 32e6 });
+  });
+
+  it('changes a setting from its value now, losing no concurrent change', async () => {
+    const db = freshDb();
+    await Promise.all([
+      changeSetting(db, 'poolBudgets', (before) => ({ ...before, wasm: 1 })),
+      changeSetting(db, 'poolBudgets', (before) => ({ ...before, webgpu: 2 })),
+    ]);
+    expect(await readSetting(db, 'poolBudgets')).toEqual({ wasm: 1, webgpu: 2 });
+  });
+});

@@ -1,0 +1,90 @@
+/**
+ * Test support for code that stores through this layer: counting what is
+ * stored, and storage that refuses writes the way a browser does when the
+ * origin's quota is full. Tests outside the db layer use these instead of
+ * reaching into tables or Dexie themselves.
+ *
+ * Refused writes are injected as a Dexie middleware, under the queries, so
+ * the code under test runs its real queries and transactions and meets the
+ * refusal where IndexedDB would raise it.
+ */
+import { Dexie, type DBCore, type DBCoreMutateRequest, type DBCoreTable } from 'dexie';
+import type { FlowbenchDb } from './schema';
+
+/** Rows stored per table. */
+export type StoredCounts = Record<
+  'flows' | 'runs' | 'runNodes' | 'metrics' | 'artifacts' | 'intervals' | 'settings' | 'files',
+  number
+>;
+
+/** How many rows each table holds now. */
+export async function storedCounts(db: FlowbenchDb): Promise<StoredCounts> {
+  const [flows, runs, runNodes, metrics, artifacts, intervals, settings, files] = await Promise.all(
+    [
+      db.flows.count(),
+      db.runs.count(),
+      db.runNodes.count(),
+      db.metrics.count(),
+      db.artifacts.count(),
+      db.intervals.count(),
+      db.settings.count(),
+      db.files.count(),
+    ],
+  );
+  return { flows, runs, runNodes, metrics, artifacts, intervals, settings, files };
+}
+
+/** One write a query asks storage for, as `refuseWrites` shows it. */
+export interface StorageWrite {
+  /** The table written. */
+  readonly table: string;
+  /** The rows written whole (an add or a put); none for an update or a delete. */
+  readonly rows: readonly unknown[];
+  /** The fields an update sets, when it is one. */
+  readonly changes?: Readonly<Record<string, unknown>>;
+}
+
+/** The browser's refusal of a write for lack of quota. */
+export function quotaExceeded(): DOMException {
+  return new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+}
+
+/**
+ * What Dexie rejects with when the browser aborts a transaction at commit
+ * (`inner`: the browser's reason, e.g. `quotaExceeded()`).
+ */
+export function transactionAborted(message: string, inner: Error): Error {
+  return new Dexie.AbortError(message, inner);
+}
+
+/**
+ * Refuse each write `refuse` picks with `error()` (the quota refusal by
+ * default), inside its transaction, as IndexedDB would. Call it before the
+ * database is first used: Dexie builds its middleware when it opens.
+ */
+export function refuseWrites(
+  db: FlowbenchDb,
+  refuse: (write: StorageWrite) => boolean,
+  error: () => Error = quotaExceeded,
+): void {
+  if (db.isOpen()) throw new Error('refuseWrites: the database is open already');
+  const refusing = (table: DBCoreTable): DBCoreTable => ({
+    ...table,
+    mutate: (request) =>
+      refuse(storageWrite(table.name, request)) ? Promise.reject(error()) : table.mutate(request),
+  });
+  db.use({
+    stack: 'dbcore',
+    name: 'refuse-writes',
+    // Above Dexie's own middleware: the writes as the queries asked for them.
+    level: 100,
+    create: (down: DBCore): DBCore => ({ ...down, table: (name) => refusing(down.table(name)) }),
+  });
+}
+
+function storageWrite(table: string, request: DBCoreMutateRequest): StorageWrite {
+  if (request.type === 'put' && request.changeSpec)
+    return { table, rows: [], changes: request.changeSpec };
+  if (request.type === 'add' || request.type === 'put') return { table, rows: request.values };
+  return { table, rows: [] };
+}
