@@ -15,6 +15,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { MetricPoint } from '../../src/core/series/columns';
 import { SeriesBuffer } from '../../src/core/series/series-buffer';
+import { deleteAllMetrics } from '../../src/db/metrics';
 import { db } from '../../src/ui/db';
 import { MetricChart, MetricChartView } from '../../src/ui/charts/MetricChart';
 import { defaultChartSettings, type ShownRun } from '../../src/ui/charts/plot-model';
@@ -163,7 +164,7 @@ async function writeToPixel(
   gapMs: number,
 ): Promise<WriteToPixelTrial> {
   drawLog.length = 0;
-  await db.metrics.clear();
+  await deleteAllMetrics(db);
   const runId = crypto.randomUUID();
   const worker = new Worker(new URL('./chart-writer.worker.ts', import.meta.url), {
     type: 'module',

@@ -7,7 +7,7 @@
  */
 import { MetricBatcher } from '../../src/core/run/metric-batcher';
 import type { MetricRow, RunId } from '../../src/core/run/record';
-import { putMetrics } from '../../src/db/metrics';
+import { deleteAllMetrics, putMetrics } from '../../src/db/metrics';
 import { FlowbenchDb } from '../../src/db/schema';
 import { METRIC_BENCH_GLOBAL, type MetricBench, type MetricPathTrial } from './api';
 
@@ -88,7 +88,7 @@ async function rawBatches(points: number, batch: number): Promise<number[]> {
 }
 
 async function clear(): Promise<void> {
-  await db.metrics.clear();
+  await deleteAllMetrics(db);
 }
 
 await db.delete();

@@ -25,6 +25,11 @@ export function metricsOfRun(db: FlowbenchDb, runId: RunId): Promise<MetricRow[]
   return db.metrics.where('runId').equals(runId).toArray();
 }
 
+/** Delete every point of every run (the benchmarks start each trial empty). */
+export async function deleteAllMetrics(db: FlowbenchDb): Promise<void> {
+  await db.metrics.clear();
+}
+
 /** Delete every point of the runs `ids`. */
 export async function deleteMetricsOfRuns(db: FlowbenchDb, ids: readonly RunId[]): Promise<void> {
   await db.metrics.where('runId').anyOf(ids).delete();
