@@ -167,7 +167,7 @@ test('bind a param to a flow input: Run parameters show it and a run uses it', a
 }) => {
   test.setTimeout(400_000);
   await canvas.select('train');
-  await inspector.root.getByRole('button', { name: 'Bind batch_size to flow input' }).click();
+  await inspector.root.getByRole('button', { name: 'Bind to flow input (batch_size)' }).click();
   await expect(inspector.param('batch_size')).toHaveValue("← flow input 'batch_size'");
   await expect(params.field('batch_size')).toHaveValue('64');
   await expect(params.form).toContainText('int ≥ 1');

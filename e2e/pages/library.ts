@@ -49,8 +49,14 @@ export class Library {
     await this.act(name, 'Duplicate');
   }
 
+  /** The palette's button for the kind titled `title` (e.g. `MLP`): named `MLP (model)`. */
+  kindButton(title: string): Locator {
+    const escaped = title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return this.palette.getByRole('button', { name: new RegExp(`^${escaped} \\(\\w+\\)$`) });
+  }
+
   /** Add a node of the kind titled `title` (e.g. `MLP`) from the palette. */
   async addNode(title: string): Promise<void> {
-    await this.palette.getByRole('button', { name: `Add ${title}`, exact: true }).click();
+    await this.kindButton(title).click();
   }
 }

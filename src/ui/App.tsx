@@ -40,7 +40,7 @@ function Workbench() {
       <div className="fb-app">
         <Toolbar />
         <Alerts />
-        <aside className="fb-left">
+        <aside className="fb-left" aria-label="Flows and nodes">
           <FlowsList />
           <Palette />
           <HistoryPanel />
@@ -48,11 +48,11 @@ function Workbench() {
         <main className="fb-main">
           <Canvas />
         </main>
-        <aside className="fb-right">
+        <aside className="fb-right" aria-label="Parameters">
           <RunParameters />
           <Inspector />
         </aside>
-        <section className="fb-bottom">
+        <section className="fb-bottom" aria-label="Runs">
           <RunsTable />
           <RunDetail />
         </section>

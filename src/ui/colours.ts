@@ -26,12 +26,16 @@ export const portTypeColour: Record<PortType, string> = {
   windows: '#455a64',
 };
 
-/** The background of a node category's chip in the palette. */
+/**
+ * The background of a node category's chip in the palette, under white
+ * text: each dark enough for a contrast of at least 4.5:1 (WCAG AA for the
+ * chip's small text).
+ */
 export const nodeCategoryColour: Record<NodeCategory, string> = {
   data: '#00796b',
   model: '#6a1b9a',
   train: '#1565c0',
-  eval: '#ef6c00',
+  eval: '#b84d00',
   metric: '#5d4037',
 };
 

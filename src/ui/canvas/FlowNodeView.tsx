@@ -18,6 +18,9 @@ function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value
         position={side === 'in' ? Position.Left : Position.Right}
         id={port.name}
         className={`fb-handle fb-type-${port.type}`}
+        // A handle is a picture of the port to a screen reader (it is not
+        // focusable): a name is allowed only with a role.
+        role="img"
         aria-label={`${side === 'in' ? 'input' : 'output'} ${port.name} (${port.type}${port.stream ? ' stream' : ''})`}
       />
       <span className="fb-port-name">{port.name}</span>

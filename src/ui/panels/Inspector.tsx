@@ -87,7 +87,8 @@ function ParamField({
       <button
         type="button"
         className="fb-bind"
-        aria-label={`Bind ${name} to flow input`}
+        // The name starts with the button's text (which names no param).
+        aria-label={`Bind to flow input (${name})`}
         title="Take this value from a flow input (a field of Run parameters)"
         onClick={onBind}
       >

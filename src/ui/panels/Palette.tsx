@@ -1,4 +1,7 @@
-/** The node palette: every kind in the catalog, added at the centre of the view. */
+/**
+ * The node palette: every kind in the catalog, added at the centre of the
+ * view. Each button shows the kind's title, then its category chip.
+ */
 import { useReactFlow } from '@xyflow/react';
 import { useState } from 'react';
 import { defaultParams } from '../../core/catalog/catalog';
@@ -51,14 +54,18 @@ export function Palette() {
       <ul>
         {kinds.map((kind) => (
           <li key={kind.kind}>
+            {/* The name starts with what the button shows, so a person who
+                speaks to the page ("click MLP") reaches it; the verb is in
+                the description (the tooltip). */}
             <button
               type="button"
-              aria-label={`Add ${kind.title}`}
-              title={kind.description}
+              aria-label={`${kind.title} (${kind.category})`}
+              title={`Add to the flow: ${kind.description}`}
               onClick={() => add(kind.kind)}
             >
+              {/* The space keeps the two words apart in the text the button shows. */}
+              <span className="fb-palette-kind">{kind.title}</span>{' '}
               <span className={`fb-cat fb-cat-${kind.category}`}>{kind.category}</span>
-              {kind.title}
             </button>
           </li>
         ))}
