@@ -1,7 +1,7 @@
 /**
  * The editor by keyboard and history: undo/redo of every kind of edit, the
- * History list, copy/paste and duplicate, the shortcuts dialog, Ctrl+Enter,
- * and renaming and duplicating flows from the library.
+ * History list, copy/paste and duplicate, select all, the shortcuts dialog,
+ * Ctrl+Enter, and renaming and duplicating flows from the library.
  */
 import { exampleNodes, expect, test } from './fixtures';
 import type { Workbench } from './pages/workbench';
@@ -142,6 +142,44 @@ test('copy and paste two connected nodes as one edit; Ctrl+D duplicates', async 
   await expect(canvas.node('model2')).toBeVisible();
   await expect(canvas.nodes).toHaveCount(exampleNodes.length + 3);
   await expect(history.entries).toHaveText(['Opened', 'Paste', 'Duplicate']);
+});
+
+test('Ctrl+A on the canvas selects every node; in a field it selects the text', async ({
+  app,
+  page,
+  canvas,
+  params,
+}) => {
+  /** Whether each of the example's nodes is selected on the canvas. */
+  const selection = () =>
+    Promise.all(
+      exampleNodes.map(async (id) =>
+        /\bselected\b/.test((await canvas.node(id).locator('..').getAttribute('class')) ?? ''),
+      ),
+    );
+  await expect(canvas.nodes).toHaveCount(exampleNodes.length);
+  expect(await selection()).toEqual(exampleNodes.map(() => false));
+
+  await canvas.clickPane();
+  await press(app, 'Control+a');
+  await expect.poll(selection).toEqual(exampleNodes.map(() => true));
+  // The nodes, not the page's text.
+  expect(await page.evaluate(() => String(window.getSelection()))).toBe('');
+  // The selection is the editor's own: one Delete removes every node.
+  await press(app, 'Delete');
+  await expect(canvas.nodes).toHaveCount(0);
+  await press(app, 'Control+z');
+  await expect(canvas.nodes).toHaveCount(exampleNodes.length);
+
+  // In a field, Ctrl+A selects the field's text and leaves the nodes alone.
+  await canvas.clickPane();
+  const lr = params.field('lr');
+  await lr.fill('0.25');
+  await lr.press('Control+a');
+  expect(await lr.evaluate((el: HTMLInputElement) => [el.selectionStart, el.selectionEnd])).toEqual(
+    [0, 4],
+  );
+  expect(await selection()).toEqual(exampleNodes.map(() => false));
 });
 
 test('? lists the shortcuts; Ctrl+Enter runs the open flow', async ({

@@ -23,6 +23,7 @@ export const shortcutList: readonly { keys: string; action: string }[] = [
   { keys: 'Ctrl/⌘ + C / X / V', action: 'Copy, cut, paste the selected nodes' },
   { keys: 'Ctrl/⌘ + D', action: 'Duplicate the selected nodes' },
   { keys: 'Delete, Backspace', action: 'Delete the selected nodes or edges' },
+  { keys: 'Ctrl/⌘ + A', action: 'Select every node (on the canvas)' },
   { keys: 'Shift + drag', action: 'Select nodes in a box' },
   { keys: 'Ctrl/⌘ + B', action: 'Bypass the selected nodes (or stop bypassing them)' },
   { keys: 'Right-click, Shift + F10', action: 'Menu of the node, the selection or the canvas' },

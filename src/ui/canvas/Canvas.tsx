@@ -20,6 +20,7 @@ import { edgeId, toCanvasEdges, toCanvasNodes, type NodeRunState } from './adapt
 import { refuseConnection } from './connect';
 import { FlowNodeView } from './FlowNodeView';
 import { useCanvasMenus } from './useCanvasMenus';
+import { useSelectAll } from './selectAll';
 import {
   flowNodesOf,
   groupOfNodeId,
@@ -50,6 +51,7 @@ const DRAW_ALL_UP_TO = 300;
 export function Canvas() {
   const store = useEditorStore();
   const menus = useCanvasMenus();
+  const selectAll = useSelectAll();
   const doc = useEditor((s) => s.doc);
   const run = useSelectedRun();
   const flowId = useEditor((s) => s.flowId);
@@ -101,13 +103,16 @@ export function Canvas() {
       setView(next);
       const { changeDoc, selectNode } = store.getState();
       const moves = new Map<string, { x: number; y: number }>();
+      // The inspector shows the last node selected (one store update, even for select-all).
+      let selected: string | null = null;
       for (const change of changes) {
         if ('id' in change && groupOfNodeId(change.id) !== null) continue;
         // A drag is committed once, when it ends: one history entry per drag.
         if (change.type === 'position' && change.dragging === false && change.position)
           moves.set(change.id, change.position);
-        if (change.type === 'select' && change.selected) selectNode(change.id);
+        if (change.type === 'select' && change.selected) selected = change.id;
       }
+      if (selected !== null) selectNode(selected);
       if (moves.size > 0) changeDoc(edits.moveNodes(moves));
     },
     [store],
@@ -184,7 +189,18 @@ export function Canvas() {
 
   if (!doc) return <div className="fb-canvas fb-empty">Loading…</div>;
   return (
-    <div className="fb-canvas" aria-label="Flow canvas" onKeyDown={menus.onKeyDown}>
+    // Focusable (not in the Tab order), so a click on the pane puts the
+    // keyboard on the canvas and Ctrl/⌘+A there selects the nodes.
+    <div
+      className="fb-canvas"
+      role="region"
+      aria-label="Flow canvas"
+      tabIndex={-1}
+      onKeyDown={(event) => {
+        menus.onKeyDown(event);
+        selectAll(event);
+      }}
+    >
       <style href="fb-port-types" precedence="fb">
         {portTypeRules}
       </style>
