@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkDataEngineConfig, validateControllerUse, validateDataEngineConfig } from './config';
 import { DataEngine } from './data-engine';
-import { DataConfigError } from './errors';
 import { FakeClock } from './fake-clock';
 import { FlowController } from './flow-controller';
 import { engineConfig, planFor } from './testing';
@@ -89,7 +88,9 @@ describe('data engine config', () => {
   it('names every bad field at once, and refuses to build an engine from them', () => {
     const config = engineConfig({ buffer_size: 0, episode_sample_budget: 1.5, num_envs: -1 });
     expect(paths(config)).toEqual(['buffer_size', 'num_envs', 'episode_sample_budget']);
-    expect(() => checkDataEngineConfig(config)).toThrow(DataConfigError);
+    expect(() => checkDataEngineConfig(config)).toThrow(
+      expect.objectContaining({ code: 'invalid-data-config' }),
+    );
     expect(() => new DataEngine({ config, producers: [], clock: new FakeClock() })).toThrow(
       /buffer_size: must be a positive integer \(got 0\)/,
     );

@@ -6,7 +6,7 @@
  * Timeouts and intervals are in seconds, rates in chunks per second.
  */
 import type { FlowIssue } from '../flow/issues';
-import { DataConfigError } from './errors';
+import { FlowbenchError } from '../errors';
 
 export const refillPolicies = ['manual', 'auto'] as const;
 /** `manual`: someone (the flow controller) requests each refill; `auto`: the engine refills when empty. */
@@ -151,10 +151,10 @@ export function validateDataEngineConfig(config: DataEngineConfig): FlowIssue[] 
   return issues;
 }
 
-/** `config` itself when valid; otherwise a `DataConfigError` naming every bad field. */
+/** `config` itself when valid; otherwise an `invalid-data-config` error naming every bad field. */
 export function checkDataEngineConfig(config: DataEngineConfig): DataEngineConfig {
   const issues = validateDataEngineConfig(config);
-  if (issues.length > 0) throw new DataConfigError(issues);
+  if (issues.length > 0) throw new FlowbenchError('invalid-data-config', { issues });
   return config;
 }
 

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random';
 import { DataEngine, splitShares } from './data-engine';
-import {
-  DataEngineClosedError,
-  DataExhaustedError,
-  DataUnavailableError,
-  ProducerError,
-} from './errors';
 import { FakeClock } from './fake-clock';
 import type { Producer } from './producer';
 import { engineConfig, ScriptedProducer, setupEngine } from './testing';
@@ -96,11 +90,15 @@ describe('DataEngine generations', () => {
   it('serves windows from the cache and says when nothing more will ever come', async () => {
     const { engine, clock } = setupEngine({ config: { max_generated_episodes: 4 } });
     const random = createRandom(2);
-    expect(() => engine.serve(random, window)).toThrow(DataUnavailableError);
+    expect(() => engine.serve(random, window)).toThrow(
+      expect.objectContaining({ code: 'data-unavailable' }),
+    );
     engine.requestRefill();
     await clock.drive(engine.settled());
     for (let i = 0; i < 8; i++) expect(engine.serve(random, window).steps).toBe(3);
-    expect(() => engine.serve(random, window)).toThrow(DataExhaustedError);
+    expect(() => engine.serve(random, window)).toThrow(
+      expect.objectContaining({ code: 'data-exhausted' }),
+    );
     expect(engine.stats()).toMatchObject({ servedChunks: 8, unlockedRemainingChunks: 0 });
   });
 
@@ -127,7 +125,7 @@ describe('DataEngine health', () => {
     });
     engine.requestRefill();
     await clock.drive(engine.settled());
-    expect(engine.failure).toBeInstanceOf(ProducerError);
+    expect(engine.failure).toMatchObject({ code: 'producer-failed' });
     expect(engine.failure?.message).toBe(
       'Producer 0 failed while producing generation 1: simulator diverged',
     );
@@ -142,7 +140,9 @@ describe('DataEngine health', () => {
       'generation_failed',
     ]);
     expect(() => engine.requestRefill()).toThrow('simulator diverged');
-    expect(() => engine.serve(Math.random, window)).toThrow(ProducerError);
+    expect(() => engine.serve(Math.random, window)).toThrow(
+      expect.objectContaining({ code: 'producer-failed' }),
+    );
   });
 
   it('treats a wrong episode count as the producer’s failure', async () => {
@@ -171,7 +171,9 @@ describe('DataEngine health', () => {
     await clock.advance(0);
     expect(producers.every((p) => p.closed && p.signals[0]!.aborted)).toBe(true);
     expect(clock.pendingSleeps).toBe(0);
-    expect(() => engine.requestRefill()).toThrow(DataEngineClosedError);
+    expect(() => engine.requestRefill()).toThrow(
+      expect.objectContaining({ code: 'data-engine-closed' }),
+    );
     expect(engine.cache.size).toBe(0);
   });
 });

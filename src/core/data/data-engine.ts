@@ -25,15 +25,9 @@ import { checkDataEngineConfig, type DataEngineConfig } from './config';
 import { cutContextWindow, drawWindowOffset, validateContextWindow } from './context-window';
 import type { ContextChunk, ContextWindow, EpisodeData } from './episode';
 import { EpisodeCache, type CachedEpisode, type ProducedShare } from './episode-cache';
-import {
-  DataConfigError,
-  DataEngineClosedError,
-  DataExhaustedError,
-  DataUnavailableError,
-  ProducerError,
-} from './errors';
 import type { Producer } from './producer';
 import { noTelemetry, type DataTelemetry } from './telemetry';
+import { FlowbenchError, isFlowbenchError } from '../errors';
 
 export interface DataEngineOptions {
   config: DataEngineConfig;
@@ -88,12 +82,14 @@ export class DataEngine {
   constructor(options: DataEngineOptions) {
     this.config = checkDataEngineConfig(options.config);
     if (options.producers.length !== this.config.num_envs)
-      throw new DataConfigError([
-        {
-          path: 'num_envs',
-          message: `${options.producers.length} producers were given for num_envs ${this.config.num_envs}`,
-        },
-      ]);
+      throw new FlowbenchError('invalid-data-config', {
+        issues: [
+          {
+            path: 'num_envs',
+            message: `${options.producers.length} producers were given for num_envs ${this.config.num_envs}`,
+          },
+        ],
+      });
     this.producers = options.producers;
     this.clock = options.clock;
     this.telemetry = options.telemetry ?? noTelemetry;
@@ -159,32 +155,32 @@ export class DataEngine {
     return this.failed;
   }
 
-  /** Throws the producer failure, or `DataEngineClosedError` once closed. */
+  /** Throws the producer failure, or `data-engine-closed` once closed. */
   assertHealthy(): void {
     if (this.failed) throw this.failed;
-    if (this.closed) throw new DataEngineClosedError();
+    if (this.closed) throw new FlowbenchError('data-engine-closed', {});
   }
 
   /**
    * Serve one context window: count a chunk against a cached episode and cut
-   * the window from it. Throws `DataUnavailableError` (transient) when nothing
-   * can be served yet, `DataExhaustedError` when nothing ever will again.
+   * the window from it. Throws `data-unavailable` (transient) when nothing
+   * can be served yet, `data-exhausted` when nothing ever will again.
    */
   serve(random: Random, window: ContextWindow): ContextChunk {
     const issues = validateContextWindow(window);
-    if (issues.length > 0) throw new DataConfigError(issues);
+    if (issues.length > 0) throw new FlowbenchError('invalid-data-config', { issues });
     this.assertHealthy();
     const auto = this.config.refill_policy === 'auto';
     let episode;
     try {
       episode = this.cache.take(random);
     } catch (error) {
-      if (!(error instanceof DataUnavailableError)) throw error;
+      if (!isFlowbenchError(error, 'data-unavailable')) throw error;
       if (auto) this.requestRefill();
       if (this.isFinalSupply())
-        throw new DataExhaustedError(
-          `No data left: max_generated_episodes (${this.config.max_generated_episodes}) is reached and every episode has served its hard limit`,
-        );
+        throw new FlowbenchError('data-exhausted', {
+          maxEpisodes: this.config.max_generated_episodes,
+        });
       throw error;
     }
     if (auto && this.cache.unlockedRemainingChunks() === 0) this.requestRefill();
@@ -297,7 +293,11 @@ export class DataEngine {
         at: at(),
         error: message(error),
       });
-      throw new ProducerError(index, generation, error);
+      throw new FlowbenchError(
+        'producer-failed',
+        { producer: index, generation, reason: message(error) },
+        { cause: error },
+      );
     }
     this.telemetry.event({
       type: 'producer_finished',

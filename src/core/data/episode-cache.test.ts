@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random';
 import { EpisodeCache } from './episode-cache';
-import { DataUnavailableError, isTransient } from './errors';
 import { countingEpisode } from './testing';
+import { isTransient } from '../errors';
 
 const generation = (count: number, producer = 0) => [
   { producer, episodes: Array.from({ length: count }, (_, k) => countingEpisode(4, k)) },
@@ -18,7 +18,7 @@ function drain(cache: EpisodeCache, seed = 1): number {
       cache.take(random);
       served++;
     } catch (error) {
-      expect(error).toBeInstanceOf(DataUnavailableError);
+      expect(error).toMatchObject({ code: 'data-unavailable' });
       return served;
     }
   }

@@ -14,7 +14,7 @@
  */
 import type { Random } from '../random';
 import type { EpisodeData, EpisodeId } from './episode';
-import { DataUnavailableError } from './errors';
+import { FlowbenchError } from '../errors';
 
 /** An episode as the cache holds it. */
 export interface CachedEpisode {
@@ -114,15 +114,16 @@ export class EpisodeCache {
 
   /**
    * Count one chunk against an episode drawn uniformly among those with
-   * budget left, and return it. Throws `DataUnavailableError` when none has.
+   * budget left, and return it. Throws `data-unavailable` when none has.
    */
   take(random: Random): CachedEpisode {
     if (this.open.length === 0)
-      throw new DataUnavailableError(
-        this.live.length === 0
-          ? 'The episode cache is empty'
-          : `Every cached episode has served its ${this.final ? 'hard limit' : 'sample budget'} (${this.limit} chunks)`,
-      );
+      throw new FlowbenchError('data-unavailable', {
+        problem:
+          this.live.length === 0
+            ? 'The episode cache is empty'
+            : `Every cached episode has served its ${this.final ? 'hard limit' : 'sample budget'} (${this.limit} chunks)`,
+      });
     const index = Math.floor(random() * this.open.length);
     const episode = this.open[index]!;
     episode.served++;

@@ -24,14 +24,9 @@ import { eitherSignal, type Clock } from './clock';
 import { validateControllerUse, type DataPlan } from './config';
 import type { DataEngine } from './data-engine';
 import type { ContextChunk, ContextWindow } from './episode';
-import {
-  DataConfigError,
-  DataWaitTimeoutError,
-  GenerationTimeoutError,
-  isTransient,
-} from './errors';
 import { noTelemetry, type DataTelemetry } from './telemetry';
 import { waitBounded } from './wait';
+import { FlowbenchError, isTransient } from '../errors';
 
 export interface FlowControllerOptions {
   /** An engine with the `manual` refill policy: the controller decides refills. */
@@ -63,7 +58,7 @@ export class FlowController {
 
   constructor(options: FlowControllerOptions) {
     const issues = validateControllerUse(options.engine.config);
-    if (issues.length > 0) throw new DataConfigError(issues);
+    if (issues.length > 0) throw new FlowbenchError('invalid-data-config', { issues });
     this.engine = options.engine;
     this.clock = options.clock;
     this.telemetry = options.telemetry ?? noTelemetry;
@@ -102,9 +97,9 @@ export class FlowController {
         return undefined;
       },
       timeout: (waited) =>
-        new DataWaitTimeoutError(
-          `No batch after ${seconds(waited)} s (data_wait_timeout): a batch needs ${plan.batch_size} unlocked chunks and the cache has ${engine.cache.unlockedRemainingChunks()}; ${this.describeSupply()}`,
-        ),
+        new FlowbenchError('data-wait-timeout', {
+          problem: `No batch after ${seconds(waited)} s (data_wait_timeout): a batch needs ${plan.batch_size} unlocked chunks and the cache has ${engine.cache.unlockedRemainingChunks()}; ${this.describeSupply()}`,
+        }),
       clock: this.clock,
       telemetry: this.telemetry,
       signal: combined,
@@ -133,9 +128,9 @@ export class FlowController {
         }
       },
       timeout: (waited) =>
-        new DataWaitTimeoutError(
-          `No context window after ${seconds(waited)} s (data_wait_timeout): the cache has no unlocked chunks; ${this.describeSupply()}`,
-        ),
+        new FlowbenchError('data-wait-timeout', {
+          problem: `No context window after ${seconds(waited)} s (data_wait_timeout): the cache has no unlocked chunks; ${this.describeSupply()}`,
+        }),
       clock: this.clock,
       telemetry: this.telemetry,
       signal: eitherSignal(this.signal, signal),
@@ -144,7 +139,7 @@ export class FlowController {
 
   /**
    * Wait until `generation` has landed, for at most `generation_timeout`, or
-   * until `deadline` if that comes first. Throws `GenerationTimeoutError`
+   * until `deadline` if that comes first. Throws `generation-timeout`
    * naming the generation, or the producer error if it failed.
    */
   async waitForGeneration(
@@ -165,10 +160,10 @@ export class FlowController {
         return undefined;
       },
       timeout: (waited) =>
-        new GenerationTimeoutError(
+        new FlowbenchError('generation-timeout', {
           generation,
-          `Generation ${generation} was not ready after ${seconds(waited)} s (${cut ? 'the deadline came first' : `generation_timeout ${boundSeconds} s`})`,
-        ),
+          after: `${seconds(waited)} s (${cut ? 'the deadline came first' : `generation_timeout ${boundSeconds} s`})`,
+        }),
       clock: this.clock,
       telemetry: this.telemetry,
       signal: eitherSignal(this.signal, options.signal),
@@ -189,9 +184,9 @@ export class FlowController {
         return undefined;
       },
       timeout: (waited) =>
-        new DataWaitTimeoutError(
-          `No data after ${seconds(waited)} s (data_wait_timeout): the cache has no unlocked chunks; ${this.describeSupply()}`,
-        ),
+        new FlowbenchError('data-wait-timeout', {
+          problem: `No data after ${seconds(waited)} s (data_wait_timeout): the cache has no unlocked chunks; ${this.describeSupply()}`,
+        }),
       clock: this.clock,
       telemetry: this.telemetry,
       signal,

@@ -7,7 +7,6 @@ export * from './context-window';
 export * from './data-engine';
 export * from './episode';
 export * from './episode-cache';
-export * from './errors';
 export * from './flow-controller';
 export * from './packed-episodes';
 export * from './pendulum';

@@ -1,12 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import {
-  DataConfigError,
-  DataExhaustedError,
-  DataUnavailableError,
-  DataWaitTimeoutError,
-  ProducerError,
-} from './errors';
 import { setupController } from './testing';
+import { FlowbenchError } from '../errors';
 
 const window = { contextLength: 3, predictionLength: 2 };
 
@@ -58,7 +52,7 @@ describe('sampleContext', () => {
     const { controller, clock } = setupController();
     const t0 = clock.now();
     const error = await clock.drive(controller.sampleContext(window)).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(DataWaitTimeoutError);
+    expect(error).toMatchObject({ code: 'data-wait-timeout' });
     expect(String(error)).toMatch(/No context window after 10 s .*no refill is pending/);
     expect(clock.now() - t0).toBe(10_000);
   });
@@ -84,7 +78,8 @@ describe('sampleContext', () => {
     const serve = engine.serve.bind(engine);
     let calls = 0;
     vi.spyOn(engine, 'serve').mockImplementation((random, w) => {
-      if (++calls <= 2) throw new DataUnavailableError('momentarily spent');
+      if (++calls <= 2)
+        throw new FlowbenchError('data-unavailable', { problem: 'momentarily spent' });
       return serve(random, w);
     });
     const t0 = clock.now();
@@ -99,13 +94,13 @@ describe('sampleContext', () => {
     await capped.clock.drive(capped.engine.settled());
     for (let i = 0; i < 8; i++) await capped.controller.sampleContext(window);
     const t0 = capped.clock.now();
-    await expect(
-      capped.clock.drive(capped.controller.sampleContext(window)),
-    ).rejects.toBeInstanceOf(DataExhaustedError);
+    await expect(capped.clock.drive(capped.controller.sampleContext(window))).rejects.toMatchObject(
+      { code: 'data-exhausted' },
+    );
     expect(capped.clock.now()).toBe(t0);
     await expect(
       capped.controller.sampleContext({ contextLength: 0, predictionLength: 1 }),
-    ).rejects.toThrow(DataConfigError);
+    ).rejects.toThrow(expect.objectContaining({ code: 'invalid-data-config' }));
 
     const broken = setupController({
       producers: { latencyMs: 1000, fail: () => new Error('worker died') },
@@ -115,7 +110,7 @@ describe('sampleContext', () => {
     const error = await broken.clock
       .drive(broken.controller.sampleContext(window))
       .catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProducerError);
+    expect(error).toMatchObject({ code: 'producer-failed' });
     expect(String(error)).toMatch(/worker died/);
     expect(broken.clock.now() - t1).toBeLessThanOrEqual(1100); // the next poll, not the timeout
   });

@@ -107,11 +107,11 @@ export const errorCatalogue = {
   ),
   /** Nothing can be served right now; a refill may fix it. */
   'data-unavailable': spec<Problem>('run', ({ problem }) => problem, true),
-  /** The production ceiling is reached and the final supply is spent. */
-  'data-exhausted': spec<{ maxEpisodes: number }>(
-    'run',
-    ({ maxEpisodes }) =>
-      `No data left: max_generated_episodes (${maxEpisodes}) is reached and every episode has served its hard limit`,
+  /** The production ceiling (`max_generated_episodes`) is reached and the final supply is spent. */
+  'data-exhausted': spec<{ maxEpisodes: number | null }>('run', ({ maxEpisodes }) =>
+    maxEpisodes === null
+      ? 'No data left: every episode has served its hard limit'
+      : `No data left: max_generated_episodes (${maxEpisodes}) is reached and every episode has served its hard limit`,
   ),
   /** A wait for data or for a batch's quota ran past `data_wait_timeout`. */
   'data-wait-timeout': spec<Problem>('run', ({ problem }) => problem),

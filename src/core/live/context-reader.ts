@@ -14,12 +14,12 @@
  * production ceiling is reached and what is left cannot fill one); a partial
  * batch is dropped, since training on it would weight its windows more.
  */
-import { DataExhaustedError, DataWaitTimeoutError, isTransient } from '../data/errors';
 import type { ContextChunk } from '../data/episode';
 import { FlowController } from '../data/flow-controller';
 import { waitBounded } from '../data/wait';
 import { createRandom, type Random } from '../random';
 import type { ContextWindows } from './live-source';
+import { FlowbenchError, isFlowbenchError, isTransient } from '../errors';
 
 export class ContextReader {
   private readonly controller: FlowController | null;
@@ -85,15 +85,15 @@ export class ContextReader {
           }
         },
         timeout: (waited) =>
-          new DataWaitTimeoutError(
-            `No context window after ${(waited / 1000).toFixed(3)} s (data_wait_timeout): the cache has no unlocked chunks${engine.pendingGeneration === null ? '' : ` and generation ${engine.pendingGeneration} is still being produced`}`,
-          ),
+          new FlowbenchError('data-wait-timeout', {
+            problem: `No context window after ${(waited / 1000).toFixed(3)} s (data_wait_timeout): the cache has no unlocked chunks${engine.pendingGeneration === null ? '' : ` and generation ${engine.pendingGeneration} is still being produced`}`,
+          }),
         clock,
         telemetry,
         signal: this.signal,
       });
     } catch (error) {
-      if (error instanceof DataExhaustedError) return null;
+      if (isFlowbenchError(error, 'data-exhausted')) return null;
       throw error;
     }
   }

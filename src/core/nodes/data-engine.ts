@@ -21,7 +21,6 @@ import { defineNodeKind, NodeInputError } from '../catalog/kind';
 import { systemClock } from '../data/clock';
 import { refillPolicies } from '../data/config';
 import { DataEngine } from '../data/data-engine';
-import { GenerationTimeoutError } from '../data/errors';
 import { FlowController } from '../data/flow-controller';
 import { waitBounded } from '../data/wait';
 import { ownByRun } from '../runtime/run-scope';
@@ -31,6 +30,7 @@ import { expectEnvironment } from '../live/environment';
 import { LiveSource } from '../live/live-source';
 import { producerHost } from '../live/producer-host';
 import { SourceTelemetry, type TelemetryPort } from '../live/source-telemetry';
+import { FlowbenchError } from '../errors';
 
 const telemetryOutputs = [
   {
@@ -223,10 +223,10 @@ async function firstGeneration(source: LiveSource, signal: AbortSignal): Promise
       return engine.stats().generationsReady > 0 ? true : undefined;
     },
     timeout: () =>
-      new GenerationTimeoutError(
-        1,
-        `Generation 1 was not ready after generation_timeout ${bound} s`,
-      ),
+      new FlowbenchError('generation-timeout', {
+        generation: 1,
+        after: `generation_timeout ${bound} s`,
+      }),
     clock,
     telemetry,
     signal,
