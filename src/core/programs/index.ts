@@ -4,7 +4,14 @@
  * memory pool, the serial/interleaved parity check, and MLP program steps.
  */
 export { defaultPoolBudget, GPU_FALLBACK_BUDGET, WASM_HEAP_BUDGET } from './budget.ts';
-export { ProgramError, type ProgramErrorCode } from './errors.ts';
+export {
+  isStepError,
+  programError,
+  stepErrorCodes,
+  type ProgramError,
+  type ProgramErrorCode,
+  type StepErrorCode,
+} from './errors.ts';
 export {
   createProgramHost,
   unboundedProgramHost,

@@ -25,7 +25,7 @@ import {
 } from '../runtime/tensor-runtime.ts';
 import { estimateMemory } from '../onnx/memory.ts';
 import type { MlpInference, TrainStep, MlpWeights } from '../onnx/mlp.ts';
-import { ProgramError } from './errors.ts';
+import { programError } from './errors.ts';
 import type { ComponentStep, LoopStep, ModelId, StepContext } from './program.ts';
 
 /** Hyperparameters of the train step; those its optimizer does not use are ignored. */
@@ -86,7 +86,7 @@ export function readWeights(
     names.map((name) => {
       const value = ctx.read(`${prefix}.${name}`);
       if (typeof value === 'number')
-        throw new ProgramError('invalid-program', `${prefix}.${name} is a number, not a tensor`);
+        throw programError('invalid-program', `${prefix}.${name} is a number, not a tensor`);
       return [name, value];
     }),
   );
@@ -132,7 +132,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
               weightSlots.map((c) => {
                 const data = (o.initialWeights as MlpWeights).values[c.weight];
                 if (data === undefined)
-                  throw new ProgramError('invalid-program', `${o.name}: no initial ${c.weight}`);
+                  throw programError('invalid-program', `${o.name}: no initial ${c.weight}`);
                 return [c.weight, { type: 'float32', data, dims: c.dims } satisfies Tensor];
               }),
             );
@@ -147,7 +147,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
       const feeds: Record<string, Feed> = {};
       for (const c of step.carried) {
         const w = start[c.weight];
-        if (w === undefined) throw new ProgramError('invalid-program', `${o.name}: no ${c.weight}`);
+        if (w === undefined) throw programError('invalid-program', `${o.name}: no ${c.weight}`);
         feeds[c.input] =
           c.role === 'weight'
             ? w
@@ -167,10 +167,10 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
       let gpuFed = 0;
       return {
         async unit(index) {
-          if (disposed) throw new ProgramError('invalid-program', `${o.name}: unit after dispose`);
+          if (disposed) throw programError('invalid-program', `${o.name}: unit after dispose`);
           const { x, y } = o.batch(index);
           if ((x.dims[0] ?? 0) > o.batchSize)
-            throw new ProgramError(
+            throw programError(
               'invalid-program',
               `${o.name}: batch of ${x.dims[0]} rows exceeds the admitted ${o.batchSize}`,
             );

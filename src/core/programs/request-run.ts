@@ -16,7 +16,13 @@
  * avoid (another run on the same pool) and fails them fast.
  */
 import type { ModelSession } from '../runtime/tensor-runtime.ts';
-import { messageOf, ProgramError, type ProgramErrorCode } from './errors.ts';
+import {
+  isStepError,
+  messageOf,
+  type ProgramError,
+  programError,
+  type ProgramErrorCode,
+} from './errors.ts';
 import { formatBytes, type DeviceMemoryPool, type Holder, type Wait } from './pool.ts';
 import type {
   LoopBody,
@@ -27,6 +33,7 @@ import type {
   RequestId,
   StepContext,
 } from './program.ts';
+import { FlowbenchError } from '../errors';
 
 export type RequestStatus = 'ok' | 'error' | 'cancelled';
 
@@ -125,7 +132,7 @@ export class RequestRun {
     const step = this.request.program.steps[this.stepIndex];
     if (this.request.signal?.aborted === true) {
       const where = step === undefined ? 'the end' : this.describe(step);
-      await this.finish('cancelled', new ProgramError('cancelled', `cancelled at ${where}`));
+      await this.finish('cancelled', new FlowbenchError('cancelled', { where }));
       return 'progressed';
     }
     if (step === undefined) {
@@ -135,10 +142,9 @@ export class RequestRun {
     try {
       return await this.advanceStep(step);
     } catch (error) {
-      const failure =
-        error instanceof ProgramError
-          ? error
-          : new ProgramError('step-failed', `${this.describe(step)}: ${messageOf(error)}`);
+      const failure = isStepError(error)
+        ? error
+        : programError('step-failed', `${this.describe(step)}: ${messageOf(error)}`);
       await this.finish('error', failure);
       return 'progressed';
     }
@@ -208,10 +214,10 @@ export class RequestRun {
       if (step.kind === 'component') await step.run(this.context(step, sessions));
       else await this.loop?.body.unit(this.loop.unit);
     } catch (error) {
-      if (error instanceof ProgramError) throw error;
+      if (isStepError(error)) throw error;
       const backends = [...new Set([...sessions.values()].map((s) => s.backend))].join(', ');
       const on = backends === '' ? '' : ` on ${backends}`;
-      throw new ProgramError('step-failed', `${this.describe(step)}${on}: ${messageOf(error)}`);
+      throw programError('step-failed', `${this.describe(step)}${on}: ${messageOf(error)}`);
     } finally {
       pool.release(peak);
     }
@@ -237,7 +243,7 @@ export class RequestRun {
     const models = this.services.residentModelBytes();
     const ever = pool.budget - own - models;
     if (wait.bytes > ever)
-      throw new ProgramError(
+      throw programError(
         'infeasible',
         `${wait.label}, but at most ${formatBytes(Math.max(0, ever))} of the ` +
           `${formatBytes(pool.budget)} pool can ever be free to it (${formatBytes(models)} held by ` +
@@ -262,7 +268,7 @@ export class RequestRun {
     try {
       await body?.dispose?.();
     } catch (disposeError) {
-      failure ??= new ProgramError('step-failed', `dispose: ${messageOf(disposeError)}`);
+      failure ??= programError('step-failed', `dispose: ${messageOf(disposeError)}`);
     }
     this.services.pool.releaseAll(this.holder);
     this.waitingFor = null;
@@ -291,16 +297,13 @@ export class RequestRun {
       session: (id) => {
         const session = sessions.get(id);
         if (session === undefined)
-          throw new ProgramError('invalid-program', `${step.name} uses model ${id} undeclared`);
+          throw programError('invalid-program', `${step.name} uses model ${id} undeclared`);
         return session;
       },
       read: (name) => {
         const value = this.outputs.get(name);
         if (value === undefined)
-          throw new ProgramError(
-            'invalid-program',
-            `${step.name} reads ${name}, which no step set`,
-          );
+          throw programError('invalid-program', `${step.name} reads ${name}, which no step set`);
         return value;
       },
       output: (name, value) => {

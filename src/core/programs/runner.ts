@@ -20,7 +20,7 @@
  * unused, in exchange for determinism and simple accounting.
  */
 import type { ModelSession, TensorRuntime } from '../runtime/tensor-runtime.ts';
-import { messageOf, ProgramError } from './errors.ts';
+import { messageOf, type ProgramError, programError } from './errors.ts';
 import { formatBytes, type DeviceMemoryPool, type Holder, type PoolSnapshot } from './pool.ts';
 import type { ModelDef, ModelId, ProgramRequest, RequestId } from './program.ts';
 import type { LoadedModel, SharedModels } from './shared-models.ts';
@@ -181,7 +181,7 @@ export class ProgramRunner {
       // Whatever happened above, nothing this run's requests held survives it.
       for (const run of runs) {
         if (run.result === null)
-          await run.fail(new ProgramError('step-failed', 'the runner stopped before it finished'));
+          await run.fail(programError('step-failed', 'the runner stopped before it finished'));
         this.pool.releaseAll(run.holder);
       }
       this.running = false;
@@ -207,7 +207,7 @@ export class ProgramRunner {
 
   private model(id: ModelId): { def: ModelDef; holder: Holder } {
     const model = this.models.get(id);
-    if (model === undefined) throw new ProgramError('invalid-program', `unknown model ${id}`);
+    if (model === undefined) throw programError('invalid-program', `unknown model ${id}`);
     return model;
   }
 
@@ -229,7 +229,7 @@ export class ProgramRunner {
         return { session, hold };
       } catch (error) {
         this.pool.release(hold);
-        throw new ProgramError(
+        throw programError(
           'model-load-failed',
           `${label} could not load on ${def.backend ?? 'auto'}: ${messageOf(error)}`,
         );
@@ -253,11 +253,11 @@ export class ProgramRunner {
     for (const step of request.program.steps) {
       for (const id of step.models) {
         if (!this.models.has(id))
-          return new ProgramError('invalid-program', `${step.name}: unknown model ${id}`);
+          return programError('invalid-program', `${step.name}: unknown model ${id}`);
         resident.add(id);
       }
       if (step.kind === 'loop' && (!Number.isSafeInteger(step.units) || step.units < 1))
-        return new ProgramError('invalid-program', `${step.name}: a loop needs ≥ 1 unit`);
+        return programError('invalid-program', `${step.name}: a loop needs ≥ 1 unit`);
       const models = [...resident].reduce(
         (sum, id) => sum + (this.models.get(id)?.def.residentBytes ?? 0),
         0,
@@ -268,7 +268,7 @@ export class ProgramRunner {
       if (state > 0) parts.push(`${formatBytes(state)} resident (weights, optimizer state)`);
       if (models > 0) parts.push(`${formatBytes(models)} of resident models`);
       const total = parts.length > 1 ? ` = ${formatBytes(step.peakBytes + state + models)}` : '';
-      return new ProgramError(
+      return programError(
         'infeasible',
         `${step.name}: step needs ${parts.join(' + ')}${total}, pool is ${formatBytes(budget)}`,
       );
@@ -297,7 +297,7 @@ export class ProgramRunner {
       who.push(`outside this run: ${held.join(', ')}`);
     }
     const s = this.pool.snapshot();
-    return new ProgramError(
+    return programError(
       'deadlock',
       `deadlock: no request progressed for ${ticks} ticks; ${who.join('; ')}. ` +
         `Pool ${formatBytes(s.budget)}: ${formatBytes(s.models)} resident models, ` +
