@@ -5,6 +5,7 @@
  */
 import { sha256Hex } from '../core/run/digest';
 import type { FileRow, FlowbenchDb } from './schema';
+import { FlowbenchError } from '../core/errors';
 
 /** Stores `bytes` under their digest; returns the digest. */
 export async function storeFile(
@@ -25,22 +26,14 @@ export async function storeFile(
   return digest;
 }
 
-export class FileMissingError extends Error {
-  readonly code = 'file-missing';
-  override name = 'FileMissingError';
-}
-
 /** The stored file `digest`, or `undefined` when this browser does not have it. */
 export function findStoredFile(db: FlowbenchDb, digest: string): Promise<FileRow | undefined> {
   return db.files.get(digest);
 }
 
-/** The stored file `digest`; throws `FileMissingError` when this browser does not have it. */
+/** The stored file `digest`; throws `file-missing` when this browser does not have it. */
 export async function readStoredFile(db: FlowbenchDb, digest: string): Promise<FileRow> {
   const file = await findStoredFile(db, digest);
-  if (!file)
-    throw new FileMissingError(
-      `file ${digest.slice(0, 19)}… is not stored in this browser: pick it again in the inspector`,
-    );
+  if (!file) throw new FlowbenchError('file-missing', { digest });
   return file;
 }

@@ -14,8 +14,6 @@ import {
   journalRun,
   listRuns,
   readRunRecord,
-  RunClaimError,
-  RunImportError,
   updateRun,
 } from './runs';
 import { putMetrics } from './metrics';
@@ -101,7 +99,7 @@ describe('claimRun', () => {
     const lost = outcomes.filter((o) => o.status === 'rejected');
     expect(won).toHaveLength(1);
     expect(lost).toHaveLength(1);
-    expect(lost[0]!.reason).toBeInstanceOf(RunClaimError);
+    expect(lost[0]!.reason).toMatchObject({ code: 'run-claimed' });
     expect((lost[0]!.reason as Error).message).toContain('not queued');
     const stored = await db.runs.get('r1' as RunId);
     expect(stored?.status).toBe('running');
@@ -123,7 +121,9 @@ describe('claimRun', () => {
   it('refuses a run that is not queued, or that does not exist', async () => {
     const db = freshDb();
     await journalRun(db, runRow('done', { status: 'cancelled' }));
-    await expect(claimRun(db, 'done' as RunId, {})).rejects.toThrow(RunClaimError);
+    await expect(claimRun(db, 'done' as RunId, {})).rejects.toThrow(
+      expect.objectContaining({ code: 'run-claimed' }),
+    );
     await expect(claimRun(db, 'missing' as RunId, {})).rejects.toThrow(
       'run missing does not exist',
     );
@@ -140,7 +140,9 @@ describe('cancelQueuedRun', () => {
       status: 'cancelled',
       statusReason: 'Cancelled before it started',
     });
-    await expect(claimRun(db, 'r1' as RunId, {})).rejects.toThrow(RunClaimError);
+    await expect(claimRun(db, 'r1' as RunId, {})).rejects.toThrow(
+      expect.objectContaining({ code: 'run-claimed' }),
+    );
   });
 
   it('leaves a run that an engine already claimed alone', async () => {
@@ -297,7 +299,7 @@ describe('readRunRecord and importRunRecord', () => {
       intervals: [{ runId: 'r1' as RunId, kind: 'usage_throttle', start: 1, end: 2 }],
     };
     const error = await importRunRecord(db, other).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(RunImportError);
+    expect(error).toMatchObject({ code: 'run-exists' });
     expect((error as Error).message).toBe(
       'run r1 is already in this browser; it was not imported again',
     );

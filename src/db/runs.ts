@@ -12,14 +12,10 @@ import { addIntervals, deleteIntervalsOfRuns, runIntervals } from './intervals';
 import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
 import { addRunNodes, deleteNodesOfRuns, interruptUnfinishedNodes, runNodes } from './run-nodes';
 import type { FlowbenchDb } from './schema';
+import { FlowbenchError } from '../core/errors';
 
 /** The tables that hold one run's record, for a transaction over all of it. */
 const RECORD_TABLES = ['runs', 'runNodes', 'metrics', 'artifacts', 'intervals'];
-
-export class RunClaimError extends Error {
-  readonly code = 'run-claimed';
-  override name = 'RunClaimError';
-}
 
 /** Journal a new run as `queued`, before anything executes. */
 export async function journalRun(db: FlowbenchDb, run: RunRow): Promise<void> {
@@ -28,7 +24,7 @@ export async function journalRun(db: FlowbenchDb, run: RunRow): Promise<void> {
 
 /**
  * Move a run from `queued` to `running` in one transaction. Whoever moves it
- * owns it: a second engine, tab or retried message gets `RunClaimError`.
+ * owns it: a second engine, tab or retried message gets `run-claimed`.
  */
 export async function claimRun(
   db: FlowbenchDb,
@@ -37,9 +33,9 @@ export async function claimRun(
 ): Promise<RunRow> {
   return db.transaction('rw', db.runs, async () => {
     const run = await db.runs.get(id);
-    if (!run) throw new RunClaimError(`run ${id} does not exist`);
+    if (!run) throw new FlowbenchError('run-claimed', { runId: id, status: null });
     if (run.status !== 'queued')
-      throw new RunClaimError(`run ${id} is ${run.status}, not queued: another engine owns it`);
+      throw new FlowbenchError('run-claimed', { runId: id, status: run.status });
     const claimed: RunRow = { ...run, ...changes, status: 'running' };
     await db.runs.put(claimed);
     return claimed;
@@ -144,11 +140,6 @@ export async function readRunRecord(db: FlowbenchDb, id: RunId): Promise<RunReco
   });
 }
 
-export class RunImportError extends Error {
-  readonly code = 'run-exists';
-  override name = 'RunImportError';
-}
-
 /** Rows written per call while importing, so the page stays responsive. */
 const IMPORT_SLICE = 500;
 
@@ -156,9 +147,7 @@ const IMPORT_SLICE = 500;
 export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promise<void> {
   await db.transaction('rw', RECORD_TABLES, async () => {
     if (await db.runs.get(record.run.id))
-      throw new RunImportError(
-        `run ${record.run.id} is already in this browser; it was not imported again`,
-      );
+      throw new FlowbenchError('run-exists', { runId: record.run.id });
     await db.runs.add(record.run);
     await addRunNodes(db, record.nodes);
     // In slices: one huge bulkAdd holds the main thread for seconds at 100k points.

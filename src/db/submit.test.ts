@@ -5,13 +5,13 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FlowValidationError } from '../core/flow/issues';
 import { pendulumExample, withParams } from '../core/live/testing';
 import { builtinCatalog } from '../core/nodes';
 import type { RunRequest } from '../core/run/request';
 import { listRuns } from './runs';
 import { FlowbenchDb } from './schema';
 import { journalRequest } from './submit';
+import { FlowbenchError, isFlowbenchError } from '../core/errors';
 
 const opened: FlowbenchDb[] = [];
 afterEach(async () => {
@@ -30,13 +30,13 @@ function request(flow = pendulumExample(), params: Record<string, unknown> = {})
   };
 }
 
-async function refusal(db: FlowbenchDb, req: RunRequest): Promise<FlowValidationError> {
+async function refusal(db: FlowbenchDb, req: RunRequest): Promise<FlowbenchError<'invalid-flow'>> {
   const error = await journalRequest(db, req, builtinCatalog).then(
     () => null,
     (e: unknown) => e,
   );
-  expect(error).toBeInstanceOf(FlowValidationError);
-  return error as FlowValidationError;
+  if (!isFlowbenchError(error, 'invalid-flow')) throw new Error(`not refused: ${String(error)}`);
+  return error;
 }
 
 describe('submit', () => {
@@ -45,7 +45,7 @@ describe('submit', () => {
     opened.push(db);
     const flow = withParams(pendulumExample(), 'engine', { num_envs: 3 });
     const error = await refusal(db, request(flow));
-    expect(error.issues.map((i) => i.path)).toEqual(['nodes[1].params.num_envs']);
+    expect(error.data.issues.map((i) => i.path)).toEqual(['nodes[1].params.num_envs']);
     expect(error.message).toContain("node 'engine' param 'num_envs': must divide buffer_size (32)");
     expect(await listRuns(db)).toEqual([]);
   });

@@ -13,7 +13,7 @@ import { queuedRun, type RunRequest } from '../core/run/request';
 import { journalRun } from './runs';
 import type { FlowbenchDb } from './schema';
 
-/** Validate and journal a run; returns its id. Throws FlowValidationError when refused. */
+/** Validate and journal a run; returns its id. Throws `invalid-flow` when refused. */
 export async function journalRequest(
   db: FlowbenchDb,
   request: RunRequest,

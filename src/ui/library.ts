@@ -8,7 +8,7 @@ import { flowFormats, type FlowDocument } from '../core/flow/document';
 import { parseFlow, validateFlow } from '../core/flow/validate';
 import { builtinCatalog } from '../core/nodes';
 import { RUN_FORMAT } from '../core/run/export';
-import { formatOf, ImportError, refuseImport } from '../core/run/import-file';
+import { formatOf, importRefused, refuseImport } from '../core/run/import-file';
 import type { FlowId, RunId } from '../core/run/record';
 import { storeFile } from '../db/files';
 import { createFlow, getFlow, lastSavedFlow, saveFlowOver } from '../db/flows';
@@ -202,8 +202,9 @@ export async function importDocument(
   const parsed = parseFlow(value);
   if (!parsed.ok) {
     if (typeof format === 'string' && !(flowFormats as readonly string[]).includes(format))
-      throw new ImportError(
-        `${file} has format "${format}"; Flowbench imports "${flowFormats.join('", "')}" and "${RUN_FORMAT}" files`,
+      throw importRefused(
+        file,
+        `has format "${format}"; Flowbench imports "${flowFormats.join('", "')}" and "${RUN_FORMAT}" files`,
       );
     refuseImport(file, 'flow file', parsed.issues);
   }

@@ -27,7 +27,7 @@
  *
  * Device loss: once a WebGPU session exists the runtime watches the device
  * ORT runs on (`device.lost`). When it is lost, every WebGPU run in flight
- * and every later one rejects at once with a `DeviceLostError` that names
+ * and every later one rejects at once with a `device-lost` error that names
  * the loss — a step waiting on a dead GPU would otherwise never settle — so
  * the program runner fails the node through its one exit, which gives back
  * the pool's bytes, and the run's end releases the sessions.
@@ -48,20 +48,10 @@ import {
   type Tensor,
   type TensorRuntime,
 } from '../../src/core/runtime/tensor-runtime';
+import { FlowbenchError } from '../../src/core/errors';
 
 export type OrtModule = typeof Ort;
 export type OrtLoader = (backend: Backend) => Promise<OrtModule>;
-
-export class BackendUnavailableError extends Error {
-  readonly code = 'backend-unavailable';
-  override name = 'BackendUnavailableError';
-}
-
-/** The WebGPU device ORT ran on was lost (driver reset, GPU removed, destroyed). */
-export class DeviceLostError extends Error {
-  readonly code = 'device-lost';
-  override name = 'DeviceLostError';
-}
 
 /** What a `GPUDevice.lost` promise resolves with. */
 interface DeviceLostInfo {
@@ -74,10 +64,14 @@ interface WatchedDevice {
   readonly lost?: Promise<DeviceLostInfo>;
 }
 
+/** The WebGPU device ORT ran on was lost (driver reset, GPU removed, destroyed). */
+type DeviceLostError = FlowbenchError<'device-lost'>;
+
 function deviceLostError(info: DeviceLostInfo): DeviceLostError {
-  const reason = info.reason && info.reason !== 'unknown' ? ` (${info.reason})` : '';
-  const message = info.message ? `: ${info.message}` : '';
-  return new DeviceLostError(`the WebGPU device was lost${reason}${message}`);
+  return new FlowbenchError('device-lost', {
+    reason: info.reason === 'unknown' ? undefined : info.reason,
+    detail: info.message,
+  });
 }
 
 interface GpuLike {
@@ -254,9 +248,9 @@ export class OrtRuntime implements TensorRuntime {
   static resolve(choice: BackendChoice, info: EngineInfo): Backend {
     if (choice === 'auto') return info.backend;
     if (choice === 'webgpu' && !info.adapter)
-      throw new BackendUnavailableError(
-        'WebGPU was chosen but this browser gives no WebGPU adapter; choose auto or wasm',
-      );
+      throw new FlowbenchError('backend-unavailable', {
+        problem: 'WebGPU was chosen but this browser gives no WebGPU adapter; choose auto or wasm',
+      });
     return choice;
   }
 

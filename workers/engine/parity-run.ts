@@ -12,7 +12,7 @@
  */
 import type { Catalog } from '../../src/core/catalog/catalog';
 import { errorMessage, executeFlow, throttledYield } from '../../src/core/engine/executor';
-import { FlowValidationError, describeIssues } from '../../src/core/flow/issues';
+import { describeIssues } from '../../src/core/flow/issues';
 import {
   summariseNodeParity,
   summariseRunParity,
@@ -27,11 +27,7 @@ import type { FlowbenchDb } from '../../src/db/schema';
 import { messageTurn } from './message-turn';
 import { engineProgramHost, type EnginePools } from './programs';
 import type { RunDriverOptions } from './run-driver';
-
-export class RunNotFoundError extends Error {
-  readonly code = 'run-not-found';
-  override name = 'RunNotFoundError';
-}
+import { FlowbenchError, isFlowbenchError } from '../../src/core/errors';
 
 export interface ParityRunOptions {
   readonly db: FlowbenchDb;
@@ -45,7 +41,7 @@ export interface ParityRunOptions {
 /** Runs run `runId`'s programs serially and interleaved; see the module comment. */
 export async function checkRunParity(runId: RunId, options: ParityRunOptions): Promise<RunParity> {
   const run = await getRun(options.db, runId);
-  if (!run) throw new RunNotFoundError(`run ${runId} is not stored`);
+  if (!run) throw new FlowbenchError('run-not-found', { runId });
   const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
   if (issues.length > 0)
     return summariseRunParity([], 'error', describeIssues(issues), run.backendChoice);
@@ -85,8 +81,9 @@ export async function checkRunParity(runId: RunId, options: ParityRunOptions): P
     });
     return summariseRunParity(nodes, result.status, failures.join('; '), backend);
   } catch (error) {
-    const reason =
-      error instanceof FlowValidationError ? describeIssues(error.issues) : errorMessage(error);
+    const reason = isFlowbenchError(error, 'invalid-flow')
+      ? describeIssues(error.data.issues)
+      : errorMessage(error);
     return summariseRunParity(nodes, 'error', reason, backend);
   } finally {
     await programs.close?.();

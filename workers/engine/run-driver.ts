@@ -15,7 +15,7 @@ import type { BackendChoice, TensorRuntime } from '../../src/core/runtime/tensor
 import type { ProgramHost } from '../../src/core/programs';
 import { describeAdapter } from '../../src/core/runtime/tensor-runtime';
 import { errorMessage, executeFlow } from '../../src/core/engine/executor';
-import { FlowValidationError, describeIssues } from '../../src/core/flow/issues';
+import { describeIssues } from '../../src/core/flow/issues';
 import { sha256Hex } from '../../src/core/run/digest';
 import { MetricBatcher } from '../../src/core/run/metric-batcher';
 import { resolveRunParams } from '../../src/core/run/params';
@@ -38,6 +38,7 @@ import { putMetrics } from '../../src/db/metrics';
 import { putRunNodes } from '../../src/db/run-nodes';
 import { claimRun, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
+import { FlowbenchError, isFlowbenchError } from '../../src/core/errors';
 
 export interface RunDriverOptions {
   db: FlowbenchDb;
@@ -147,7 +148,11 @@ export async function driveRun(
   let end: Pick<RunRow, 'status' | 'statusReason' | 'result'>;
   try {
     const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
-    if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters are');
+    if (issues.length > 0)
+      throw new FlowbenchError('invalid-flow', {
+        issues: issues,
+        subject: 'The run parameters are',
+      });
     runtime = await options.runtimeFor(run.backendChoice);
     const info = runtime.info;
     await watch.track(
@@ -247,8 +252,8 @@ export async function driveRun(
       status: signal.aborted ? 'cancelled' : 'error',
       statusReason: signal.aborted
         ? 'Cancelled while running'
-        : error instanceof FlowValidationError
-          ? describeIssues(error.issues)
+        : isFlowbenchError(error, 'invalid-flow')
+          ? describeIssues(error.data.issues)
           : errorMessage(error),
       result: {},
     };

@@ -1,9 +1,9 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ImportError, MAX_IMPORT_BYTES } from '../../src/core/run/import-file';
+import { MAX_IMPORT_BYTES } from '../../src/core/run/import-file';
 import type { RunId } from '../../src/core/run/record';
-import { readRunRecord, RunImportError } from '../../src/db/runs';
+import { readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import { storedCounts } from '../../src/db/testing';
 import { importFile } from './run-import';
@@ -46,7 +46,7 @@ describe('importing a file in the engine worker', () => {
     const bad = JSON.parse(runText) as { nodes: { status: string }[] };
     bad.nodes[0]!.status = 'finished';
     const refused = importFile(db, 'bad.run.json', file(JSON.stringify(bad)));
-    await expect(refused).rejects.toBeInstanceOf(ImportError);
+    await expect(refused).rejects.toMatchObject({ code: 'bad-import' });
     await expect(refused).rejects.toThrow(
       /^bad\.run\.json is not a valid run file:\nnodes\[0\]\.status/,
     );
@@ -70,9 +70,9 @@ describe('importing a file in the engine worker', () => {
     const db = freshDb();
     await importFile(db, 'a.run.json', file(runText));
     const before = await readRunRecord(db, runDoc.run.id);
-    await expect(importFile(db, 'a.run.json', file(runText))).rejects.toBeInstanceOf(
-      RunImportError,
-    );
+    await expect(importFile(db, 'a.run.json', file(runText))).rejects.toMatchObject({
+      code: 'run-exists',
+    });
     expect(await readRunRecord(db, runDoc.run.id)).toEqual(before);
   });
 });

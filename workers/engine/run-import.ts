@@ -18,7 +18,7 @@ import { fromRunExport, RUN_FORMAT } from '../../src/core/run/export';
 import { importRunRecord } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 
-/** Import the file `name`; throws `ImportError` / `RunImportError` and writes nothing when refused. */
+/** Import the file `name`; throws `bad-import` / `run-exists` and writes nothing when refused. */
 export async function importFile(db: FlowbenchDb, name: string, file: Blob): Promise<ImportedFile> {
   checkImportSize(name, file.size);
   const value = parseImportText(name, await file.text());

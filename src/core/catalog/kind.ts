@@ -75,9 +75,3 @@ export interface ParamFinding {
 export function defineNodeKind<const P extends ParamSpecs>(kind: NodeKind<P>): NodeKind<P> {
   return kind;
 }
-
-/** Error a node body throws for bad input; its message is shown on the node. */
-export class NodeInputError extends Error {
-  readonly code = 'node-input';
-  override name = 'NodeInputError';
-}

@@ -3,7 +3,7 @@
  * turn a miswired value into a message naming the port.
  */
 import type { MlpActivation, MlpWeights } from '../onnx/mlp-spec';
-import { NodeInputError } from './kind';
+import { FlowbenchError } from '../errors';
 
 /** A labelled classification dataset, row-major. */
 export interface Dataset {
@@ -39,20 +39,20 @@ function kindOf(value: unknown): unknown {
 
 export function expectDataset(value: unknown, port: string): Dataset {
   if (kindOf(value) === 'dataset') return value as Dataset;
-  throw new NodeInputError(`input '${port}' expected a dataset`);
+  throw new FlowbenchError('node-input', { problem: `input '${port}' expected a dataset` });
 }
 
 export function expectModel(value: unknown, port: string): ModelValue {
   if (kindOf(value) === 'model') return value as ModelValue;
-  throw new NodeInputError(`input '${port}' expected a model`);
+  throw new FlowbenchError('node-input', { problem: `input '${port}' expected a model` });
 }
 
 export function expectTrainedModel(value: unknown, port: string): Required<ModelValue> {
   const model = expectModel(value, port);
   if (!model.weights || model.inputSize === undefined || model.outputSize === undefined)
-    throw new NodeInputError(
-      `input '${port}' is a model without weights: connect the output of a training node`,
-    );
+    throw new FlowbenchError('node-input', {
+      problem: `input '${port}' is a model without weights: connect the output of a training node`,
+    });
   return model as Required<ModelValue>;
 }
 

@@ -3,7 +3,6 @@ import { createCatalog } from '../catalog/catalog';
 import { defineNodeKind } from '../catalog/kind';
 import type { Dataset } from '../catalog/values';
 import { FLOW_FORMAT, FLOW_FORMAT_2, type FlowDocument, type FlowEdge } from '../flow/document';
-import { FlowValidationError } from '../flow/issues';
 import { dataSplit } from '../nodes/data-split';
 import { dataSynthetic } from '../nodes/data-synthetic';
 import { modelMlp } from '../nodes/model-mlp';
@@ -11,6 +10,7 @@ import type { RunParams } from '../run/params';
 import type { NodeOutcome, RunEvents } from './events';
 import { executeFlow } from './executor';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
+import { FlowbenchError } from '../errors';
 
 // --- tiny node kinds, enough to exercise the scheduler ---------------------
 
@@ -499,7 +499,7 @@ describe('executeFlow', () => {
     });
   });
 
-  it('refuses an invalid flow with FlowValidationError listing its findings', async () => {
+  it('refuses an invalid flow as invalid-flow, listing its findings', async () => {
     const flow = flowOf(
       [
         ['a', 't.source', { value: 'x' }],
@@ -527,9 +527,9 @@ describe('executeFlow', () => {
       signal: new AbortController().signal,
       now: () => 0,
     }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FlowValidationError);
+    expect(error).toMatchObject({ code: 'invalid-flow' });
     // Each finding once, by its path in the document.
-    expect((error as FlowValidationError).issues.map((i) => i.path)).toEqual([
+    expect((error as FlowbenchError<'invalid-flow'>).data.issues.map((i) => i.path)).toEqual([
       'nodes[0].params.value',
       'nodes[2].kind',
       'nodes[1]',
@@ -542,8 +542,8 @@ describe('executeFlow', () => {
       inputs: [{ name: 'n', type: 'int', default: 100 }],
     });
     const error = await run(flow, { inputs: { n: 3 } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(FlowValidationError);
-    expect((error as FlowValidationError).issues).toEqual([
+    expect(error).toMatchObject({ code: 'invalid-flow' });
+    expect((error as FlowbenchError<'invalid-flow'>).data.issues).toEqual([
       {
         path: 'nodes[0].params.n',
         message:

@@ -21,7 +21,6 @@ import type { Catalog } from '../catalog/catalog';
 import type { NodeFile, NodeKind } from '../catalog/kind';
 import type { FlowDocument } from '../flow/document';
 import { degree, flowGraph } from '../flow/graph';
-import { FlowValidationError } from '../flow/issues';
 import { resolveOutput, validateFlow } from '../flow/validate';
 import { resolveNodeParams, type RunParams } from '../run/params';
 import type { NodeStatus } from '../run/record';
@@ -32,6 +31,7 @@ import { runCancelled } from '../runtime/cancel';
 import { NodeRun, YIELD_EVERY_MS, type RunShared } from './node-run';
 import { BYPASSED, bypassedUpstream, passThrough } from './bypass';
 import type { RunEvents } from './events';
+import { FlowbenchError } from '../errors';
 
 export interface ExecuteOptions {
   flow: FlowDocument;
@@ -128,7 +128,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
       bypass: node.bypass === true,
     });
   }
-  if (issues.length > 0) throw new FlowValidationError(issues);
+  if (issues.length > 0) throw new FlowbenchError('invalid-flow', { issues: issues });
 
   const failed: string[] = [];
   // Nodes in flight, and a promise that settles when none are left.

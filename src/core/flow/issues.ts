@@ -29,16 +29,3 @@ export function issuesFromZod(error: $ZodError): FlowIssue[] {
 export function describeIssues(issues: readonly FlowIssue[]): string {
   return issues.map((i) => `${i.path}: ${i.message}`).join('\n');
 }
-
-/** Thrown at the edges when a document or a run request is refused. */
-export class FlowValidationError extends Error {
-  readonly code = 'invalid-flow';
-  /** `subject` with its verb, e.g. "The run parameters are" ("… not valid" follows). */
-  constructor(
-    readonly issues: readonly FlowIssue[],
-    subject = 'The flow is',
-  ) {
-    super(`${subject} not valid:\n${describeIssues(issues)}`);
-    this.name = 'FlowValidationError';
-  }
-}

@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../nodes/index';
 import { FLOW_FORMAT, FLOW_FORMAT_2, flowFormatFor, type FlowDocument } from './document';
-import { describeIssues, FlowValidationError } from './issues';
+import { describeIssues } from './issues';
 import { findCycle, parseFlow, resolveOutput, validateFlow } from './validate';
+import { FlowbenchError } from '../errors';
 
 /** A shared fixture file, parsed as JSON (not yet as a flow). */
 function readJson(relative: string): unknown {
@@ -285,7 +286,9 @@ describe('validateFlow', () => {
   });
 
   it('renders findings for an error message, one line each', () => {
-    const error = new FlowValidationError(validateFlow(loadFlow(CYCLIC), catalog));
+    const error = new FlowbenchError('invalid-flow', {
+      issues: validateFlow(loadFlow(CYCLIC), catalog),
+    });
     expect(error.message).toBe(
       'The flow is not valid:\nedges: the flow has a cycle: split → split2 → split',
     );

@@ -6,13 +6,13 @@
  * since functions cannot cross. The environment nodes share their params
  * here, so pendulum and cart-pole read the same in the inspector.
  */
-import { NodeInputError } from '../catalog/kind';
 import { createCartPole } from '../data/cartpole';
 import { balanceDefaults, balancePolicy } from '../data/cartpole-balance';
 import { createPendulum } from '../data/pendulum';
 import { swingUpDefaults, swingUpPolicy } from '../data/pendulum-swing-up';
 import { SimulatorProducer } from '../data/simulator-producer';
 import type { Dynamics, Policy, SimulatorKind } from '../data/simulator';
+import { FlowbenchError } from '../errors';
 
 /**
  * How a producer chooses actions: `random`, uniformly over the valid actions;
@@ -139,5 +139,5 @@ export function expectEnvironment(value: unknown, port: string): EnvironmentSpec
     (value as { kind?: unknown }).kind === 'environment'
   )
     return value as EnvironmentSpec;
-  throw new NodeInputError(`input '${port}' expected an environment`);
+  throw new FlowbenchError('node-input', { problem: `input '${port}' expected an environment` });
 }

@@ -6,12 +6,12 @@
  * consumers never share a pacing clock. `ContextWindows` is a source with a
  * window shape and a batch size: what a training loop samples from.
  */
-import { NodeInputError } from '../catalog/kind';
 import type { Clock } from '../data/clock';
 import type { DataEngine } from '../data/data-engine';
 import type { ContextWindow } from '../data/episode';
 import type { EnvironmentSpec } from './environment';
 import type { SourceTelemetry } from './source-telemetry';
+import { FlowbenchError } from '../errors';
 
 /** The value on a `live` port. */
 export class LiveSource {
@@ -46,7 +46,9 @@ export interface ContextWindows {
 
 export function expectLiveSource(value: unknown, port: string): LiveSource {
   if (value instanceof LiveSource) return value;
-  throw new NodeInputError(`input '${port}' expected a live data source`);
+  throw new FlowbenchError('node-input', {
+    problem: `input '${port}' expected a live data source`,
+  });
 }
 
 export function expectContextWindows(value: unknown, port: string): ContextWindows {
@@ -56,5 +58,7 @@ export function expectContextWindows(value: unknown, port: string): ContextWindo
     (value as { kind?: unknown }).kind === 'windows'
   )
     return value as ContextWindows;
-  throw new NodeInputError(`input '${port}' expected context windows (connect a data.sample node)`);
+  throw new FlowbenchError('node-input', {
+    problem: `input '${port}' expected context windows (connect a data.sample node)`,
+  });
 }

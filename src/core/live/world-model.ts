@@ -9,10 +9,10 @@
  * window (true observations as inputs); the evaluation feeds the model its
  * own predictions, which is what multi-step error measures.
  */
-import { NodeInputError } from '../catalog/kind';
 import { expectTrainedModel, type ModelValue } from '../catalog/values';
 import type { SimulatorKind } from '../data/simulator';
 import type { ContextChunk } from '../data/episode';
+import { FlowbenchError } from '../errors';
 
 /** What a world model reads and predicts. */
 export interface WorldModelShape {
@@ -83,8 +83,8 @@ export function expectWorldModel(value: unknown, port: string): WorldModelValue 
   const model = expectTrainedModel(value, port);
   const shape = (model as Partial<WorldModelValue>).worldModel;
   if (!shape)
-    throw new NodeInputError(
-      `input '${port}' is not a world model: connect the model output of a train.world_model node`,
-    );
+    throw new FlowbenchError('node-input', {
+      problem: `input '${port}' is not a world model: connect the model output of a train.world_model node`,
+    });
   return model as WorldModelValue;
 }

@@ -17,7 +17,7 @@
  * are the kind's `checkParams`, so validation and submit refuse a bad config
  * before a run exists; `execute` checks again for callers that skip both.
  */
-import { defineNodeKind, NodeInputError } from '../catalog/kind';
+import { defineNodeKind } from '../catalog/kind';
 import { systemClock } from '../data/clock';
 import { refillPolicies } from '../data/config';
 import { DataEngine } from '../data/data-engine';
@@ -170,9 +170,9 @@ export const dataEngine = defineNodeKind({
     const config = engineConfigFromParams(ctx.params);
     const issues = engineParamIssues(config);
     if (issues.length > 0)
-      throw new NodeInputError(
-        `The data engine config is not valid:\n${issues.map((i) => `param '${i.path}': ${i.message}`).join('\n')}`,
-      );
+      throw new FlowbenchError('node-input', {
+        problem: `The data engine config is not valid:\n${issues.map((i) => `param '${i.path}': ${i.message}`).join('\n')}`,
+      });
     const clock = systemClock;
     const telemetry = new SourceTelemetry(
       {

@@ -7,9 +7,10 @@
  * Each window carries masks (steps past an episode's end are zero and
  * masked) and its provenance (episode, generation, producer, offset).
  */
-import { defineNodeKind, NodeInputError } from '../catalog/kind';
+import { defineNodeKind } from '../catalog/kind';
 import { validateContextWindow } from '../data/context-window';
 import { expectLiveSource, type ContextWindows } from '../live/live-source';
+import { FlowbenchError } from '../errors';
 
 export const dataSample = defineNodeKind({
   kind: 'data.sample',
@@ -60,7 +61,9 @@ export const dataSample = defineNodeKind({
     const window = { contextLength: context_length, predictionLength: prediction_length };
     const issues = validateContextWindow(window);
     if (issues.length > 0)
-      throw new NodeInputError(issues.map((i) => `param '${i.path}': ${i.message}`).join('\n'));
+      throw new FlowbenchError('node-input', {
+        problem: issues.map((i) => `param '${i.path}': ${i.message}`).join('\n'),
+      });
     const windows: ContextWindows = {
       kind: 'windows',
       source,

@@ -1,7 +1,8 @@
 /** `data.split`: a seeded shuffle of a dataset into train and test parts. */
-import { defineNodeKind, NodeInputError } from '../catalog/kind';
+import { defineNodeKind } from '../catalog/kind';
 import { expectDataset, subset } from '../catalog/values';
 import { createRandom, permutation } from '../random';
+import { FlowbenchError } from '../errors';
 
 export const dataSplit = defineNodeKind({
   kind: 'data.split',
@@ -28,9 +29,9 @@ export const dataSplit = defineNodeKind({
     const order = permutation(data.count, createRandom(ctx.params.seed));
     const testCount = Math.round(data.count * ctx.params.test_fraction);
     if (testCount === 0 || testCount === data.count)
-      throw new NodeInputError(
-        `a test fraction of ${ctx.params.test_fraction} leaves one side of ${data.count} rows empty`,
-      );
+      throw new FlowbenchError('node-input', {
+        problem: `a test fraction of ${ctx.params.test_fraction} leaves one side of ${data.count} rows empty`,
+      });
     ctx.emit('test', subset(data, order.subarray(0, testCount), `${data.name}/test`));
     ctx.emit('train', subset(data, order.subarray(testCount), `${data.name}/train`));
     ctx.log(`${data.count - testCount} train rows, ${testCount} test rows`);

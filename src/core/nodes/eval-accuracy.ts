@@ -7,7 +7,7 @@
  * the runner interleaves; the accuracy is the sum of their correct rows.
  */
 import { backendParam } from './backend-param';
-import { defineNodeKind, NodeInputError } from '../catalog/kind';
+import { defineNodeKind } from '../catalog/kind';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
 import { float32, type Backend } from '../runtime/tensor-runtime';
 import { estimateMemory } from '../onnx/memory';
@@ -20,6 +20,7 @@ import {
   requestId,
   type ComponentStep,
 } from '../programs';
+import { FlowbenchError } from '../errors';
 
 export const evalAccuracy = defineNodeKind({
   kind: 'eval.accuracy',
@@ -47,9 +48,9 @@ export const evalAccuracy = defineNodeKind({
     const model = expectTrainedModel(ctx.inputs.model, 'model');
     const data = expectDataset(ctx.inputs.dataset, 'dataset');
     if (data.featureSize !== model.inputSize || data.classes !== model.outputSize)
-      throw new NodeInputError(
-        `the model expects ${model.inputSize} features and ${model.outputSize} classes; the dataset has ${data.featureSize} and ${data.classes}`,
-      );
+      throw new FlowbenchError('node-input', {
+        problem: `the model expects ${model.inputSize} features and ${model.outputSize} classes; the dataset has ${data.featureSize} and ${data.classes}`,
+      });
     const spec = {
       inputSize: model.inputSize,
       hidden: model.hidden,

@@ -12,7 +12,7 @@
  * the evaluation spends no one's sample budget.
  */
 import { backendParam } from './backend-param';
-import { defineNodeKind, NodeInputError } from '../catalog/kind';
+import { defineNodeKind } from '../catalog/kind';
 import { deriveSeed } from '../data/seed';
 import { rollout } from '../data/simulator';
 import { float32, hostOutput } from '../runtime/tensor-runtime';
@@ -20,6 +20,7 @@ import { createDynamics, expectEnvironment } from '../live/environment';
 import { expectWorldModel, worldModelInputSize, writeWorldModelInput } from '../live/world-model';
 import { buildMlpInference } from '../onnx/mlp';
 import { createRandom } from '../random';
+import { FlowbenchError } from '../errors';
 
 /** Mixed into the seed so held-out episodes never repeat a producer's. */
 const HELD_OUT_STREAM = 0x65766c;
@@ -80,9 +81,9 @@ export const evalWorldModel = defineNodeKind({
       shape.observationSize !== environment.observationSize ||
       shape.actionSize !== environment.actionSize
     )
-      throw new NodeInputError(
-        `input 'model' models ${shape.simulator}, but input 'environment' is ${environment.simulator}`,
-      );
+      throw new FlowbenchError('node-input', {
+        problem: `input 'model' models ${shape.simulator}, but input 'environment' is ${environment.simulator}`,
+      });
     const { contextLength: c, observationSize: O } = shape;
     const episodes = await rollout(createDynamics(environment.simulator), {
       numEnvs: count,

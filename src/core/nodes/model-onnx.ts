@@ -6,17 +6,17 @@
  * run as a one-step program over the model made resident for it.
  */
 import { backendParam } from './backend-param';
-import { defineNodeKind, NodeInputError } from '../catalog/kind';
+import { defineNodeKind } from '../catalog/kind';
 import { expectDataset, type Dataset } from '../catalog/values';
 import { float32, isDeviceTensor, type Backend, type Tensor } from '../runtime/tensor-runtime';
 import {
   describeValueInfo,
-  OnnxFormatError,
   readOnnxSignature,
   type OnnxSignature,
   type OnnxValueInfo,
 } from '../onnx/signature';
 import { component, formatBytes, modelId, requestId } from '../programs';
+import { FlowbenchError, isFlowbenchError } from '../errors';
 
 /** Checks that the dataset's features fit the model's one input; returns what to say if not. */
 function mismatch(input: OnnxValueInfo, data: Dataset): string | null {
@@ -86,17 +86,19 @@ export const modelOnnx = defineNodeKind({
   async execute(ctx) {
     const { file: digest, backend } = ctx.params;
     if (digest === '')
-      throw new NodeInputError(
-        "no model file: pick a .onnx file for param 'file' in the inspector",
-      );
+      throw new FlowbenchError('node-input', {
+        problem: "no model file: pick a .onnx file for param 'file' in the inspector",
+      });
     const data = expectDataset(ctx.inputs.dataset, 'dataset');
     const file = await ctx.readFile(digest);
     let signature: OnnxSignature;
     try {
       signature = readOnnxSignature(file.bytes);
     } catch (error) {
-      if (error instanceof OnnxFormatError)
-        throw new NodeInputError(`model file '${file.name}': ${error.message}`);
+      if (isFlowbenchError(error, 'onnx-invalid'))
+        throw new FlowbenchError('node-input', {
+          problem: `model file '${file.name}': ${error.message}`,
+        });
       throw error;
     }
     ctx.log(
@@ -106,12 +108,13 @@ export const modelOnnx = defineNodeKind({
     );
     const [input, ...others] = signature.inputs;
     if (input === undefined || others.length > 0)
-      throw new NodeInputError(
-        `this node feeds one input (the dataset's rows); the model has ${signature.inputs.length}: ` +
+      throw new FlowbenchError('node-input', {
+        problem:
+          `this node feeds one input (the dataset's rows); the model has ${signature.inputs.length}: ` +
           (signature.inputs.map((i) => `${i.name} ${describeValueInfo(i)}`).join(', ') || 'none'),
-      );
+      });
     const problem = mismatch(input, data);
-    if (problem !== null) throw new NodeInputError(problem);
+    if (problem !== null) throw new FlowbenchError('node-input', { problem });
     ctx.artifact(file.name, file.bytes, 'application/onnx');
 
     const id = modelId(`${ctx.node}/model`);

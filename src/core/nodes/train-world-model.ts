@@ -12,7 +12,7 @@
  * never fund a complete batch again (a production ceiling was reached).
  */
 import { backendParam } from './backend-param';
-import { defineNodeKind, NodeInputError } from '../catalog/kind';
+import { defineNodeKind } from '../catalog/kind';
 import { expectModel } from '../catalog/values';
 import {
   disposeAll,
@@ -40,6 +40,7 @@ import {
   type MlpWeights,
 } from '../onnx/mlp';
 import { createRandom } from '../random';
+import { FlowbenchError } from '../errors';
 
 const scalar = (v: number): Tensor => float32(Float32Array.of(v), []);
 
@@ -97,9 +98,9 @@ export const trainWorldModel = defineNodeKind({
       model.weights &&
       (model.inputSize !== spec.inputSize || model.outputSize !== spec.outputSize)
     )
-      throw new NodeInputError(
-        `input 'model' has weights for ${model.inputSize} inputs and ${model.outputSize} outputs, but this world model needs ${spec.inputSize} and ${spec.outputSize}: connect an untrained MLP`,
-      );
+      throw new FlowbenchError('node-input', {
+        problem: `input 'model' has weights for ${model.inputSize} inputs and ${model.outputSize} outputs, but this world model needs ${spec.inputSize} and ${spec.outputSize}: connect an untrained MLP`,
+      });
     const initial = model.weights ?? initMlpWeights(spec, createRandom(seed));
     const step = buildMlpTrainStep(spec, { optimizer, loss: 'mse' });
     const session = await ctx.runtime.createSession(step.model, backend, {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMlpInference, initMlpWeights, type MlpSpec } from './mlp.ts';
 import { createRandom } from '../random.ts';
-import { describeValueInfo, OnnxFormatError, readOnnxSignature } from './signature.ts';
+import { describeValueInfo, readOnnxSignature } from './signature.ts';
 
 const spec: MlpSpec = { inputSize: 3, hidden: [4], outputSize: 2, activation: 'tanh' };
 
@@ -32,7 +32,9 @@ describe('readOnnxSignature', () => {
 
   it('refuses bytes that are not an ONNX model, saying so', () => {
     const text = new TextEncoder().encode('this is a text file, not a model\n');
-    expect(() => readOnnxSignature(text)).toThrow(OnnxFormatError);
+    expect(() => readOnnxSignature(text)).toThrow(
+      expect.objectContaining({ code: 'onnx-invalid' }),
+    );
     expect(() => readOnnxSignature(text)).toThrow(/^not an ONNX model/);
     expect(() => readOnnxSignature(new Uint8Array([8, 7]))).toThrow('not an ONNX model: no graph');
     expect(() => readOnnxSignature(new Uint8Array())).toThrow('not an ONNX model: no IR version');

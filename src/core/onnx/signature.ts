@@ -12,6 +12,7 @@
  * onnxruntime's own load is the final judge.
  */
 import protobuf from 'protobufjs/minimal';
+import { FlowbenchError } from '../errors';
 
 /** A graph input or output: its name, element type and shape. */
 export interface OnnxValueInfo {
@@ -31,12 +32,6 @@ export interface OnnxSignature {
   readonly inputs: readonly OnnxValueInfo[];
   readonly outputs: readonly OnnxValueInfo[];
   readonly nodeCount: number;
-}
-
-/** A file that is not a readable ONNX model. */
-export class OnnxFormatError extends Error {
-  readonly code = 'onnx-invalid';
-  override name = 'OnnxFormatError';
 }
 
 const TYPE_NAMES: Readonly<Record<number, string>> = {
@@ -133,7 +128,7 @@ function readInitializerName(r: Reader, end: number): string {
 }
 
 /**
- * Reads the signature of an ONNX model; throws `OnnxFormatError` saying why
+ * Reads the signature of an ONNX model; throws `onnx-invalid` saying why
  * when the bytes are not one.
  */
 export function readOnnxSignature(bytes: Uint8Array): OnnxSignature {
@@ -176,16 +171,17 @@ export function readOnnxSignature(bytes: Uint8Array): OnnxSignature {
       return true;
     });
   } catch (error) {
-    throw new OnnxFormatError(
-      `not an ONNX model: the bytes do not decode as one (${error instanceof Error ? error.message : String(error)})`,
-    );
+    throw new FlowbenchError('onnx-invalid', {
+      problem: `not an ONNX model: the bytes do not decode as one (${error instanceof Error ? error.message : String(error)})`,
+    });
   }
   const { irVersion, producer, hasGraph, nodeCount } = model;
   if (irVersion <= 0 || !hasGraph)
-    throw new OnnxFormatError(
-      `not an ONNX model: ${irVersion <= 0 ? 'no IR version' : 'no graph'} in ${bytes.length} bytes`,
-    );
-  if (outputs.length === 0) throw new OnnxFormatError('the ONNX model has no graph outputs');
+    throw new FlowbenchError('onnx-invalid', {
+      problem: `not an ONNX model: ${irVersion <= 0 ? 'no IR version' : 'no graph'} in ${bytes.length} bytes`,
+    });
+  if (outputs.length === 0)
+    throw new FlowbenchError('onnx-invalid', { problem: 'the ONNX model has no graph outputs' });
   return {
     irVersion,
     producer,

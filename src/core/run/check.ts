@@ -8,28 +8,38 @@
  * with the catalog it runs.
  */
 import type { Catalog } from '../catalog/catalog';
-import { FlowValidationError } from '../flow/issues';
 import { validateFlow } from '../flow/validate';
 import { batchIssues } from './batch';
 import { resolveNodeParams, resolveRunParams } from './params';
 import type { RunRequest } from './request';
+import { FlowbenchError } from '../errors';
 
-/** Throws FlowValidationError, naming what is wrong, when `request` cannot run on `catalog`. */
+/** Throws `invalid-flow`, naming what is wrong, when `request` cannot run on `catalog`. */
 export function checkRequest(request: RunRequest, catalog: Catalog): void {
   const { flow, seed } = request;
   const flowIssues = validateFlow(flow, catalog);
   if (flowIssues.length > 0)
-    throw new FlowValidationError(flowIssues, `The flow '${flow.name}' is`);
+    throw new FlowbenchError('invalid-flow', {
+      issues: flowIssues,
+      subject: `The flow '${flow.name}' is`,
+    });
   const batch = batchIssues(flow, catalog);
   if (batch.length > 0)
-    throw new FlowValidationError(batch, `The flow '${flow.name}' cannot run as a batch; it is`);
+    throw new FlowbenchError('invalid-flow', {
+      issues: batch,
+      subject: `The flow '${flow.name}' cannot run as a batch; it is`,
+    });
   const { values, issues } = resolveRunParams(flow, request.params, seed);
-  if (issues.length > 0) throw new FlowValidationError(issues, 'The run parameters are');
+  if (issues.length > 0)
+    throw new FlowbenchError('invalid-flow', { issues, subject: 'The run parameters are' });
   // Params bound to inputs get their values only now: check each node's params as it will run.
   const nodeIssues = flow.nodes.flatMap((node, i) => {
     const kind = catalog.get(node.kind);
     return kind ? resolveNodeParams(node, kind, values, i).issues : [];
   });
   if (nodeIssues.length > 0)
-    throw new FlowValidationError(nodeIssues, `With these parameters, the flow '${flow.name}' is`);
+    throw new FlowbenchError('invalid-flow', {
+      issues: nodeIssues,
+      subject: `With these parameters, the flow '${flow.name}' is`,
+    });
 }

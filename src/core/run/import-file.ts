@@ -6,32 +6,37 @@
  * would hold the page for hundreds of milliseconds.
  */
 import { describeIssues, type FlowIssue } from '../flow/issues';
+import { FlowbenchError } from '../errors';
 
 /** Imports above this size are refused before they are read. */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 
-/** A file refused whole; the message names the file and, where there is one, the JSON path. */
-export class ImportError extends Error {
-  readonly code = 'bad-import';
-  override name = 'ImportError';
+/**
+ * A file refused whole (`bad-import`); the message names the file and, where
+ * there is one, the JSON path.
+ */
+export function importRefused(file: string, problem: string, cause?: unknown): FlowbenchError {
+  return new FlowbenchError('bad-import', { file, problem }, cause === undefined ? {} : { cause });
 }
 
-/** Throws `ImportError` when a file of `bytes` is too large to import. */
+/** Throws `bad-import` when a file of `bytes` is too large to import. */
 export function checkImportSize(file: string, bytes: number): void {
   if (bytes > MAX_IMPORT_BYTES)
-    throw new ImportError(
-      `${file} is ${(bytes / 1024 / 1024).toFixed(1)} MB; Flowbench imports files up to ${MAX_IMPORT_BYTES / 1024 / 1024} MB`,
+    throw importRefused(
+      file,
+      `is ${(bytes / 1024 / 1024).toFixed(1)} MB; Flowbench imports files up to ${MAX_IMPORT_BYTES / 1024 / 1024} MB`,
     );
 }
 
-/** The JSON value of an imported file's text; `ImportError` when it is not JSON. */
+/** The JSON value of an imported file's text; `bad-import` when it is not JSON. */
 export function parseImportText(file: string, text: string): unknown {
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {
-    throw new ImportError(
-      `${file} is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
-      { cause: error },
+    throw importRefused(
+      file,
+      `is not valid JSON (${error instanceof Error ? error.message : String(error)})`,
+      error,
     );
   }
 }
@@ -45,5 +50,5 @@ export function formatOf(value: unknown): unknown {
 
 /** Refuse a file whole, listing every finding with its JSON path. */
 export function refuseImport(file: string, what: string, issues: readonly FlowIssue[]): never {
-  throw new ImportError(`${file} is not a valid ${what}:\n${describeIssues(issues)}`);
+  throw importRefused(file, `is not a valid ${what}:\n${describeIssues(issues)}`);
 }
