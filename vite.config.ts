@@ -19,7 +19,7 @@ export default defineConfig({
   optimizeDeps: {
     // onnxruntime-web finds its .wasm next to its own module; pre-bundling moves it.
     exclude: ['onnxruntime-web'],
-    include: ['protobufjs/minimal', 'uplot', 'dexie', 'dexie-react-hooks', 'zod'],
+    include: ['protobufjs/minimal', 'uplot', 'dexie', 'zod'],
   },
   build: { target: 'es2022', chunkSizeWarningLimit: 1024 },
 });
