@@ -6,6 +6,9 @@
 //   npx vite build --outDir /tmp/fb-dist
 //   node scripts/capture-db-fixture.mjs --dist /tmp/fb-dist --version 3
 //
+// (--examples lists the examples run after the default one; a build older
+// than the ONNX and pendulum examples captures with --examples ''.)
+//
 // It serves that build (vite preview on --port, default 4310), drives
 // Chromium through the app the way a person does, and writes
 //   src/db/fixtures/flowbench-v<version>.json  every object store: its keyPath,
@@ -26,6 +29,8 @@ const { values: args } = parseArgs({
     version: { type: 'string' },
     'run-format': { type: 'string' },
     port: { type: 'string', default: '4310' },
+    // Examples to open and run after the default one; an older build may lack some.
+    examples: { type: 'string', default: 'onnx-inference,pendulum-world-model' },
     out: { type: 'string', default: 'src/db/fixtures' },
   },
 });
@@ -174,13 +179,14 @@ try {
     console.log(`wrote ${file}`);
   }
 
-  // The ONNX example stores its model as a file row; its run keeps it as an artifact.
-  await openExample(page, 'onnx-inference');
-  await runFlow(page, null, 1);
-
-  // The pendulum's data engine records wait intervals.
-  await openExample(page, 'pendulum-world-model');
-  await runFlow(page, 5, 2);
+  // The ONNX example stores its model as a file row, which its run keeps as an
+  // artifact; the pendulum's data engine records wait intervals.
+  const steps = { 'onnx-inference': null, 'pendulum-world-model': 5 };
+  const examples = args.examples.split(',').filter(Boolean);
+  for (const [i, name] of examples.entries()) {
+    await openExample(page, name);
+    await runFlow(page, name in steps ? steps[name] : 5, i + 1);
+  }
 
   const dump = await page.evaluate(dumpDatabase);
   dump.capturedWith = { dbSchemaVersion: Number(args.version) };
