@@ -34,7 +34,7 @@ test('run the default example, export the run, find it all again after a reload'
   const exported = await runs.exportRun();
   const record = exported.json;
   expect(exported.filename).toBe(`${record.run.id}.run.json`);
-  expect(record.format).toBe('flowbench.run/1');
+  expect(record.format).toBe('flowbench.run/2');
   expect(record.run.status).toBe('ok');
   expect(record.run.flow).toBe('spirals-mlp');
   // `auto` picks WASM when the only WebGPU adapter is a software fallback (SwiftShader here).

@@ -26,6 +26,10 @@ const validRun = {
     seed: 0,
     paramsDigest: 'ab',
     groupId: null,
+    cause: 'ui',
+    backendChoice: 'auto',
+    requires: [],
+    rerunOf: null,
     status: 'ok',
     statusReason: '',
     createdAt: '2026-11-29T00:00:00.000Z',
@@ -113,6 +117,10 @@ describe('importer fuzzing', () => {
   afterAll(async () => {
     db.close();
     await db.delete();
+  });
+
+  it('starts from a run file that imports', () => {
+    expect(fromRunExport(validRun).ok).toBe(true);
   });
 
   it('imports a mutated run file whole or not at all', async () => {

@@ -1,52 +1,47 @@
 /**
  * The IndexedDB schema (Dexie), shared by the UI and the engine worker.
  *
- * Each `version(n)` stays in this file forever: Dexie upgrades a profile
- * step by step from whatever version it has, so a person's runs survive
- * every release. Add a version; never edit an old one.
+ * Each version stays forever: Dexie upgrades a profile step by step from
+ * whatever version it has, so a person's runs survive every release. The
+ * stores each version adds or re-indexes are listed below; the rows each
+ * version rewrites come from the record migrations (`core/records`), whose
+ * `db` names the version that applies them, so the same functions also
+ * migrate imported files. Add a version; never edit an old one.
  */
 import { Dexie, type EntityTable, type Table } from 'dexie';
-import type { FlowDocument } from '../core/flow/document';
-import type {
-  ArtifactRow,
-  FlowId,
-  IntervalRow,
-  MetricRow,
-  RunId,
-  RunNodeRow,
-  RunRow,
-} from '../core/run/record';
+import { storedRecords, type StoredRecords } from '../core/records';
+import type { FileRow } from '../core/records/file';
+import type { FlowRow } from '../core/records/flow';
+import type { IntervalRecord } from '../core/records/interval';
+import { latestDbVersion } from '../core/records/migration';
+import type { SettingRow } from '../core/records/setting';
+import type { ArtifactRow, MetricRow, RunId, RunNodeRow, RunRow } from '../core/run/record';
+import { upgradeFor, upgradesAt } from './upgrade';
 
-/** A flow in the library, autosaved as it is edited. */
-export interface FlowRow {
-  id: FlowId;
-  name: string;
-  doc: FlowDocument;
-  /** Bumped on every saved change; a run records the version it ran. */
-  version: number;
-  updatedAt: string;
-}
+export type { FileRow, FlowRow, IntervalRecord, SettingRow };
 
-/** Small key-value settings that must survive a reload (e.g. the open flow). */
-export interface SettingRow {
-  key: string;
-  value: unknown;
-}
+/** The stores each database version adds or changes, in Dexie's syntax. */
+const storeChanges: Readonly<Record<number, Readonly<Record<string, string | null>>>> = {
+  1: {
+    flows: 'id, name, updatedAt',
+    runs: 'id, flowId, status, groupId, createdAt',
+    runNodes: '[runId+node], runId',
+    metrics: '[runId+name+step], runId',
+    artifacts: '[runId+name], runId',
+    intervals: '++id, runId',
+    settings: 'key',
+  },
+  // Files picked for file params (imported models), kept by digest.
+  2: { files: 'digest' },
+  // 3: no store changes; run rows gain their provenance fields (run record v2).
+};
 
-/** A file a person picked for a file param (an imported `.onnx` model), by its digest. */
-export interface FileRow {
-  /** `sha256:<hex>` of `bytes`; what the flow's param holds. */
-  digest: string;
-  /** The name it had when picked. */
-  name: string;
-  size: number;
-  mediaType: string;
-  bytes: Uint8Array;
-  addedAt: string;
-}
-
-export interface IntervalRecord extends IntervalRow {
-  id?: number;
+/** The database's current version: the newest that changes a store or migrates a record. */
+export function dbVersion(records: StoredRecords = storedRecords): number {
+  return Math.max(
+    ...Object.keys(storeChanges).map(Number),
+    latestDbVersion(Object.values(records)),
+  );
 }
 
 export class FlowbenchDb extends Dexie {
@@ -59,18 +54,15 @@ export class FlowbenchDb extends Dexie {
   settings!: EntityTable<SettingRow, 'key'>;
   files!: EntityTable<FileRow, 'digest'>;
 
-  constructor(name = 'flowbench') {
+  /** `records`: the record list whose migrations upgrade old rows (a test may pass one with more). */
+  constructor(name = 'flowbench', records: StoredRecords = storedRecords) {
     super(name);
-    this.version(1).stores({
-      flows: 'id, name, updatedAt',
-      runs: 'id, flowId, status, groupId, createdAt',
-      runNodes: '[runId+node], runId',
-      metrics: '[runId+name+step], runId',
-      artifacts: '[runId+name], runId',
-      intervals: '++id, runId',
-      settings: 'key',
-    });
-    // Files picked for file params (imported models), kept by digest.
-    this.version(2).stores({ files: 'digest' });
+    for (let version = 1; version <= dbVersion(records); version++) {
+      const changes = storeChanges[version];
+      const upgrades = upgradesAt(records, version);
+      if (!changes && upgrades.length === 0) continue;
+      const declared = this.version(version).stores(changes ?? {});
+      if (upgrades.length > 0) declared.upgrade(upgradeFor(records, version));
+    }
   }
 }

@@ -14,7 +14,7 @@ import {
   parseImportText,
   refuseImport,
 } from '../../src/core/run/import-file';
-import { fromRunExport, RUN_FORMAT } from '../../src/core/run/export';
+import { fromRunExport, isRunFile } from '../../src/core/run/export';
 import { importRunRecord } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 
@@ -22,7 +22,8 @@ import type { FlowbenchDb } from '../../src/db/schema';
 export async function importFile(db: FlowbenchDb, name: string, file: Blob): Promise<ImportedFile> {
   checkImportSize(name, file.size);
   const value = parseImportText(name, await file.text());
-  if (formatOf(value) !== RUN_FORMAT) return { kind: 'document', value };
+  // Any version: an older run file is migrated on import, a newer one refused by name.
+  if (!isRunFile(formatOf(value))) return { kind: 'document', value };
   const parsed = fromRunExport(value);
   if (!parsed.ok) refuseImport(name, 'run file', parsed.issues);
   await importRunRecord(db, parsed.record);

@@ -72,8 +72,10 @@ export class RunService {
   private async missingDevice(runId: RunId, info: EngineInfo): Promise<boolean> {
     const { db } = this.options;
     const run = await getRun(db, runId);
-    const missing = run?.requires.find((device) => device === 'webgpu' && !info.adapter);
-    if (!missing || run?.status !== 'queued') return false;
+    if (run?.status !== 'queued') return false;
+    // Every stored run lists `requires` (database version 3 backfilled older rows).
+    const missing = run.requires.find((device) => device === 'webgpu' && !info.adapter);
+    if (!missing) return false;
     await updateRun(db, runId, { statusReason: waitingReason(missing) });
     return true;
   }

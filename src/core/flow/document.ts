@@ -15,7 +15,8 @@ export const FLOW_FORMAT = 'flowbench.flow/1';
  * would run that node: such a document is written as `/2`, which that reader
  * refuses by name instead. A document that bypasses nothing stays `/1`, so
  * every older reader keeps reading it; reading a `/1` document migrates
- * nothing (it is a `/2` document without bypassed nodes).
+ * nothing (it is a `/2` document without bypassed nodes). A file is read
+ * through `core/records/flow-file.ts`, where a future format's migrations go.
  */
 export const FLOW_FORMAT_2 = 'flowbench.flow/2';
 export const flowFormats = [FLOW_FORMAT, FLOW_FORMAT_2] as const;

@@ -17,6 +17,7 @@ import {
 } from './document';
 import { cycleIn, flowGraph, type FlowGraph, type GraphWire } from './graph';
 import { groupIssues } from './groups';
+import { upgradeFlowFile } from '../records/flow-file';
 import { issuesFromZod, type FlowIssue } from './issues';
 import { protoKeyIssues } from './untrusted';
 
@@ -26,7 +27,8 @@ export function parseFlow(
 ): { ok: true; flow: FlowDocument } | { ok: false; issues: FlowIssue[] } {
   const unsafe = protoKeyIssues(input);
   if (unsafe.length > 0) return { ok: false, issues: unsafe };
-  const parsed = flowDocumentSchema.safeParse(input);
+  // An older flow file is migrated first, by the same mechanism as run files.
+  const parsed = flowDocumentSchema.safeParse(upgradeFlowFile(input));
   return parsed.success
     ? { ok: true, flow: parsed.data }
     : { ok: false, issues: issuesFromZod(parsed.error) };

@@ -230,13 +230,15 @@ describe('run import refuses malformed files, naming the field', () => {
     expect(fromRunExport(valid()).ok).toBe(true);
   });
 
-  it('refuses another format', () => {
-    const doc = valid();
-    doc.format = 'flowbench.run/2';
-    const result = fromRunExport(doc);
-    expect(result.ok).toBe(false);
-    if (!result.ok)
-      expect(result.issues).toEqual([{ path: 'format', message: `expected "${RUN_FORMAT}"` }]);
+  it('refuses another format, and a newer version of its own, by name', () => {
+    const expected = `expected "${RUN_FORMAT}" (or an older "flowbench.run/1")`;
+    for (const format of ['flowbench.run/3', 'flowbench.flow/1', 'flowbench.run/x', 7]) {
+      const doc = valid();
+      doc.format = format;
+      const result = fromRunExport(doc);
+      expect(result.ok).toBe(false);
+      if (!result.ok) expect(result.issues).toEqual([{ path: 'format', message: expected }]);
+    }
   });
 
   it('refuses a truncated document, naming what is missing', () => {

@@ -1,0 +1,38 @@
+/**
+ * The run node record (table `runNodes`): one row per node of a run, its
+ * outcome, its time and what it logged. Keyed by `[runId+node]`.
+ */
+import { z } from '../schema';
+import { runIdSchema } from './ids';
+import { defineRecord } from './migration';
+
+export const nodeStatuses = [
+  'idle',
+  'queued',
+  'running',
+  'ok',
+  'error',
+  'cancelled',
+  'skipped',
+  'interrupted',
+] as const;
+export type NodeStatus = (typeof nodeStatuses)[number];
+
+export const runNodeRowSchema = z.object({
+  runId: runIdSchema,
+  node: z.string(),
+  status: z.enum(nodeStatuses),
+  startedAt: z.nullable(z.string()),
+  durationMs: z.nullable(z.number()),
+  /** Capped at `recordLimits.error` characters. */
+  error: z.string(),
+  /** Capped at `recordLimits.logs` characters. */
+  logs: z.string(),
+});
+export type RunNodeRow = z.output<typeof runNodeRowSchema>;
+
+export const runNodeRecord = defineRecord({
+  name: 'run node',
+  schema: runNodeRowSchema,
+  migrations: [],
+});

@@ -1,0 +1,211 @@
+/**
+ * Opening a database written by every earlier schema version: each captured
+ * fixture (`fixtures/flowbench-v<n>.json`, real rows from real runs) is
+ * rebuilt with raw IndexedDB, opened with the current `FlowbenchDb`, and
+ * every record is read back through the db functions the app uses and
+ * checked against the current schemas. A fixture captured for the next
+ * version joins these tests by its file name alone.
+ */
+import 'fake-indexeddb/auto';
+import { readdirSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeIssues, issuesFromZod } from '../core/flow/issues';
+import { artifactRowSchema } from '../core/records/artifact';
+import { fileRowSchema } from '../core/records/file';
+import { flowRowSchema } from '../core/records/flow';
+import { intervalRowSchema } from '../core/records/interval';
+import { metricRowSchema } from '../core/records/metric';
+import { runRowSchema } from '../core/records/run';
+import { runNodeRowSchema } from '../core/records/run-node';
+import { settingRowSchema } from '../core/records/setting';
+import type { z } from '../core/schema';
+import type { RunId } from '../core/run/record';
+import { readStoredFile } from './files';
+import {
+  dbFixturePattern,
+  fixtureRows,
+  restoreFixtureDb,
+  type DbFixture,
+} from './fixtures/restore';
+import { listFlows } from './flows';
+import { runIntervals } from './intervals';
+import { metricNames, metricSeries } from './metrics';
+import { listRuns, readRunRecord } from './runs';
+import { FlowbenchDb, dbVersion } from './schema';
+import { readSetting } from './settings';
+import { storedCounts } from './testing';
+import { StoredRecordError } from './upgrade';
+
+const fixtureDir = new URL('./fixtures/', import.meta.url);
+const fixtures = readdirSync(fixtureDir)
+  .map((file) => dbFixturePattern.exec(file))
+  .filter((match) => match !== null)
+  .map((match) => ({
+    version: Number(match[1]),
+    fixture: JSON.parse(readFileSync(new URL(match[0], fixtureDir), 'utf8')) as DbFixture,
+  }))
+  .sort((a, b) => a.version - b.version);
+
+const opened: FlowbenchDb[] = [];
+/** Rebuild `fixture` under a fresh name and open it with the current schema. */
+async function openFixture(
+  fixture: DbFixture,
+  edit?: Parameters<typeof restoreFixtureDb>[2],
+): Promise<FlowbenchDb> {
+  const name = `flowbench-fixture-${crypto.randomUUID()}`;
+  await restoreFixtureDb(fixture, name, edit);
+  const db = new FlowbenchDb(name);
+  opened.push(db);
+  await db.open();
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.delete();
+});
+
+/** `row` checked against `schema`; the error names the record and the field. */
+function expectValid(schema: z.ZodMiniType, row: unknown, what: string): void {
+  const checked = schema.safeParse(row);
+  if (!checked.success)
+    throw new Error(`${what} is not valid: ${describeIssues(issuesFromZod(checked.error))}`);
+}
+
+const byKey =
+  (...keys: string[]) =>
+  (a: object, b: object) => {
+    const key = (row: object) =>
+      JSON.stringify(keys.map((k) => (row as Record<string, unknown>)[k]));
+    return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+  };
+
+describe('a database of every earlier schema version opens with the current one', () => {
+  it('has a fixture of every earlier version', () => {
+    expect(fixtures.map((f) => f.version)).toEqual(
+      Array.from({ length: dbVersion() - 1 }, (_, i) => i + 1),
+    );
+  });
+
+  for (const { version, fixture } of fixtures) {
+    it(`reads every record of a version ${version} database, valid and unchanged`, async () => {
+      expect(fixture.idbVersion).toBe(version * 10);
+      const db = await openFixture(fixture);
+      expect(db.verno).toBe(dbVersion());
+
+      const flows = await listFlows(db);
+      flows.forEach((row) => expectValid(flowRowSchema, row, `flow ${row.id}`));
+      expect([...flows].sort(byKey('id'))).toEqual(fixtureRows(fixture, 'flows').sort(byKey('id')));
+
+      // The settings a person had (the captures chose a backend and had a flow open).
+      const settings = new Map(fixtureRows(fixture, 'settings').map((r) => [r.key, r.value]));
+      for (const name of ['backend', 'openFlow'] as const) {
+        const value = await readSetting(db, name);
+        expectValid(settingRowSchema, { key: name, value }, `setting ${name}`);
+        expect(value, name).toEqual(settings.get(name));
+      }
+
+      for (const file of fixtureRows(fixture, 'files')) {
+        const stored = await readStoredFile(db, file.digest as string);
+        expectValid(fileRowSchema, stored, `file ${stored.digest}`);
+        expect(stored).toEqual(file);
+      }
+
+      // Every run through the functions the Runs table, the charts and Export run use.
+      const runs = await listRuns(db);
+      expect(runs.length).toBe(fixtureRows(fixture, 'runs').length);
+      expect([...runs].sort(byKey('id'))).toEqual(fixtureRows(fixture, 'runs').sort(byKey('id')));
+      const read = { runNodes: 0, metrics: 0, artifacts: 0, intervals: 0 };
+      for (const run of runs) {
+        expectValid(runRowSchema, run, `run ${run.id}`);
+        const record = (await readRunRecord(db, run.id))!;
+        record.nodes.forEach((n) => expectValid(runNodeRowSchema, n, `node ${n.node}`));
+        record.metrics.forEach((m) => expectValid(metricRowSchema, m, `metric ${m.name}`));
+        record.artifacts.forEach((a) => expectValid(artifactRowSchema, a, `artifact ${a.name}`));
+        record.intervals.forEach((i) => expectValid(intervalRowSchema, i, `interval ${i.kind}`));
+        expect(await runIntervals(db, run.id)).toEqual(record.intervals);
+        const names = await metricNames(db, run.id);
+        let points = 0;
+        for (const name of names) points += (await metricSeries(db, run.id, name)).length;
+        expect(points).toBe(record.metrics.length);
+        read.runNodes += record.nodes.length;
+        read.metrics += record.metrics.length;
+        read.artifacts += record.artifacts.length;
+        read.intervals += record.intervals.length;
+      }
+      // Nothing was lost on the way: every row of the fixture came back.
+      for (const [store, count] of Object.entries(read))
+        expect(count, store).toBe(fixtureRows(fixture, store).length);
+      const counts: Record<string, number> = await storedCounts(db);
+      for (const store of Object.keys(counts))
+        expect(counts[store], store).toBe(fixtureRows(fixture, store).length);
+      expect(read.metrics).toBeGreaterThan(0);
+    });
+  }
+});
+
+describe('the upgrade to version 3', () => {
+  const provenance = ['cause', 'backendChoice', 'requires', 'rerunOf'];
+  const latest = fixtures.at(-1)!.fixture;
+
+  it('fills in the provenance of a run written before runs recorded it, and keeps the rest', async () => {
+    const [first, ...rest] = fixtureRows(latest, 'runs');
+    const older = Object.fromEntries(
+      Object.entries(first!).filter(([key]) => !provenance.includes(key)),
+    );
+    const db = await openFixture(latest, (store, rows) =>
+      store === 'runs' ? [older, ...rest] : rows,
+    );
+    const run = (await listRuns(db)).find((r) => r.id === first!.id)!;
+    expectValid(runRowSchema, run, 'the older run');
+    expect(run).toEqual({
+      ...older,
+      cause: 'ui',
+      backendChoice: 'auto',
+      requires: [],
+      rerunOf: null,
+    });
+    // A run that had them keeps its own (the fixture's ran on wasm, not auto).
+    for (const kept of rest)
+      expect((await listRuns(db)).find((r) => r.id === kept.id)).toEqual(kept);
+  });
+
+  it('refuses a row no migration makes valid, naming it, and leaves the database as it was', async () => {
+    const name = `flowbench-fixture-${crypto.randomUUID()}`;
+    const [first, ...rest] = fixtureRows(latest, 'runs');
+    await restoreFixtureDb(latest, name, (store, rows) =>
+      store === 'runs' ? [{ ...first, status: 'done' }, ...rest] : rows,
+    );
+    const db = new FlowbenchDb(name);
+    opened.push(db);
+    const error = await db.open().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    const messages = (e: unknown): string =>
+      e instanceof Error ? `${e.message} ${messages((e as { inner?: unknown }).inner)}` : '';
+    expect(error).toBeInstanceOf(Error);
+    expect(messages(error)).toContain(`"${String(first!.id)}": status:`);
+    expect(
+      error instanceof StoredRecordError ||
+        (error as { inner?: unknown }).inner instanceof StoredRecordError,
+    ).toBe(true);
+    db.close();
+
+    // The versionchange transaction was undone: the old release still finds its rows.
+    const raw = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error ?? new Error('cannot open'));
+    });
+    expect(raw.version).toBe(latest.idbVersion);
+    const stored = await new Promise<unknown>((resolve, reject) => {
+      const get = raw
+        .transaction('runs')
+        .objectStore('runs')
+        .get(first!.id as RunId);
+      get.onsuccess = () => resolve(get.result);
+      get.onerror = () => reject(get.error ?? new Error('cannot read'));
+    });
+    raw.close();
+    expect(stored).toMatchObject({ id: first!.id, status: 'done', requires: first!.requires });
+  });
+});
