@@ -13,7 +13,8 @@ test.describe('a bad run parameter is refused before anything runs', () => {
     test(`steps = ${value}`, async ({ toolbar, params, runs, alerts, canvas }) => {
       await params.set('steps', value);
       await toolbar.run();
-      await alerts.expectMessage('run parameters', 'params.steps', says);
+      const alert = await alerts.expectMessage('run parameters', 'params.steps', says);
+      await expect(alert).toHaveAttribute('data-code', 'invalid-flow');
       await expect(runs.rows).toHaveCount(0);
       await expect(runs.emptyNote).toBeVisible();
       await expect(canvas.node('train')).toHaveAttribute('data-status', 'idle');
@@ -75,7 +76,8 @@ test.describe('a malformed import is refused whole', () => {
       await expect(library.flows.getByRole('listitem')).toHaveCount(1);
       const example = await toolbar.exportFlow();
       await toolbar.importFile(file(example.text));
-      await alerts.expectMessage(...says);
+      const alert = await alerts.expectMessage(...says);
+      await expect(alert).toHaveAttribute('data-code', 'bad-import');
       await expect(library.flows.getByRole('listitem')).toHaveCount(1);
       await expect(library.flow('spirals-mlp')).toHaveAttribute('aria-current', 'true');
       await expect(toolbar.flowName).toHaveText('spirals-mlp');
@@ -124,7 +126,8 @@ test('an exported run imports into another browser once', async ({
 
   // The same file again: refused, and still one row.
   await elsewhere.toolbar.importFile(file);
-  await elsewhere.alerts.expectMessage(id, 'already');
+  const refused = await elsewhere.alerts.expectMessage(id, 'already');
+  await expect(refused).toHaveAttribute('data-code', 'run-exists');
   await expect(elsewhere.runs.rows).toHaveCount(1);
 
   // What was imported exports back to the same record.

@@ -1,4 +1,8 @@
-/** Messages for the person: bad imports, refused connections, bad params, failed starts. */
+/**
+ * Messages for the person: bad imports, refused connections, bad params,
+ * failed starts. An alert an error raised carries its catalogue code
+ * (`data-code`), so what it means can be checked without reading its words.
+ */
 import { useEditor, useEditorStore } from './store/context';
 
 export function Alerts() {
@@ -8,7 +12,7 @@ export function Alerts() {
   return (
     <div className="fb-alerts">
       {alerts.map((a) => (
-        <div key={a.id} role="alert" className="fb-alert">
+        <div key={a.id} role="alert" className="fb-alert" data-code={a.code}>
           <pre>{a.message}</pre>
           <button
             type="button"

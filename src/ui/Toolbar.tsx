@@ -29,7 +29,7 @@ export function Toolbar() {
     try {
       await importPickedFile(store, engine, file);
     } catch (error) {
-      store.getState().alert(error instanceof Error ? error.message : String(error));
+      store.getState().alertError(error);
     }
   };
 

@@ -16,7 +16,7 @@ const EngineContext = createContext<EngineClient | null>(null);
 
 export function EngineProvider({ children }: { children: ReactNode }) {
   const store = useEditorStore();
-  const [client] = useState(() => startEngine((error) => store.getState().alert(error.message)));
+  const [client] = useState(() => startEngine((error) => store.getState().alertError(error)));
   // The worker thins progress and live values to a few a second (workers/engine/progress.ts,
   // live-values.ts); steps per second come from those reports, over a window, per node.
   useEffect(() => {
@@ -90,7 +90,7 @@ export function useSubmitRuns() {
       for (const request of requests) checkRequest(request, builtinCatalog);
       for (const request of requests) ids.push(await journalRequest(db, request, builtinCatalog));
     } catch (error) {
-      store.getState().alert(error instanceof Error ? error.message : String(error));
+      store.getState().alertError(error);
       return ids;
     }
     if (ids[0]) store.getState().selectRun(ids[0]);
@@ -98,9 +98,7 @@ export function useSubmitRuns() {
       engine.call('start', { runId: id }).catch((error: unknown) => {
         // A storage failure was reported as it happened (the 'storage-failure' event).
         if (hasCategory(error, 'storage')) return;
-        store
-          .getState()
-          .alert(`Run ${id} stopped: ${error instanceof Error ? error.message : String(error)}`);
+        store.getState().alertError(error, `Run ${id} stopped: `);
       });
     return ids;
   };

@@ -8,6 +8,7 @@
  * each have their own.
  */
 import { createStore } from 'zustand/vanilla';
+import { isFlowbenchError, type ErrorCode } from '../../core/errors';
 import type { FlowDocument, FlowEdge, FlowNode } from '../../core/flow/document';
 import type { FlowId, RunId } from '../../core/run/record';
 import type { BackendChoice } from '../../core/runtime/tensor-runtime';
@@ -48,8 +49,8 @@ export interface EditorState {
    * engine): their row says `running` until storage has room for the ending.
    */
   stopping: Record<string, string>;
-  /** Messages shown to the person in an alert, newest last. */
-  alerts: { id: number; message: string }[];
+  /** Messages shown to the person in an alert, newest last; `code` when an error of the catalogue says it. */
+  alerts: { id: number; message: string; code?: ErrorCode }[];
 
   /** Undo and redo of the open flow's edits. */
   history: History;
@@ -71,14 +72,16 @@ export interface EditorState {
   setLive: (runId: RunId, port: string, value: number) => void;
   setStopping: (runId: RunId, reason: string) => void;
   /** Show `message`; returns the alert's id, for `dismissAlert`. */
-  alert: (message: string) => number;
+  alert: (message: string, code?: ErrorCode) => number;
+  /** Show what `error` says, after `prefix`, keeping its catalogue code on the alert. */
+  alertError: (error: unknown, prefix?: string) => number;
   dismissAlert: (id: number) => void;
 }
 
 let alertIds = 0;
 
 export function createEditorStore(initial?: Partial<EditorState>) {
-  return createStore<EditorState>()((set) => ({
+  return createStore<EditorState>()((set, get) => ({
     flowId: null,
     doc: null,
     revision: 0,
@@ -143,11 +146,16 @@ export function createEditorStore(initial?: Partial<EditorState>) {
       })),
     setStopping: (runId, reason) =>
       set((state) => ({ stopping: { ...state.stopping, [runId]: reason } })),
-    alert: (message) => {
+    alert: (message, code) => {
       const id = ++alertIds;
-      set((state) => ({ alerts: [...state.alerts, { id, message }] }));
+      set((state) => ({ alerts: [...state.alerts, { id, message, ...(code && { code }) }] }));
       return id;
     },
+    alertError: (error, prefix = '') =>
+      get().alert(
+        prefix + (error instanceof Error ? error.message : String(error)),
+        isFlowbenchError(error) ? error.code : undefined,
+      ),
     dismissAlert: (id) => set((state) => ({ alerts: state.alerts.filter((a) => a.id !== id) })),
   }));
 }
