@@ -9,6 +9,7 @@
 import 'fake-indexeddb/auto';
 import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { isFlowbenchError } from '../core/errors';
 import { describeIssues, issuesFromZod } from '../core/flow/issues';
 import { artifactRowSchema } from '../core/records/artifact';
 import { fileRowSchema } from '../core/records/file';
@@ -34,7 +35,6 @@ import { listRuns, readRunRecord } from './runs';
 import { FlowbenchDb, dbVersion } from './schema';
 import { readSetting } from './settings';
 import { storedCounts } from './testing';
-import { StoredRecordError } from './upgrade';
 
 const fixtureDir = new URL('./fixtures/', import.meta.url);
 const fixtures = readdirSync(fixtureDir)
@@ -185,8 +185,8 @@ describe('the upgrade to version 3', () => {
     expect(error).toBeInstanceOf(Error);
     expect(messages(error)).toContain(`"${String(first!.id)}": status:`);
     expect(
-      error instanceof StoredRecordError ||
-        (error as { inner?: unknown }).inner instanceof StoredRecordError,
+      isFlowbenchError(error, 'bad-stored-record') ||
+        isFlowbenchError((error as { inner?: unknown }).inner, 'bad-stored-record'),
     ).toBe(true);
     db.close();
 

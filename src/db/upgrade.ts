@@ -5,17 +5,13 @@
  * current version also checks each row against the record's schema; a row
  * that fails aborts the upgrade whole, so the database stays as it was
  * (readable by the release that wrote it) and the error names the row and
- * field, instead of a bad row reaching code that trusts its type.
+ * field (`bad-stored-record`), instead of a bad row reaching code that
+ * trusts its type.
  */
 import type { Table, Transaction } from 'dexie';
+import { FlowbenchError } from '../core/errors';
 import { describeIssues, issuesFromZod } from '../core/flow/issues';
 import { migrate, migrationsAtDb, recordVersion, type RecordKind } from '../core/records/migration';
-
-/** A stored row that no migration makes valid: the upgrade that met it was undone. */
-export class StoredRecordError extends Error {
-  readonly code = 'bad-stored-record';
-  override name = 'StoredRecordError';
-}
 
 /** At most this many bad rows are named in one error. */
 const NAMED_ROWS = 5;
@@ -48,10 +44,13 @@ async function upgradeTable(table: Table, kind: RecordKind, db: number): Promise
     ref.value = next;
   });
   if (bad.length > 0)
-    throw new StoredRecordError(
-      `${bad.length} ${kind.name} row(s) in '${table.name}' are not valid after the upgrade to database version ${db}:\n` +
-        bad.slice(0, NAMED_ROWS).join('\n'),
-    );
+    throw new FlowbenchError('bad-stored-record', {
+      record: kind.name,
+      table: table.name,
+      db,
+      count: bad.length,
+      rows: bad.slice(0, NAMED_ROWS),
+    });
 }
 
 function keyOf(table: Table, row: unknown): unknown {

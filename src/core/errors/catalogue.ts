@@ -177,6 +177,22 @@ export const errorCatalogue = {
     'internal',
     ({ reason }) => `The engine stopped: ${reason}`,
   ),
+  /**
+   * Stored rows that no record migration makes valid: the database upgrade
+   * to version `db` was undone, so the database stays as the previous release
+   * left it. `rows`: the first few, each its key and what is wrong.
+   */
+  'bad-stored-record': spec<{
+    record: string;
+    table: string;
+    db: number;
+    count: number;
+    rows: readonly string[];
+  }>(
+    'internal',
+    ({ record, table, db, count, rows }) =>
+      `${count} ${record} row(s) in '${table}' are not valid after the upgrade to database version ${db}:\n${rows.join('\n')}`,
+  ),
   /** Anything thrown that is not in this catalogue, as it crossed a worker boundary (`name`: its class). */
   unexpected: spec<{ name: string; message: string }>('internal', ({ message }) => message),
 } satisfies Record<string, ErrorSpec<never>>;

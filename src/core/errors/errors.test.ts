@@ -44,6 +44,13 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'device-lost': { reason: 'destroyed', detail: 'device was destroyed' },
   'invalid-program': { problem: 'train reads y, which no step set' },
   'engine-crashed': { reason: 'out of memory' },
+  'bad-stored-record': {
+    record: 'run',
+    table: 'runs',
+    db: 3,
+    count: 1,
+    rows: ['"r1": status: Invalid option'],
+  },
   unexpected: { name: 'TypeError', message: 'x is not a function' },
 };
 const codes = Object.keys(errorCatalogue) as ErrorCode[];
