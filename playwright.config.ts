@@ -1,18 +1,22 @@
 import { defineConfig } from '@playwright/test';
 
-// Another port (E2E_PORT) lets a second checkout run its suite beside this one.
-const port = Number(process.env.E2E_PORT ?? 4173);
-
 export default defineConfig({
   testDir: 'e2e',
+  // Specs only: e2e/support's own unit tests (`*.test.ts`) run under Vitest.
+  testMatch: '**/*.spec.ts',
   timeout: 120_000,
   expect: { timeout: 30_000 },
-  fullyParallel: false,
-  workers: 1,
+  // Two workers for the two cores: much of a spec's time is the browser and the page waiting.
+  // Each worker serves the build on a port of its own (fixtures.ts, `appURL`) and its browser
+  // gives every test a fresh context, so no two tests share a server, an origin's storage or a
+  // profile. A spec that sets `alone` (it loads the machine on purpose, or what it asserts needs
+  // the machine quiet) waits until no other test runs, and none starts beside it (support/turns.ts).
+  workers: Number(process.env.E2E_WORKERS ?? 2),
+  fullyParallel: true,
+  globalSetup: './e2e/support/global-setup.ts',
   retries: 0,
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     acceptDownloads: true,
     trace: 'retain-on-failure',
     viewport: { width: 1440, height: 900 },
@@ -22,13 +26,5 @@ export default defineConfig({
       // Gives navigator.gpu an adapter (SwiftShader when there is no GPU).
       args: ['--enable-unsafe-webgpu', '--disable-background-networking'],
     },
-  },
-  webServer: {
-    // The built app, as a person gets it: `npm test` builds before e2e.
-    // E2E_DIST serves another build folder than dist/.
-    command: `npx vite preview --port ${port} --strictPort --host 127.0.0.1${process.env.E2E_PORT ? ' --bypass-lock' : ''}${process.env.E2E_DIST ? ` --outDir ${process.env.E2E_DIST}` : ''}`,
-    url: `http://127.0.0.1:${port}`,
-    reuseExistingServer: false,
-    timeout: 60_000,
   },
 });

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'workers/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'workers/**/*.test.ts', 'e2e/support/**/*.test.ts'],
     environment: 'node',
     testTimeout: 30_000,
   },

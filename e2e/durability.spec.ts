@@ -10,6 +10,9 @@ import { exampleNodes, expect, test } from './fixtures';
 import { pointSteps, pointValue, type MetricPoint } from './support/formats';
 import { holdStore, leaseExpired, openTab, starveEngine } from './support/tabs';
 
+// A starved engine, two runs at once and leases that must not lapse: no other test runs beside these.
+test.use({ alone: true });
+
 /** A run that outlasts every test here; each one ends it (or its tab). */
 const LONG_RUN = 100000;
 /** How long a lease vouches for a run (workers/engine/run-driver.ts). */

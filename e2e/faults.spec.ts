@@ -13,6 +13,8 @@ import { StorageQuota } from './support/quota';
 // and a run's progress repaint about ten times a second for a minute (the quota test), starved
 // the page of a loaded 2-core machine so that its live queries never caught up with the run.
 test.use({ trace: { mode: 'retain-on-failure', screenshots: false } });
+// A 50 MB file and a quota filling mid-run load the machine: no other test runs beside these.
+test.use({ alone: true });
 
 /**
  * A hand-written run whose loss diverged: NaN, ±Infinity, -0, 1e308, the

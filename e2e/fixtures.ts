@@ -13,6 +13,8 @@ import type { RunParameters } from './pages/params';
 import type { Runs } from './pages/runs';
 import type { Toolbar } from './pages/toolbar';
 import { Workbench } from './pages/workbench';
+import { startPreview } from './support/preview';
+import { takeTurn, type Turn } from './support/turns';
 
 export interface Fixtures {
   /** The app, open on this test's own fresh context. */
@@ -31,9 +33,56 @@ export interface Fixtures {
   noPageErrors: undefined;
   /** On a failure, attaches what the page and its workers logged as warnings and errors. */
   consoleOnFailure: undefined;
+  /**
+   * Set with `test.use({ alone: true })` in a spec that loads the machine on
+   * purpose, or whose assertions need it quiet: no other test runs beside it.
+   */
+  alone: boolean;
+  /**
+   * This test's turn on the machine (support/turns.ts), taken before its
+   * browser context opens: `alone` when `alone` is set, else `shared`. A
+   * `beforeAll` hook that does measured work asks for it, as hooks get no
+   * automatic fixture.
+   */
+  turn: Turn;
 }
 
-export const test = base.extend<Fixtures>({
+export interface WorkerFixtures {
+  /**
+   * Where this worker's own preview server answers (support/preview.ts):
+   * workers run side by side, each on its own port, so none waits for or
+   * disturbs another's server. `baseURL` follows it.
+   */
+  appURL: string;
+}
+
+export const test = base.extend<Fixtures, WorkerFixtures>({
+  alone: [false, { option: true }],
+  // Declared first: Playwright sets automatic fixtures up in the order they are declared, so the
+  // turn is taken before noPageErrors opens this test's page.
+  turn: [
+    async ({ alone }, use) => {
+      const turn: Turn = alone ? 'alone' : 'shared';
+      const giveBack = await takeTurn(turn);
+      try {
+        await use(turn);
+      } finally {
+        giveBack();
+      }
+    },
+    // Its own time budget: waiting for a neighbour's long test is no part of this test's time.
+    { auto: true, timeout: 600_000 },
+  ],
+  appURL: [
+    // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
+    async ({}, use) => {
+      const server = await startPreview();
+      await use(server.url);
+      await server.close();
+    },
+    { scope: 'worker' },
+  ],
+  baseURL: async ({ appURL }, use) => use(appURL),
   noPageErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];

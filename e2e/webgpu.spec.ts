@@ -7,6 +7,9 @@ import { exampleNodes, expect, test } from './fixtures';
 
 const STEPS = 12;
 
+// WebGPU in software takes both cores: no other test runs beside this one.
+test.use({ alone: true });
+
 test('a run forced to webgpu trains on the WebGPU adapter', async ({
   toolbar,
   params,
