@@ -10,7 +10,8 @@ export default defineConfig({
   // Each worker serves the build on a port of its own (fixtures.ts, `appURL`) and its browser
   // gives every test a fresh context, so no two tests share a server, an origin's storage or a
   // profile. A spec that sets `alone` (it loads the machine on purpose, or what it asserts needs
-  // the machine quiet) waits until no other test runs, and none starts beside it (support/turns.ts).
+  // the machine quiet) runs with no other test beside it, and tests tagged `@webgpu` (WebGPU in
+  // software) one at a time (support/turns.ts).
   workers: Number(process.env.E2E_WORKERS ?? 2),
   fullyParallel: true,
   globalSetup: './e2e/support/global-setup.ts',

@@ -36,13 +36,14 @@ export interface Fixtures {
   /**
    * Set with `test.use({ alone: true })` in a spec that loads the machine on
    * purpose, or whose assertions need it quiet: no other test runs beside it.
+   * A test whose title carries `@webgpu` trains on WebGPU in software: no two
+   * such tests run at once (support/turns.ts).
    */
   alone: boolean;
   /**
    * This test's turn on the machine (support/turns.ts), taken before its
-   * browser context opens: `alone` when `alone` is set, else `shared`. A
-   * `beforeAll` hook that does measured work asks for it, as hooks get no
-   * automatic fixture.
+   * browser context opens. A `beforeAll` hook that does measured work asks
+   * for it, as hooks get no automatic fixture.
    */
   turn: Turn;
 }
@@ -61,8 +62,8 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   // Declared first: Playwright sets automatic fixtures up in the order they are declared, so the
   // turn is taken before noPageErrors opens this test's page.
   turn: [
-    async ({ alone }, use) => {
-      const turn: Turn = alone ? 'alone' : 'shared';
+    async ({ alone }, use, testInfo) => {
+      const turn: Turn = alone ? 'alone' : testInfo.tags.includes('@webgpu') ? 'webgpu' : 'shared';
       const giveBack = await takeTurn(turn);
       try {
         await use(turn);

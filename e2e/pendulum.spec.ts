@@ -157,7 +157,7 @@ test('cancel the Pendulum world model while it trains: the run ends cancelled, p
   expect(record.metrics['engine.consumed_chunks']?.length).toBeGreaterThan(0);
 });
 
-test('the Pendulum world model forced to webgpu trains on the WebGPU adapter', async ({
+test('the Pendulum world model forced to webgpu trains on the WebGPU adapter @webgpu', async ({
   app,
   toolbar,
   params,

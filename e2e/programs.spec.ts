@@ -26,7 +26,7 @@ const lossOf = (record: RunFile) => (record.metrics['train.loss'] ?? []).map(poi
 const logsOf = (record: RunFile, node: string) =>
   (record.nodes.find((n) => n.node === node) as { logs?: string } | undefined)?.logs ?? '';
 
-test('trained on webgpu with weights kept on the device, the loss curve matches wasm', async ({
+test('trained on webgpu with weights kept on the device, the loss curve matches wasm @webgpu', async ({
   toolbar,
   params,
   runs,

@@ -7,10 +7,7 @@ import { exampleNodes, expect, test } from './fixtures';
 
 const STEPS = 12;
 
-// WebGPU in software takes both cores: no other test runs beside this one.
-test.use({ alone: true });
-
-test('a run forced to webgpu trains on the WebGPU adapter', async ({
+test('a run forced to webgpu trains on the WebGPU adapter @webgpu', async ({
   toolbar,
   params,
   canvas,

@@ -62,11 +62,28 @@ describe('turns on the machine', () => {
     expect(log).toEqual(['first']);
     first();
     const giveBackAlone = await alone;
-    expect(service.state()).toEqual({ alone: 1, shared: 0, waiting: 1 });
+    expect(service.state()).toEqual({ alone: 1, webgpu: 0, shared: 0, waiting: 1 });
     expect(log).toEqual(['first', 'alone']);
     giveBackAlone();
     (await later)();
     expect(log).toEqual(['first', 'alone', 'later']);
+  });
+
+  it('runs one webgpu turn at a time, beside shared ones, never beside an alone one', async () => {
+    const log: string[] = [];
+    const shared = await ask('shared', 'shared', log);
+    const first = await ask('webgpu', 'first', log);
+    const second = ask('webgpu', 'second', log);
+    await waiting(1);
+    expect(log).toEqual(['shared', 'first']);
+    const alone = ask('alone', 'alone', log);
+    await waiting(2);
+    first();
+    const giveBackSecond = await second;
+    shared();
+    giveBackSecond();
+    (await alone)();
+    expect(log).toEqual(['shared', 'first', 'second', 'alone']);
   });
 
   it('gives a turn back when its holder goes away without a word', async () => {

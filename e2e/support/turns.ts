@@ -1,10 +1,15 @@
 /**
  * Whose turn it is to use the machine. The suite runs on several workers, but
- * a few specs must have the machine to themselves (they starve an engine, fill
- * a quota, time the main thread, or run WebGPU in software): those are tagged
- * `alone` (fixtures.ts). Every test takes a turn before it opens a page: any number of
- * ordinary tests share the machine; an `alone` test waits until none runs,
- * and none starts while it runs or waits (so it is never starved of a turn).
+ * a few tests must not run beside just any other:
+ * - `alone`: the test has the machine to itself (it starves an engine, fills
+ *   a quota or times the main thread); it waits until no other test runs,
+ *   and none starts while it runs or waits, so it is never starved of a turn.
+ * - `webgpu`: the test trains on WebGPU in software (SwiftShader), which
+ *   takes every core while it compiles its shaders: one such test at a time,
+ *   beside ordinary ones.
+ * - `shared`: every other test; any number run together.
+ * fixtures.ts says how a spec asks for each. Every test takes its turn
+ * before it opens a page.
  *
  * The turns are kept by one small HTTP service that global-setup.ts starts in
  * Playwright's main process. A turn is held for as long as its request stays
@@ -16,7 +21,10 @@
 import http from 'node:http';
 
 /** How a test uses the machine. */
-export type Turn = 'alone' | 'shared';
+export type Turn = 'alone' | 'webgpu' | 'shared';
+
+const turns: readonly Turn[] = ['alone', 'webgpu', 'shared'];
+const isTurn = (name: string): name is Turn => (turns as readonly string[]).includes(name);
 
 /** The environment variable that tells workers where the turns are kept. */
 export const TURNS_URL = 'E2E_TURNS_URL';
@@ -26,44 +34,55 @@ export interface TurnsService {
   /** Where workers ask for a turn. */
   url: string;
   /** Turns held now, by kind, and how many wait. */
-  state(): { alone: number; shared: number; waiting: number };
+  state(): Record<Turn, number> & { waiting: number };
   close(): Promise<void>;
 }
 
-/** Start the service that grants turns. */
-export async function serveTurns(): Promise<TurnsService> {
-  const held: Record<Turn, number> = { alone: 0, shared: 0 };
+/**
+ * Start the service that grants turns. `log` hears of each turn granted and
+ * given back (global setup passes one when E2E_TURNS_LOG is set).
+ */
+export async function serveTurns(log?: (line: string) => void): Promise<TurnsService> {
+  const held: Record<Turn, number> = { alone: 0, webgpu: 0, shared: 0 };
+  const free: Record<Turn, () => boolean> = {
+    alone: () => held.alone + held.webgpu + held.shared === 0,
+    webgpu: () => held.alone + held.webgpu === 0,
+    shared: () => held.alone === 0,
+  };
   const waiting: { turn: Turn; grant: () => void }[] = [];
+  const describe = () =>
+    `held: ${turns.map((t) => `${held[t]} ${t}`).join(', ')}; ${waiting.length} waiting`;
   /** Grant turns in the order asked, stopping at the first that must wait. */
   const admit = () => {
     for (let next = waiting[0]; next; next = waiting[0]) {
-      const free = next.turn === 'alone' ? held.alone + held.shared === 0 : held.alone === 0;
-      if (!free) return;
+      if (!free[next.turn]()) return;
       waiting.shift();
       next.grant();
     }
   };
   const server = http.createServer((request, response) => {
-    const asked = new URL(request.url ?? '/', 'http://turns').searchParams.get('turn');
-    if (asked !== 'alone' && asked !== 'shared') {
-      response.writeHead(400).end('ask for ?turn=alone or ?turn=shared\n');
+    const turn = new URL(request.url ?? '/', 'http://turns').searchParams.get('turn') ?? '';
+    if (!isTurn(turn)) {
+      response.writeHead(400).end(`ask for ?turn= one of ${turns.join(', ')}\n`);
       return;
     }
-    const turn: Turn = asked;
     let granted = false;
     const waiter = {
       turn,
       grant: () => {
         granted = true;
         held[turn]++;
+        log?.(`${new Date().toISOString()} turn ${turn} granted (${describe()})`);
         // The headers tell the worker the turn is its own; the response stays open while it holds it.
         response.writeHead(200, { 'content-type': 'text/plain' });
         response.write(`${turn}\n`);
       },
     };
     response.on('close', () => {
-      if (granted) held[turn]--;
-      else waiting.splice(waiting.indexOf(waiter), 1);
+      if (granted) {
+        held[turn]--;
+        log?.(`${new Date().toISOString()} turn ${turn} given back (${describe()})`);
+      } else waiting.splice(waiting.indexOf(waiter), 1);
       admit();
     });
     waiting.push(waiter);
