@@ -197,6 +197,13 @@ export const errorCatalogue = {
   unexpected: spec<{ name: string; message: string }>('internal', ({ message }) => message),
 } satisfies Record<string, ErrorSpec<never>>;
 
+/**
+ * The storage failures that stop a run: the engine reports each as a
+ * `storage-failure` event the moment it happens, so a call that then fails
+ * with one needs no second word to the person.
+ */
+export const runStorageFailures = ['storage-quota', 'storage-failed'] as const;
+
 /** Every code Flowbench raises. */
 export type ErrorCode = keyof typeof errorCatalogue;
 

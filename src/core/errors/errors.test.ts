@@ -7,6 +7,7 @@ import {
   isFlowbenchError,
   isTransient,
   reviveError,
+  runStorageFailures,
   serializeError,
   type ErrorCode,
   type ErrorData,
@@ -116,14 +117,19 @@ describe('the error catalogue', () => {
     expect(isFlowbenchError(new Error('plain'))).toBe(false);
   });
 
-  it('has the storage category exactly where the engine reports the failure itself', () => {
+  it('names the storage failures the engine reports itself, of the storage category', () => {
     // The UI shows no second alert for these: the engine's storage-failure event said it.
-    const storage = codes.filter((code) => hasCategory(sample(code), 'storage'));
+    const reported = (error: unknown) => isFlowbenchError(error, ...runStorageFailures);
+    expect(codes.filter((code) => reported(acrossWorker(sample(code)))).sort()).toEqual([
+      'storage-failed',
+      'storage-quota',
+    ]);
+    const storage = codes.filter((code) => hasCategory(acrossWorker(sample(code)), 'storage'));
     expect(storage.sort()).toEqual(['storage-failed', 'storage-quota']);
-    expect(hasCategory(acrossWorker(sample('storage-quota')), 'storage')).toBe(true);
-    // A missing file is for the person to fix, so it must be shown.
-    expect(hasCategory(acrossWorker(sample('file-missing')), 'storage')).toBe(false);
-    expect(hasCategory(new Error('storage-quota'), 'storage')).toBe(false);
+    // What the person must fix, or what nothing reported, is shown.
+    expect(reported(sample('file-missing'))).toBe(false);
+    expect(reported(sample('bad-stored-record'))).toBe(false);
+    expect(reported(new Error('storage-quota'))).toBe(false);
   });
 
   it('gives every code a category a command line can map to an exit status', () => {

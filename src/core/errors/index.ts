@@ -2,6 +2,7 @@
 export {
   errorCatalogue,
   isErrorCode,
+  runStorageFailures,
   type ErrorCategory,
   type ErrorCode,
   type ErrorData,

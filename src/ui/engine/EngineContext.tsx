@@ -1,7 +1,7 @@
 /** The engine client in React, and the actions that go through it. */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { hasCategory } from '../../core/errors';
+import { isFlowbenchError, runStorageFailures } from '../../core/errors';
 import { builtinCatalog } from '../../core/nodes';
 import { StepRate } from '../../core/programs/step-rate';
 import { checkRequest } from '../../core/run/check';
@@ -97,7 +97,7 @@ export function useSubmitRuns() {
     for (const id of ids)
       engine.call('start', { runId: id }).catch((error: unknown) => {
         // A storage failure was reported as it happened (the 'storage-failure' event).
-        if (hasCategory(error, 'storage')) return;
+        if (isFlowbenchError(error, ...runStorageFailures)) return;
         store.getState().alertError(error, `Run ${id} stopped: `);
       });
     return ids;
