@@ -208,7 +208,9 @@ test('? lists the shortcuts; Ctrl+Enter runs the open flow', async ({
   await press(app, 'Control+Enter');
   await expect(runs.rows).toHaveCount(1);
   await runs.expectStatus(runs.newest, 'ok');
-  await expect(runs.paramsCells).toHaveText(['steps=10 seed=0']);
+  // Every value the run used, the ones left to their defaults too.
+  await expect(runs.paramsCells).toHaveText(['lr=0.1 steps=10 seed=0']);
+  await expect(runs.detailParams).toHaveText('lr=0.1 steps=10 seed=0');
 });
 
 test('rename and duplicate a flow from its menu in Flows; both survive a reload', async ({

@@ -12,12 +12,12 @@ const STEPS = 20;
 const LOSS_POINTS = 4;
 
 /**
- * A row's `Params` cell (`lr=0.1000 steps=20 seed=2`): the table prints
- * numbers to a fixed precision, so trailing zeros are allowed.
+ * A row's `Params` cell (`lr=0.1 steps=20 seed=2`): every value the run used,
+ * exactly as a filter matches it.
  */
 const lrSeed = (lr: string, seed: number) =>
-  new RegExp(`^lr=${lr.replace('.', '\\.')}0* steps=${STEPS} seed=${seed}$`);
-const lrIs = (lr: string) => new RegExp(`^lr=${lr.replace('.', '\\.')}0* `);
+  new RegExp(`^lr=${lr.replace('.', '\\.')} steps=${STEPS} seed=${seed}$`);
+const lrIs = (lr: string) => new RegExp(`^lr=${lr.replace('.', '\\.')} `);
 
 async function expectRowsOk(runs: Runs, count: number): Promise<void> {
   await expect(runs.rows).toHaveCount(count);

@@ -14,6 +14,8 @@ export class Runs {
   readonly detail: Locator;
   readonly exportButton: Locator;
   readonly rerunButton: Locator;
+  /** The selected run's params: every value it ran with (`lr=0.1 steps=10 seed=0`). */
+  readonly detailParams: Locator;
   /** The selected run's re-run comparison: `Compared with run …`, one line per metric. */
   readonly comparison: Locator;
   /** Above the table: text filter, status filter, sort, and actions on the picked runs. */
@@ -36,6 +38,7 @@ export class Runs {
     this.detail = page.getByRole('region', { name: 'Run', exact: true });
     this.exportButton = this.detail.getByRole('button', { name: 'Export run' });
     this.rerunButton = this.detail.getByRole('button', { name: 'Re-run' });
+    this.detailParams = this.detail.getByTestId('run-params');
     this.comparison = this.detail.getByRole('region', { name: 'Re-run comparison' });
     this.filterInput = page.getByRole('searchbox', { name: 'Filter runs' });
     this.statusFilter = page.getByRole('combobox', { name: 'Status', exact: true });

@@ -1,14 +1,17 @@
 /**
  * Submit refuses what cannot run before a run exists: a node's params that
  * do not fit together (a data engine whose producers cannot split its cache)
- * are reported by field, and nothing is journaled.
+ * are reported by field, and nothing is journaled. What it journals records
+ * the values the run will use, defaults included, and digests them.
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { pendulumExample, withParams } from '../core/live/testing';
 import { builtinCatalog } from '../core/nodes';
 import type { RunRequest } from '../core/run/request';
-import { listRuns } from './runs';
+import { formParams } from '../core/run/form';
+import { sha256Hex } from '../core/run/digest';
+import { getRun, listRuns } from './runs';
 import { FlowbenchDb } from './schema';
 import { journalRequest } from './submit';
 import { FlowbenchError, isFlowbenchError } from '../core/errors';
@@ -18,16 +21,26 @@ afterEach(async () => {
   for (const db of opened.splice(0)) await db.delete();
 });
 
-function request(flow = pendulumExample(), params: Record<string, unknown> = {}): RunRequest {
+function request(
+  flow = pendulumExample(),
+  params: Record<string, unknown> = {},
+  seed?: number,
+): RunRequest {
   return {
     flowId: null,
     flowVersion: 1,
     flow,
     params,
-    seed: 0,
+    ...(seed === undefined ? {} : { seed }),
     backendChoice: 'auto',
     cause: 'ui',
   };
+}
+
+function openDb(): FlowbenchDb {
+  const db = new FlowbenchDb(`flowbench-test-submit-${crypto.randomUUID()}`);
+  opened.push(db);
+  return db;
 }
 
 async function refusal(db: FlowbenchDb, req: RunRequest): Promise<FlowbenchError<'invalid-flow'>> {
@@ -41,8 +54,7 @@ async function refusal(db: FlowbenchDb, req: RunRequest): Promise<FlowbenchError
 
 describe('submit', () => {
   it('refuses a data engine config that cannot run, naming the field, and journals nothing', async () => {
-    const db = new FlowbenchDb(`flowbench-test-submit-${crypto.randomUUID()}`);
-    opened.push(db);
+    const db = openDb();
     const flow = withParams(pendulumExample(), 'engine', { num_envs: 3 });
     const error = await refusal(db, request(flow));
     expect(error.data.issues.map((i) => i.path)).toEqual(['nodes[1].params.num_envs']);
@@ -51,8 +63,7 @@ describe('submit', () => {
   });
 
   it('checks a param bound to a flow input with the value this run gives it', async () => {
-    const db = new FlowbenchDb(`flowbench-test-submit-${crypto.randomUUID()}`);
-    opened.push(db);
+    const db = openDb();
     const flow = pendulumExample();
     flow.inputs.push({ name: 'wait', type: 'number', default: 30 });
     flow.nodes.find((n) => n.id === 'engine')!.params.data_wait_timeout = { $input: 'wait' };
@@ -64,5 +75,37 @@ describe('submit', () => {
     // The same flow with a good value is journaled.
     await journalRequest(db, request(flow, { wait: 5 }), builtinCatalog);
     expect(await listRuns(db)).toHaveLength(1);
+  });
+
+  it("journals every input's value and digests them with the seed, typed or left to defaults", async () => {
+    const db = openDb();
+    const flow = pendulumExample();
+    // The pendulum example's inputs: steps 300, lr 0.003, seed 0 by default.
+    const empty = formParams(flow, { steps: '', lr: '', seed: '' });
+    const typed = formParams(flow, { steps: '300', lr: '0.003', seed: '0' });
+    const a = await journalRequest(db, request(flow, empty.params, empty.seed), builtinCatalog);
+    const b = await journalRequest(db, request(flow, typed.params, typed.seed), builtinCatalog);
+    const [left, right] = [await getRun(db, a), await getRun(db, b)];
+    expect(left?.params).toEqual({ steps: 300, lr: 0.003 });
+    expect(left?.seed).toBe(0);
+    expect(left?.paramsDigest).toBe(
+      await sha256Hex('{"params":{"lr":0.003,"steps":300},"seed":0}'),
+    );
+    expect(right?.params).toEqual(left?.params);
+    expect(right?.paramsDigest).toBe(left?.paramsDigest);
+  });
+
+  it("runs an empty seed field with the seed input's default", async () => {
+    const db = openDb();
+    const flow = pendulumExample();
+    flow.inputs = flow.inputs.map((i) => (i.name === 'seed' ? { ...i, default: 42 } : i));
+    const { params, seed } = formParams(flow, { seed: '' });
+    const id = await journalRequest(db, request(flow, params, seed), builtinCatalog);
+    const run = await getRun(db, id);
+    expect(run?.seed).toBe(42);
+    expect(run?.params).not.toHaveProperty('seed');
+    expect(run?.paramsDigest).toBe(
+      await sha256Hex('{"params":{"lr":0.003,"steps":300},"seed":42}'),
+    );
   });
 });

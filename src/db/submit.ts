@@ -1,6 +1,8 @@
 /**
  * Submitting a run to this browser's store: check everything that can be
- * checked, then journal the run as `queued` for an engine to claim. A flow
+ * checked, then journal the run as `queued` for an engine to claim, with the
+ * params and seed it will use (defaults filled in), so its digest names the
+ * experiment and not how the form was filled. A flow
  * or params that cannot run are refused with the findings, and nothing is
  * journaled. (A headless runner checks with the same `checkRequest` and
  * writes its record elsewhere.)
@@ -19,8 +21,8 @@ export async function journalRequest(
   request: RunRequest,
   catalog: Catalog,
 ): Promise<RunId> {
-  checkRequest(request, catalog);
+  const effective = checkRequest(request, catalog);
   const id = uuidv7() as RunId;
-  await journalRun(db, await queuedRun(request, id, new Date()));
+  await journalRun(db, await queuedRun({ ...request, ...effective }, id, new Date()));
   return id;
 }

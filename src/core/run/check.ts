@@ -4,18 +4,30 @@
  * bound to flow inputs get their values only now). A request that cannot run
  * is refused here, with every finding, so nothing is journaled for it.
  *
+ * What it returns is what the run records: the value of every input, the
+ * ones left to their defaults included.
+ *
  * Pure: the browser's submit and a headless runner use it unchanged, each
  * with the catalog it runs.
  */
 import type { Catalog } from '../catalog/catalog';
 import { validateFlow } from '../flow/validate';
 import { batchIssues } from './batch';
-import { resolveNodeParams, resolveRunParams } from './params';
+import {
+  effectiveParams,
+  resolveNodeParams,
+  resolveRunParams,
+  type EffectiveParams,
+} from './params';
 import type { RunRequest } from './request';
 import { FlowbenchError } from '../errors';
 
-/** Throws `invalid-flow`, naming what is wrong, when `request` cannot run on `catalog`. */
-export function checkRequest(request: RunRequest, catalog: Catalog): void {
+/**
+ * The params and seed `request` runs with (every input's value; see
+ * `effectiveParams`). Throws `invalid-flow`, naming what is wrong, when it
+ * cannot run on `catalog`.
+ */
+export function checkRequest(request: RunRequest, catalog: Catalog): EffectiveParams {
   const { flow, seed } = request;
   const flowIssues = validateFlow(flow, catalog);
   if (flowIssues.length > 0)
@@ -42,4 +54,5 @@ export function checkRequest(request: RunRequest, catalog: Catalog): void {
       issues: nodeIssues,
       subject: `With these parameters, the flow '${flow.name}' is`,
     });
+  return effectiveParams(values, seed);
 }

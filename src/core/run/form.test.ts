@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../flow/document';
 import { formParams, planSweep } from './form';
+import { resolveRunParams } from './params';
 import { MAX_SWEEP_RUNS } from './sweep';
 
 const flow = {
@@ -23,13 +24,22 @@ describe('formParams', () => {
       params: { lr: 0.1, steps: 20, shuffle: true },
       seed: 7,
     });
-    expect(formParams(flow, { lr: ' ', steps: '' })).toEqual({ params: {}, seed: 0 });
+    expect(formParams(flow, { lr: ' ', steps: '' })).toEqual({ params: {} });
+  });
+
+  it("leaves an empty seed field to the seed input's default, not 0", () => {
+    const seeded = {
+      ...flow,
+      inputs: [{ name: 'seed', type: 'int', default: 42 }],
+    } as unknown as FlowDocument;
+    const { params, seed } = formParams(seeded, { seed: '' });
+    expect(seed).toBeUndefined();
+    expect(resolveRunParams(seeded, params, seed).values).toEqual({ seed: 42 });
   });
 
   it('keeps text that is no number as text, so the run checks refuse it by name', () => {
     expect(formParams(flow, { lr: 'fast', seed: 'x' })).toEqual({
       params: { lr: 'fast', seed: 'x' },
-      seed: 0,
     });
   });
 });

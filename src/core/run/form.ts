@@ -11,20 +11,24 @@ import { grid, MAX_SWEEP_RUNS, sweepValues } from './sweep';
 /** Typed text by flow input name; an empty or missing field leaves the input to its default. */
 export type TypedParams = Readonly<Record<string, string>>;
 
-/** What one run gets from the form: its params, and its seed apart. */
+/**
+ * What one run gets from the form: the params typed, and the seed apart.
+ * What is left empty is absent, for the run's checks to fill from the
+ * flow's defaults (see `resolveRunParams`), the seed included.
+ */
 export interface FormRun {
   params: Record<string, unknown>;
-  seed: number;
+  seed?: number;
 }
 
 /**
  * Turn the form's text into param values; text that is no number stays text,
- * to be refused by name. A numeric `seed` input becomes the run's seed (0
- * when the field is empty), not a param.
+ * to be refused by name. A numeric `seed` field becomes the run's seed, not
+ * a param; left empty, the run takes the `seed` input's default.
  */
 export function formParams(flow: FlowDocument, typed: TypedParams): FormRun {
   const params: Record<string, unknown> = {};
-  let seed = 0;
+  let seed: number | undefined;
   for (const input of flow.inputs) {
     const text = typed[input.name];
     if (text === undefined || text.trim() === '') continue;
@@ -35,7 +39,7 @@ export function formParams(flow: FlowDocument, typed: TypedParams): FormRun {
     if (input.name === 'seed' && typeof value === 'number') seed = value;
     else params[input.name] = value;
   }
-  return { params, seed };
+  return seed === undefined ? { params } : { params, seed };
 }
 
 /**

@@ -5,7 +5,7 @@ import type { NodeKind } from '../catalog/kind';
 import { FLOW_FORMAT, type FlowDocument, type FlowNode } from '../flow/document';
 import { describeIssues } from '../flow/issues';
 import { parseFlow } from '../flow/validate';
-import { resolveNodeParams, resolveRunParams } from './params';
+import { effectiveParams, resolveNodeParams, resolveRunParams, runValues } from './params';
 
 function example(): FlowDocument {
   const json: unknown = JSON.parse(
@@ -97,6 +97,12 @@ describe('resolveRunParams', () => {
     expect(resolveRunParams(flow, {}, 1.5).issues.map((i) => i.path)).toEqual(['seed']);
   });
 
+  it("takes the seed input's default when the run gives no seed", () => {
+    const flow = flowWith([{ name: 'seed', type: 'int', default: 42, min: 0 }]);
+    expect(resolveRunParams(flow, {}).values).toEqual({ seed: 42 });
+    expect(resolveRunParams(flow, {}, 7).values).toEqual({ seed: 7 });
+  });
+
   it('applies defaults for inputs not given', () => {
     const { values } = resolveRunParams(example(), { lr: 0.3 }, 0);
     expect(values).toEqual({ lr: 0.3, steps: 400, seed: 0 });
@@ -114,6 +120,30 @@ describe('resolveRunParams', () => {
       values: { k: 4, name: 'x' },
       issues: [],
     });
+  });
+});
+
+describe('effectiveParams', () => {
+  it('records every input, the seed input as the run seed', () => {
+    const { values } = resolveRunParams(example(), {});
+    expect(effectiveParams(values, undefined)).toEqual({
+      params: { lr: 0.1, steps: 400 },
+      seed: 0,
+    });
+  });
+
+  it('keeps the run seed as given (or 0) in a flow without a seed input', () => {
+    const flow = flowWith([{ name: 'lr', type: 'number', default: 0.5 }]);
+    expect(effectiveParams(resolveRunParams(flow, {}).values, undefined)).toEqual({
+      params: { lr: 0.5 },
+      seed: 0,
+    });
+    expect(effectiveParams(resolveRunParams(flow, {}, 3).values, 3).seed).toBe(3);
+  });
+
+  it('reads a run recorded before defaults were kept as the values it ran with', () => {
+    const run = { flowSnapshot: example(), params: { lr: 0.3 }, seed: 5 };
+    expect(runValues(run)).toEqual({ params: { lr: 0.3, steps: 400 }, seed: 5 });
   });
 });
 

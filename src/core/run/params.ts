@@ -1,7 +1,12 @@
 /**
  * Run parameters: checked when a run is submitted, not by a run that fails a
  * minute later. A flow's inputs declare what a run may set; the run's seed
- * fills an input named `seed` unless the params set it.
+ * fills an input named `seed` unless the params set it, and an input the run
+ * leaves unset takes its default (the seed input too, when no seed is given).
+ *
+ * A run records the values it used, not what was typed: every input's value
+ * and the seed (`effectiveParams`). Two runs of the same experiment then
+ * share a params digest whether a field was typed or left to its default.
  */
 import type { NodeKind } from '../catalog/kind';
 import { checkParam } from '../catalog/params';
@@ -46,12 +51,13 @@ export function checkInputValue(input: FlowInput, value: unknown): string | unde
 
 /**
  * The value of every flow input for one run: the run's params, then the
- * seed for an input named `seed`, then defaults. Findings name the param.
+ * seed for an input named `seed` (when the run gives one), then defaults.
+ * Findings name the param.
  */
 export function resolveRunParams(
   flow: FlowDocument,
   params: Readonly<Record<string, unknown>>,
-  seed: number,
+  seed?: number,
 ): { values: RunParams; issues: FlowIssue[] } {
   const issues: FlowIssue[] = [];
   const values: Record<string, InputValue> = {};
@@ -63,11 +69,11 @@ export function resolveRunParams(
         message: `'${name}' is not an input of flow '${flow.name}' (it declares: ${declared.join(', ') || 'nothing'})`,
       });
   }
-  if (!Number.isSafeInteger(seed) || seed < 0)
+  if (seed !== undefined && (!Number.isSafeInteger(seed) || seed < 0))
     issues.push({ path: 'seed', message: `the seed must be a non-negative integer, got ${seed}` });
   for (const input of flow.inputs) {
     const given = Object.hasOwn(params, input.name) ? params[input.name] : undefined;
-    const value = given ?? (input.name === 'seed' ? seed : input.default);
+    const value = given ?? (input.name === 'seed' ? seed : undefined) ?? input.default;
     if (value === undefined) {
       issues.push({
         path: `params.${input.name}`,
@@ -80,6 +86,42 @@ export function resolveRunParams(
     else values[input.name] = value as InputValue;
   }
   return { values, issues };
+}
+
+/** What a run records of its parameters: the values it used. */
+export interface EffectiveParams {
+  /** Every flow input's value, except the seed input's (that is `seed`). */
+  params: RunParams;
+  seed: number;
+}
+
+/**
+ * Split resolved input values into what the record keeps: the `seed`
+ * input's value is the run's seed (kept once, in `seed`); every other input
+ * is a param. In a flow without a numeric `seed` input nothing consumes the
+ * seed, so the run's is kept as given, or 0: a constant, so two runs of the
+ * same experiment still share a digest.
+ */
+export function effectiveParams(values: RunParams, seed: number | undefined): EffectiveParams {
+  const { seed: seedValue, ...params } = values;
+  if (typeof seedValue === 'number') return { params, seed: seedValue };
+  return { params: values, seed: seed ?? 0 };
+}
+
+/**
+ * The values a stored run ran with, resolved as its driver resolves them
+ * (its flow snapshot's defaults fill what the record left out, as runs
+ * recorded before every value was kept did). A value that no longer
+ * resolves is shown as recorded.
+ */
+export function runValues(run: {
+  readonly flowSnapshot: FlowDocument;
+  readonly params: Readonly<Record<string, InputValue>>;
+  readonly seed: number;
+}): EffectiveParams {
+  const { values } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
+  const { params, seed } = effectiveParams({ ...run.params, ...values }, run.seed);
+  return { params, seed };
 }
 
 /**

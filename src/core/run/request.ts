@@ -9,21 +9,31 @@ import { requiredDevices } from './devices';
 import { paramsDigest } from './digest';
 import type { FlowId, RunCause, RunId, RunRow } from './record';
 
+/**
+ * What a person (or a sweep, or Re-run) asks to run. Params and seed may
+ * leave inputs unset, for the flow's defaults: the journaled record holds the
+ * effective values (see `checkRequest`).
+ */
 export interface RunRequest {
   flowId: FlowId | null;
   flowVersion: number;
   flow: FlowDocument;
   params: Record<string, unknown>;
-  seed: number;
+  /** The run's seed; absent, the `seed` input's default (or 0 without one). */
+  seed?: number;
   backendChoice: BackendChoice;
   cause: RunCause;
   groupId?: string | null;
   rerunOf?: RunId | null;
 }
 
-/** The `queued` record of a checked request. */
+/**
+ * The `queued` record of a checked request, with the params and seed as
+ * given: pass the effective ones `checkRequest` returns.
+ */
 export async function queuedRun(request: RunRequest, id: RunId, now: Date): Promise<RunRow> {
-  const { flow, seed } = request;
+  const { flow } = request;
+  const seed = request.seed ?? 0;
   const params = request.params as RunRow['params'];
   return {
     id,

@@ -1,6 +1,12 @@
 import { expect, it } from 'vitest';
 import type { RunId, RunRow } from './record';
-import { defaultRunListQuery, groupProgress, queryRuns, sortableNames } from './run-list';
+import {
+  defaultRunListQuery,
+  describeRunParams,
+  groupProgress,
+  queryRuns,
+  sortableNames,
+} from './run-list';
 
 function run(id: string, changes: Partial<RunRow>): RunRow {
   return {
@@ -74,4 +80,24 @@ it('filters by status and by words in flow, params and results', () => {
 it('counts finished runs per sweep group', () => {
   expect(groupProgress(runs).get('g')).toEqual({ done: 1, total: 2 });
   expect(sortableNames(runs)).toEqual({ params: ['lr', 'seed'], results: ['accuracy'] });
+});
+
+it('reads a run recorded with its defaults left out as the values it ran with', () => {
+  const snapshot = {
+    ...run('x', {}).flowSnapshot,
+    inputs: [
+      { name: 'lr', type: 'number' as const, default: 0.1 },
+      { name: 'seed', type: 'int' as const, default: 0 },
+    ],
+  };
+  const old = run('d', { flowSnapshot: snapshot, params: {}, seed: 4 });
+  expect(describeRunParams(old)).toBe('lr=0.1 seed=4');
+  expect(ids(queryRuns([old, runs[1]!], { ...defaultRunListQuery, text: 'lr=0.1' }))).toEqual([
+    'd',
+  ]);
+  expect(
+    ids(
+      queryRuns([old, runs[1]!], { ...defaultRunListQuery, sort: 'param:lr', descending: false }),
+    ),
+  ).toEqual(['b', 'd']);
 });

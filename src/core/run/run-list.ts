@@ -2,6 +2,7 @@
  * The runs table's logic, apart from React: filter, sort by any column
  * (including a param or a result), and the progress of each sweep group.
  */
+import { runValues } from './params';
 import { finishedRunStatuses, type RunRow, type RunStatus } from './record';
 
 export type RunSortKey =
@@ -21,16 +22,30 @@ export const defaultRunListQuery: RunListQuery = {
   descending: true,
 };
 
+/** A run's value of the param `name` (the seed for `seed`), as it ran. */
+function paramOf(run: RunRow, name: string): unknown {
+  const { params, seed } = runValues(run);
+  return name === 'seed' ? (params.seed ?? seed) : params[name];
+}
+
+/** `lr=0.1 steps=400 seed=0`: every value a run used, as the table shows and a filter matches it. */
+export function describeRunParams(
+  run: RunRow,
+  format: (value: unknown) => string = String,
+): string {
+  const { params, seed } = runValues(run);
+  return Object.entries({ ...params, seed })
+    .map(([k, v]) => `${k}=${format(v)}`)
+    .join(' ');
+}
+
 function sortValue(run: RunRow, key: RunSortKey): string | number | null {
   if (key === 'started') return run.id; // time-ordered ids sort by creation
   if (key === 'status') return run.status;
   if (key === 'flow') return run.flow;
   if (key === 'duration') return run.durationMs;
   const [kind, name] = [key.slice(0, key.indexOf(':')), key.slice(key.indexOf(':') + 1)];
-  const value =
-    kind === 'param'
-      ? (run.params[name] ?? (name === 'seed' ? run.seed : undefined))
-      : run.result[name];
+  const value = kind === 'param' ? paramOf(run, name) : run.result[name];
   return typeof value === 'number' || typeof value === 'string' ? value : null;
 }
 
@@ -42,8 +57,7 @@ function haystack(run: RunRow): string {
     run.status,
     run.groupId ?? '',
     run.engine?.backend ?? run.backendChoice,
-    ...Object.entries(run.params).map(([k, v]) => `${k}=${String(v)}`),
-    `seed=${run.seed}`,
+    describeRunParams(run),
     ...Object.entries(run.result).map(([k, v]) => `${k}=${String(v)}`),
   ]
     .join(' ')
@@ -93,7 +107,7 @@ export function sortableNames(runs: readonly RunRow[]): { params: string[]; resu
   const params = new Set<string>(['seed']);
   const results = new Set<string>();
   for (const run of runs) {
-    Object.keys(run.params).forEach((k) => params.add(k));
+    Object.keys(runValues(run).params).forEach((k) => params.add(k));
     Object.keys(run.result).forEach((k) => results.add(k));
   }
   return { params: [...params].sort(), results: [...results].sort() };

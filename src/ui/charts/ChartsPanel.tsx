@@ -12,6 +12,7 @@ import { findPort } from '../../core/catalog/catalog';
 import { parsePortRef } from '../../core/flow/document';
 import { builtinCatalog } from '../../core/nodes';
 import type { RunId, RunRow } from '../../core/run/record';
+import { runValues } from '../../core/run/params';
 import { describeParams, differingParams } from '../../core/series/params';
 import { shortId } from '../runs/format';
 import { useGroupRuns, useMetricNamesOfRuns, useRunsByIds } from '../runs/queries';
@@ -31,15 +32,16 @@ function isCurve(run: RunRow, metric: string): boolean {
 
 /** The runs as the charts show them: colour by position, label by what differs. */
 function shownRuns(runs: readonly RunRow[]): ShownRun[] {
-  const differing = differingParams(runs);
+  // The values each run used: a run recorded with its defaults left out compares like one with them.
+  const values = runs.map(runValues);
+  const differing = differingParams(values);
   return runs.map((run, i) => {
-    const params = describeParams(run, differing);
+    const params = describeParams(values[i]!, differing);
     return {
       id: run.id,
       label: params ? `${shortId(run.id)} ${params}` : shortId(run.id),
       colour: colourAt(i),
-      params: run.params,
-      seed: run.seed,
+      ...values[i]!,
     };
   });
 }

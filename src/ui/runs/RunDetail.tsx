@@ -2,6 +2,7 @@
 import { lazy, Suspense } from 'react';
 import { toRunExport } from '../../core/run/export';
 import type { RunRow } from '../../core/run/record';
+import { describeRunParams } from '../../core/run/run-list';
 import { readRunRecord } from '../../db/runs';
 import { db } from '../db';
 import { useRunActions } from '../engine/actions';
@@ -93,8 +94,8 @@ function SelectedRun({ run }: { run: RunRow }) {
             : `${run.backendChoice} (not started)`}
         </dd>
         <dt>Params</dt>
-        <dd>
-          <code>{JSON.stringify(run.params)}</code> seed {run.seed}
+        <dd data-testid="run-params">
+          <code>{describeRunParams(run)}</code>
         </dd>
         <dt>Duration</dt>
         <dd>{formatDuration(run.durationMs)}</dd>

@@ -6,6 +6,7 @@
 import { useMemo, useState } from 'react';
 import {
   defaultRunListQuery,
+  describeRunParams,
   groupProgress,
   queryRuns,
   type RunListQuery,
@@ -119,11 +120,7 @@ export function RunsTable() {
                 <td>{run.engine?.backend ?? run.backendChoice}</td>
                 <td>{formatTime(run.startedAt)}</td>
                 <td>{formatDuration(run.durationMs)}</td>
-                <td>
-                  {Object.entries({ ...run.params, seed: run.seed })
-                    .map(([k, v]) => `${k}=${formatValue(v)}`)
-                    .join(' ')}
-                </td>
+                <td>{describeRunParams(run)}</td>
                 <td>
                   {Object.entries(run.result)
                     .map(([k, v]) => `${k} ${formatValue(v)}`)
