@@ -62,6 +62,7 @@ function runRow(id: string, overrides: Partial<RunRow> = {}): RunRow {
     engine: null,
     result: {},
     leaseUntil: null,
+    cancelRequestedAt: null,
     requires: [],
     rerunOf: null,
     ...overrides,

@@ -34,6 +34,7 @@ const storeChanges: Readonly<Record<number, Readonly<Record<string, string | nul
   // Files picked for file params (imported models), kept by digest.
   2: { files: 'digest' },
   // 3: no store changes; run rows gain their provenance fields (run record v2).
+  // 4: no store changes; run rows gain `cancelRequestedAt` (run record v3).
 };
 
 /** The database's current version: the newest that changes a store or migrates a record. */

@@ -16,7 +16,8 @@ import { fileRowSchema } from '../core/records/file';
 import { flowRowSchema } from '../core/records/flow';
 import { intervalRowSchema } from '../core/records/interval';
 import { metricRowSchema } from '../core/records/metric';
-import { runRowSchema } from '../core/records/run';
+import { migrate } from '../core/records/migration';
+import { runRecord, runRowSchema } from '../core/records/run';
 import { runNodeRowSchema } from '../core/records/run-node';
 import { settingRowSchema } from '../core/records/setting';
 import type { z } from '../core/schema';
@@ -112,7 +113,10 @@ describe('a database of every earlier schema version opens with the current one'
       // Every run through the functions the Runs table, the charts and Export run use.
       const runs = await listRuns(db);
       expect(runs.length).toBe(fixtureRows(fixture, 'runs').length);
-      expect([...runs].sort(byKey('id'))).toEqual(fixtureRows(fixture, 'runs').sort(byKey('id')));
+      // Unchanged but for what the run migrations newer than the fixture fill in.
+      const since = runRecord.migrations.filter((m) => m.db > version);
+      const expected = fixtureRows(fixture, 'runs').map((row) => migrate(row, since) as object);
+      expect([...runs].sort(byKey('id'))).toEqual(expected.sort(byKey('id')));
       const read = { runNodes: 0, metrics: 0, artifacts: 0, intervals: 0 };
       for (const run of runs) {
         expectValid(runRowSchema, run, `run ${run.id}`);
@@ -142,9 +146,12 @@ describe('a database of every earlier schema version opens with the current one'
   }
 });
 
+/** The fixture of database version `version`. */
+const fixtureOf = (version: number) => fixtures.find((f) => f.version === version)!.fixture;
+
 describe('the upgrade to version 3', () => {
   const provenance = ['cause', 'backendChoice', 'requires', 'rerunOf'];
-  const latest = fixtures.at(-1)!.fixture;
+  const latest = fixtureOf(2);
 
   it('fills in the provenance of a run written before runs recorded it, and keeps the rest', async () => {
     const [first, ...rest] = fixtureRows(latest, 'runs');
@@ -162,10 +169,14 @@ describe('the upgrade to version 3', () => {
       backendChoice: 'auto',
       requires: [],
       rerunOf: null,
+      cancelRequestedAt: null,
     });
     // A run that had them keeps its own (the fixture's ran on wasm, not auto).
     for (const kept of rest)
-      expect((await listRuns(db)).find((r) => r.id === kept.id)).toEqual(kept);
+      expect((await listRuns(db)).find((r) => r.id === kept.id)).toEqual({
+        ...kept,
+        cancelRequestedAt: null,
+      });
   });
 
   it('refuses a row no migration makes valid, naming it, and leaves the database as it was', async () => {
@@ -207,5 +218,17 @@ describe('the upgrade to version 3', () => {
     });
     raw.close();
     expect(stored).toMatchObject({ id: first!.id, status: 'done', requires: first!.requires });
+  });
+});
+
+describe('the upgrade to version 4', () => {
+  it('gives every run an empty cancel request, so no engine stops a run nobody cancelled', async () => {
+    const fixture = fixtureOf(3);
+    const stored = fixtureRows(fixture, 'runs');
+    expect(stored.length).toBeGreaterThan(0);
+    expect(stored.every((row) => !('cancelRequestedAt' in row))).toBe(true);
+    const db = await openFixture(fixture);
+    const runs = await listRuns(db);
+    expect(runs.map((run) => run.cancelRequestedAt)).toEqual(stored.map(() => null));
   });
 });

@@ -44,6 +44,7 @@ function run(id: string, status: RunRow['status'], leaseUntil: number | null): R
     engine: null,
     result: {},
     leaseUntil,
+    cancelRequestedAt: null,
     requires: [],
     rerunOf: null,
   };

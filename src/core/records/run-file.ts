@@ -88,7 +88,12 @@ function runFileSchemaOf(records: RunFileRecords) {
   return z.object({
     // Older versions are upgraded (and their `format` rewritten) before this schema sees them.
     format: z.literal(`${RUN_FILE}/${runFileVersion(records)}`),
-    run: z.omit(run, { flowId: true, flowSnapshot: true, leaseUntil: true }),
+    run: z.omit(run, {
+      flowId: true,
+      flowSnapshot: true,
+      leaseUntil: true,
+      cancelRequestedAt: true,
+    }),
     flow: flowDocumentSchema,
     nodes: z.array(z.omit(node, { runId: true })),
     metrics: z.record(z.string(), z.array(pointSchema)),

@@ -3,7 +3,7 @@
  * snapshot, params, seed), why (`cause`, `rerunOf`), where (`backendChoice`,
  * `requires`, `engine`), and how it ended. A run file's `run` object is this
  * row less what is local to one browser (`flowId`, `flowSnapshot`, which the
- * file holds as `flow`, and `leaseUntil`).
+ * file holds as `flow`, `leaseUntil` and `cancelRequestedAt`).
  */
 import { z } from '../schema';
 import { flowDocumentSchema } from '../flow/document';
@@ -60,6 +60,11 @@ export const runRowSchema = z.object({
   result: z.record(z.string(), z.unknown()),
   /** Epoch ms until which the engine holding the run vouches for it. */
   leaseUntil: z.nullable(z.number()),
+  /**
+   * When someone asked, from any tab, to cancel the run; the engine driving
+   * it watches for this and stops it. Null: nobody asked.
+   */
+  cancelRequestedAt: z.nullable(z.string()),
 });
 export type RunRow = z.output<typeof runRowSchema>;
 
@@ -80,6 +85,13 @@ export const runRecord = defineRecord({
         requires: run.requires ?? [],
         rerunOf: run.rerunOf ?? null,
       }),
+    },
+    {
+      to: 3,
+      db: 4,
+      change:
+        'cancelRequestedAt is always there: a run from before cancel requests were recorded had none',
+      up: (run) => ({ ...run, cancelRequestedAt: run.cancelRequestedAt ?? null }),
     },
   ],
 });

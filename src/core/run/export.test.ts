@@ -37,6 +37,7 @@ function runRow(overrides: Partial<RunRow> = {}): RunRow {
     engine: { backend: 'wasm', adapter: 'none', fallback: false },
     result: { accuracy: 0.97 },
     leaseUntil: null,
+    cancelRequestedAt: null,
     requires: [],
     rerunOf: null,
     ...overrides,
@@ -172,10 +173,24 @@ describe('run export round trip', () => {
     expect(doc.metrics['b.x']!.map((p) => p[0])).toEqual([0, 1]);
   });
 
-  it('drops what is local to this browser: the library flow id and the lease', () => {
-    const original = record([], runRow({ flowId: 'f-1' as FlowId, leaseUntil: 123 }));
-    const back = importOf(throughJson(original));
-    expect(back.run).toEqual({ ...original.run, flowId: null, leaseUntil: null });
+  it('drops what is local to this browser: the library flow id, the lease, a cancel request', () => {
+    const original = record(
+      [],
+      runRow({
+        flowId: 'f-1' as FlowId,
+        leaseUntil: 123,
+        cancelRequestedAt: '2024-11-29T16:53:21.000Z',
+      }),
+    );
+    const doc = throughJson(original);
+    expect(doc).not.toHaveProperty('run.cancelRequestedAt');
+    const back = importOf(doc);
+    expect(back.run).toEqual({
+      ...original.run,
+      flowId: null,
+      leaseUntil: null,
+      cancelRequestedAt: null,
+    });
   });
 
   it('round-trips any generated metric series (property)', () => {

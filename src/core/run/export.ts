@@ -71,7 +71,13 @@ export function toRunExport(record: RunRecord): RunExport {
   );
   for (const row of sorted) (metrics[row.name] ??= []).push(encodePoint(row));
   // Everything but what is local to this browser: a new run field is exported with no edit here.
-  const { flowId: _flowId, flowSnapshot, leaseUntil: _lease, ...exported } = run;
+  const {
+    flowId: _flowId,
+    flowSnapshot,
+    leaseUntil: _lease,
+    cancelRequestedAt: _cancel,
+    ...exported
+  } = run;
   return {
     format: RUN_FORMAT,
     run: exported,
@@ -104,7 +110,13 @@ export function fromRunExport(
   const incoherent = snapshotIssues(doc.flow);
   if (incoherent.length > 0) return { ok: false, issues: incoherent };
   const runId = doc.run.id;
-  const run: RunRow = { ...doc.run, flowId: null, flowSnapshot: doc.flow, leaseUntil: null };
+  const run: RunRow = {
+    ...doc.run,
+    flowId: null,
+    flowSnapshot: doc.flow,
+    leaseUntil: null,
+    cancelRequestedAt: null,
+  };
   return {
     ok: true,
     record: {

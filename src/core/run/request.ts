@@ -58,5 +58,6 @@ export async function queuedRun(request: RunRequest, id: RunId, now: Date): Prom
     engine: null,
     result: {},
     leaseUntil: null,
+    cancelRequestedAt: null,
   };
 }

@@ -39,6 +39,7 @@ function run(id: string, changes: Partial<RunRow>): RunRow {
     engine: null,
     result: {},
     leaseUntil: null,
+    cancelRequestedAt: null,
     ...changes,
   };
 }
