@@ -55,6 +55,12 @@ test.describe('a malformed import is refused whole', () => {
       says: ['no-kind.flow.json', 'nodes[1].kind'],
     },
     {
+      // Parses, but nothing that walks it (a schema, the copy between threads) survives.
+      title: 'JSON nested 200,000 levels deep',
+      file: () => ({ name: 'deep.json', text: `${'['.repeat(200_000)}${']'.repeat(200_000)}` }),
+      says: ['deep.json', 'more than 256 levels deep'],
+    },
+    {
       title: 'a cycle',
       file: () => fixtureFlowPath('cyclic'),
       says: ['cyclic.flow.json', 'cycle', /split → split2 → split|split2 → split → split2/],

@@ -20,7 +20,7 @@ import { settingsBudgetStore } from './engine/programs-budgets';
 import { throttleProgress } from './engine/progress';
 import './engine/producer-workers'; // data engines start their producers in workers of their own
 import { RunService, runLockName } from './engine/run-service';
-import { answerRequest, type EngineMessage, type EngineRequest } from './protocol';
+import { answerRequest, sendReply, type EngineMessage, type EngineRequest } from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -114,5 +114,5 @@ const handlers = engineHandlers({
 });
 
 self.onmessage = (event: MessageEvent<EngineRequest>) => {
-  void answerRequest(handlers, event.data).then(post);
+  void answerRequest(handlers, event.data).then((reply) => sendReply(post, reply));
 };

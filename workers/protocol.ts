@@ -14,7 +14,7 @@
  * UI reads them back through live queries, so there is one copy of the truth.
  */
 import type { Backend, EngineInfo } from '../src/core/runtime/tensor-runtime';
-import { serializeError, type SerializedError } from '../src/core/errors';
+import { FlowbenchError, serializeError, type SerializedError } from '../src/core/errors';
 import type { PoolSnapshot, RequestProgress, RunMode, RunParity } from '../src/core/programs';
 import type { RunId, RunStatus } from '../src/core/run/record';
 
@@ -126,6 +126,27 @@ export async function answerRequest<C extends EngineCall>(
     return { type: 'reply', id, call, ok: true, result };
   } catch (error) {
     return { type: 'reply', id, call, ok: false, error: serializeError(error) };
+  }
+}
+
+/**
+ * Send `reply` with `post`; when the structured clone refuses its result (a
+ * value nested too deeply to copy, one of a kind it cannot copy), send the
+ * call's failure instead, so the page's call settles and says why.
+ */
+export function sendReply(post: (message: EngineMessage) => void, reply: EngineReply): void {
+  try {
+    post(reply);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    const failure = new FlowbenchError('reply-unsendable', { call: reply.call, reason });
+    post({
+      type: 'reply',
+      id: reply.id,
+      call: reply.call,
+      ok: false,
+      error: serializeError(failure),
+    });
   }
 }
 

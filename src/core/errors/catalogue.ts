@@ -178,6 +178,16 @@ export const errorCatalogue = {
     ({ reason }) => `The engine stopped: ${reason}`,
   ),
   /**
+   * The engine's answer to a call could not be sent to the page (the
+   * structured clone refused it: a value too deep or of a kind it cannot
+   * copy), so the call fails with this instead of never settling.
+   */
+  'reply-unsendable': spec<{ call: string; reason: string }>(
+    'internal',
+    ({ call, reason }) =>
+      `The engine could not send its answer to '${call}' to the page: ${reason}`,
+  ),
+  /**
    * Stored rows that no record migration makes valid: the database upgrade
    * to version `db` was undone, so the database stays as the previous release
    * left it. `rows`: the first few, each its key and what is wrong.

@@ -45,6 +45,7 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'device-lost': { reason: 'destroyed', detail: 'device was destroyed' },
   'invalid-program': { problem: 'train reads y, which no step set' },
   'engine-crashed': { reason: 'out of memory' },
+  'reply-unsendable': { call: 'importFile', reason: 'Maximum call stack size exceeded' },
   'bad-stored-record': {
     record: 'run',
     table: 'runs',

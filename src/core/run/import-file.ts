@@ -28,8 +28,44 @@ export function checkImportSize(file: string, bytes: number): void {
     );
 }
 
-/** The JSON value of an imported file's text; `bad-import` when it is not JSON. */
+/**
+ * Deepest nesting of arrays and objects an imported file may have. Flowbench's
+ * own files nest about six levels; the limit leaves room for deep `result`
+ * objects. Deeper JSON parses, but every later step that walks it — the
+ * schema check, the structured clone that carries it between threads — would
+ * overflow the stack, so such a file is refused before it is parsed.
+ */
+export const MAX_IMPORT_DEPTH = 256;
+
+/**
+ * How deeply `text`'s arrays and objects nest, counted in one pass over its
+ * characters (strings skipped), stopping as soon as it passes `limit`.
+ */
+export function jsonDepth(text: string, limit = Infinity): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // a backslash escapes the next character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > deepest && (deepest = depth) > limit) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
+}
+
+/** The JSON value of an imported file's text; `bad-import` when it is not JSON or nests too deeply. */
 export function parseImportText(file: string, text: string): unknown {
+  if (jsonDepth(text, MAX_IMPORT_DEPTH) > MAX_IMPORT_DEPTH)
+    throw importRefused(
+      file,
+      `nests its arrays and objects more than ${MAX_IMPORT_DEPTH} levels deep; Flowbench reads files up to ${MAX_IMPORT_DEPTH} levels`,
+    );
   try {
     return JSON.parse(text) as unknown;
   } catch (error) {

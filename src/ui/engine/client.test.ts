@@ -5,6 +5,7 @@ import type { RunParity } from '../../core/programs';
 import type { RunId, RunStatus } from '../../core/run/record';
 import {
   answerRequest,
+  sendReply,
   type EngineHandlers,
   type EngineMessage,
   type EngineRequest,
@@ -83,6 +84,27 @@ describe('the engine protocol', () => {
       }),
     );
     await expect(client.call('info', {})).rejects.toThrow(/for 'info' as one for 'cancel'/);
+  });
+
+  it('fails a call whose answer cannot be copied to the page, saying why, instead of never settling', async () => {
+    const channel = new MessageChannel();
+    channels.push(channel);
+    const unsendable: EngineHandlers = {
+      ...handlers,
+      importFile: () => Promise.resolve({ kind: 'document', value: () => 'a function' }),
+    };
+    channel.port2.onmessage = (event: MessageEvent<EngineRequest>) =>
+      void answerRequest(unsendable, event.data).then((reply) =>
+        sendReply((message) => channel.port2.postMessage(message), reply),
+      );
+    const client = new EngineClient(channel.port1);
+    const error = await client
+      .call('importFile', { name: 'f.json', file: new Blob([]) })
+      .catch((e: unknown) => e);
+    expect(isFlowbenchError(error, 'reply-unsendable')).toBe(true);
+    expect((error as Error).message).toMatch(
+      /^The engine could not send its answer to 'importFile' to the page: .+/,
+    );
   });
 
   it('fails every call in flight when the engine is gone', async () => {
