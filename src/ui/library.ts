@@ -1,17 +1,26 @@
 /**
  * Opening flows: the library's first flow on a first visit, the flow that was
  * open before a reload, an example, an imported file. Also the autosave that
- * writes the open document back on every change.
+ * writes the open document back on every change: debounced while the person
+ * types, and at once when the page is hidden or closed.
  */
 import { useEffect } from 'react';
 import { flowFormats, type FlowDocument } from '../core/flow/document';
 import { parseFlow, validateFlow } from '../core/flow/validate';
 import { builtinCatalog } from '../core/nodes';
+import { canonicalJson } from '../core/run/digest';
 import { RUN_FORMAT } from '../core/run/export';
 import { formatOf, importRefused, refuseImport } from '../core/run/import-file';
 import type { FlowId, RunId } from '../core/run/record';
 import { storeFile } from '../db/files';
 import { createFlow, getFlow, lastSavedFlow, saveFlowOver } from '../db/flows';
+import type { FlowRow } from '../db/schema';
+import {
+  dropUnsavedEdit,
+  stashUnsavedEdit,
+  takeUnsavedEdit,
+  type UnsavedEdit,
+} from '../db/unsaved-edits';
 import { live } from '../db/live';
 import { latestRunOfFlow } from '../db/runs';
 import { readSetting, writeSetting } from '../db/settings';
@@ -29,9 +38,31 @@ export async function openLibraryFlow(store: EditorStore, id: FlowId): Promise<v
   if (!row) return;
   store.getState().openFlow(row.id, row.doc);
   store.setState({ savedVersion: row.version, conflict: null });
+  await recoverUnsavedEdit(store, row);
   await writeSetting(db, 'openFlow', row.id);
   const latest = await latestRunOfFlow(db, row.id);
   if (latest) store.getState().selectRun(latest.id);
+}
+
+/**
+ * Bring back the edits a page had not saved when it went away (see
+ * `db/unsaved-edits.ts`) into the flow just opened, as one edit (one undo
+ * takes it back) that the autosave then saves over the version it was made
+ * on. When another tab saved the flow since, it is a conflict like any
+ * other: the person chooses theirs or keeps these as a copy.
+ */
+async function recoverUnsavedEdit(store: EditorStore, row: FlowRow): Promise<void> {
+  const edit = await takeUnsavedEdit(db, row.id);
+  if (!edit || canonicalJson(edit.doc) === canonicalJson(row.doc)) return;
+  const state = store.getState();
+  if (state.flowId !== row.id || state.revision !== 0) {
+    // The person moved on meanwhile: keep the edit for the next open.
+    stashUnsavedEdit(db, edit);
+    return;
+  }
+  state.changeDoc({ label: 'Recover unsaved edits', apply: () => edit.doc });
+  if (edit.base !== row.version)
+    store.setState({ conflict: { flowId: row.id, version: row.version } });
 }
 
 /** Add a document to the library as a new flow and open it. */
@@ -72,8 +103,9 @@ export async function restoreSession(store: EditorStore): Promise<void> {
 }
 
 /**
- * Autosave the open flow, debounced, whenever its document changes — and
- * never over another tab's edits. Each tab knows the library version its
+ * Autosave the open flow, debounced, whenever its document changes (and
+ * without waiting when the page is hidden or closed) — and never over
+ * another tab's edits. Each tab knows the library version its
  * document stands on and saves over that version only. When another tab
  * saves the same flow, this tab takes their version if it has nothing
  * unsaved, and otherwise stops saving and asks the person (`conflict`):
@@ -88,11 +120,24 @@ export function useAutosave(): void {
     let pending = false;
     /** The version a save in flight is writing (its own echo is not another tab's). */
     let writing = 0;
+    /** What this page stashed as it was hidden, until a save that holds it lands. */
+    let stash: UnsavedEdit | undefined;
 
     const save = async (flowId: FlowId, doc: FlowDocument, expected: number) => {
       writing = expected + 1;
+      // Edits only add up in one tab: a save begun after the stash holds it.
+      const stashedBefore = stash;
       try {
         const result = await saveFlowOver(db, flowId, doc, expected);
+        if (
+          'version' in result &&
+          stash?.flowId === flowId &&
+          (stash === stashedBefore || stash.doc === doc)
+        ) {
+          // The page was hidden, not closed: the stashed edit is saved after all.
+          void dropUnsavedEdit(db, flowId, stash.base);
+          stash = undefined;
+        }
         const now = store.getState();
         if (now.flowId !== flowId) {
           // Saved on the way to another flow; a conflict then still must not pass in silence.
@@ -113,9 +158,32 @@ export function useAutosave(): void {
       }
     };
     const saveOpen = () => {
+      timer = undefined;
       const { flowId, doc, savedVersion, conflict } = store.getState();
       if (flowId && doc && !conflict) void save(flowId, doc, savedVersion);
     };
+    // A page hidden or closed may never run the debounce, nor finish a save
+    // it starts: what is not saved yet is stashed now, in one write that lands
+    // even as the page goes (see `db/unsaved-edits.ts`), and saved as usual
+    // in case the page lives on.
+    const flush = () => {
+      if (!pending) return;
+      const { flowId, doc, savedVersion } = store.getState();
+      if (!flowId || !doc) return;
+      if (stash?.doc !== doc) {
+        stash = { flowId, base: savedVersion, doc };
+        stashUnsavedEdit(db, stash);
+      }
+      // A save in flight already holds the edits the debounce does not wait for; one at a time.
+      if (timer === undefined || writing !== 0) return;
+      clearTimeout(timer);
+      saveOpen();
+    };
+    const flushWhenHidden = () => {
+      if (document.visibilityState === 'hidden') flush();
+    };
+    window.addEventListener('pagehide', flush);
+    document.addEventListener('visibilitychange', flushWhenHidden);
 
     let watching: { unsubscribe: () => void } | undefined;
     const watch = (flowId: FlowId | null) => {
@@ -137,6 +205,7 @@ export function useAutosave(): void {
       if (state.flowId !== previous.flowId) {
         // Edits of the flow left behind are saved now, not dropped.
         clearTimeout(timer);
+        timer = undefined;
         if (pending && previous.flowId && previous.doc && !previous.conflict)
           void save(previous.flowId, previous.doc, previous.savedVersion);
         pending = false;
@@ -144,6 +213,7 @@ export function useAutosave(): void {
       } else if (state.revision === 0 && previous.revision !== 0) {
         // The same flow opened afresh (its stored version): this tab's unsaved edits are let go.
         clearTimeout(timer);
+        timer = undefined;
         pending = false;
       }
       // Opening a flow resets the revision to 0: nothing to save then.
@@ -155,6 +225,8 @@ export function useAutosave(): void {
     });
     return () => {
       clearTimeout(timer);
+      window.removeEventListener('pagehide', flush);
+      document.removeEventListener('visibilitychange', flushWhenHidden);
       watching?.unsubscribe();
       unsubscribe();
     };
