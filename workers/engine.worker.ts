@@ -18,7 +18,7 @@ import { throttlePoolReports } from './engine/pool-events';
 import { EnginePools, engineProgramHost } from './engine/programs';
 import { settingsBudgetStore } from './engine/programs-budgets';
 import { throttleProgress } from './engine/progress';
-import './engine/producer-workers'; // data engines start their producers in workers of their own
+import { browserProducers } from './engine/producer-workers';
 import { RunService, runLockName } from './engine/run-service';
 import { answerRequest, sendReply, type EngineMessage, type EngineRequest } from './protocol';
 
@@ -56,6 +56,7 @@ const service = new RunService({
   catalog: builtinCatalog,
   engineInfo: currentInfo,
   runtimeFor,
+  producers: browserProducers,
   programHost: (runtime, runId) =>
     engineProgramHost(runtime, pools, {
       yieldNow: throttledYield(Date.now, messageTurn),
@@ -108,6 +109,7 @@ const handlers = engineHandlers({
   pools,
   engineInfo: currentInfo,
   runtimeFor,
+  producers: browserProducers,
   pendingEndings,
   post,
   now: () => Date.now(),

@@ -12,7 +12,7 @@
  * worker in a steady state writes into memory it already has.
  */
 import type { PackedEpisodes } from '../src/core/data/packed-episodes';
-import type { EnvironmentSpec } from '../src/core/live/environment';
+import type { EnvironmentSpec } from '../src/core/data/environment-spec';
 import type { SerializedError } from '../src/core/errors';
 
 export type ProducerRequest =

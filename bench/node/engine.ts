@@ -12,6 +12,7 @@
 import { createCatalog, type Catalog } from '../../src/core/catalog/catalog';
 import { defineNodeKind, type NodeContext, type NodeKind } from '../../src/core/catalog/kind';
 import { executeFlow } from '../../src/core/engine/executor';
+import { inProcessProducers } from '../../src/core/live/producer-host';
 import type { TensorRuntime } from '../../src/core/runtime/tensor-runtime';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { compareRow, overheadAtMost, ratioAtMost, type BenchRow } from '../lib/rows';
@@ -112,6 +113,7 @@ async function viaEngine(flow: FlowDocument, catalog: Catalog): Promise<number> 
     catalog,
     inputs: {},
     runtime: noRuntime,
+    producers: inProcessProducers,
     events,
     signal: new AbortController().signal,
     now: Date.now,

@@ -24,6 +24,7 @@ import { createCatalog } from '../../src/core/catalog/catalog';
 import { defineNodeKind } from '../../src/core/catalog/kind';
 import type { Dataset } from '../../src/core/catalog/values';
 import { executeFlow } from '../../src/core/engine/executor';
+import { inProcessProducers } from '../../src/core/live/producer-host';
 import { float32 } from '../../src/core/runtime/tensor-runtime';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { GraphBuilder } from '../../src/core/onnx/graph';
@@ -195,6 +196,7 @@ async function runnerTrial(): Promise<number> {
     catalog: trainCatalog,
     inputs: {},
     runtime: webRuntime,
+    producers: inProcessProducers,
     events,
     signal: new AbortController().signal,
     now: Date.now,

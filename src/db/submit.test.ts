@@ -6,7 +6,7 @@
  */
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pendulumExample, withParams } from '../core/live/testing';
+import { pendulumExample, withParams } from '../core/nodes/testing';
 import { builtinCatalog } from '../core/nodes';
 import type { RunRequest } from '../core/run/request';
 import { formParams } from '../core/run/form';

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import { pendulumExample } from '../core/live/testing';
+import { pendulumExample } from '../core/nodes/testing';
 import type { FlowId } from '../core/run/record';
 import { FlowbenchDb } from './schema';
 import { dropUnsavedEdit, stashUnsavedEdit, takeUnsavedEdit } from './unsaved-edits';

@@ -26,6 +26,8 @@ export interface EngineHandlerDeps {
   /** The engine's backend and adapter, detected once. */
   readonly engineInfo: () => Promise<EngineInfo>;
   readonly runtimeFor: RunServiceOptions['runtimeFor'];
+  /** Where the parity check's data engines start their producers (as the run service's do). */
+  readonly producers: RunServiceOptions['producers'];
   /** Endings of runs stopped by a storage failure, kept to write later (run-ending.ts). */
   readonly pendingEndings: Map<RunId, RunEnding>;
   readonly post: (event: EngineEvent) => void;
@@ -34,7 +36,7 @@ export interface EngineHandlerDeps {
 
 /** The engine's handler for every call of the protocol. */
 export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
-  const { db, catalog, service, pools, engineInfo, runtimeFor, post, now } = deps;
+  const { db, catalog, service, pools, engineInfo, runtimeFor, producers, post, now } = deps;
   return {
     info: () => engineInfo(),
     start: async ({ runId }) => {
@@ -58,6 +60,7 @@ export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
         catalog,
         pools,
         runtimeFor: (choice) => runtimeFor(choice, engine),
+        producers,
         now,
       });
     },

@@ -3,6 +3,7 @@ import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import type { NodeFile } from '../../src/core/catalog/kind';
 import { executeFlow } from '../../src/core/engine/executor';
+import { inProcessProducers } from '../../src/core/live/producer-host';
 import { FLOW_FORMAT, type FlowDocument } from '../../src/core/flow/document';
 import { builtinCatalog } from '../../src/core/nodes';
 import { buildMlpInference, type MlpSpec } from '../../src/core/onnx/mlp';
@@ -55,6 +56,7 @@ async function run(files: NodeFile[], file: string) {
     catalog: builtinCatalog,
     inputs: {},
     runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
+    producers: inProcessProducers,
     readFile: (digest) => {
       const found = files.find((f) => f.digest === digest);
       return found ? Promise.resolve(found) : Promise.reject(new Error(`${digest} not stored`));

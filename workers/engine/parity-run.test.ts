@@ -1,5 +1,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
+import { inProcessProducers } from '../../src/core/live/producer-host';
 import { builtinCatalog } from '../../src/core/nodes';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { metricSeries } from '../../src/db/metrics';
@@ -34,6 +35,7 @@ const parityOptions = () => ({
   catalog: builtinCatalog,
   pools: new EnginePools(() => null),
   runtimeFor: nodeRuntime(),
+  producers: inProcessProducers,
   now: () => Date.now(),
 });
 

@@ -34,6 +34,7 @@ export interface ParityRunOptions {
   readonly catalog: Catalog;
   readonly pools: EnginePools;
   readonly runtimeFor: RunDriverOptions['runtimeFor'];
+  readonly producers: RunDriverOptions['producers'];
   readonly now: () => number;
   readonly signal?: AbortSignal;
 }
@@ -62,6 +63,7 @@ export async function checkRunParity(runId: RunId, options: ParityRunOptions): P
       inputs: values,
       runtime,
       programs,
+      producers: options.producers,
       readFile: (digest) => readStoredFile(options.db, digest),
       signal,
       now: options.now,

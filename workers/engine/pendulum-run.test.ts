@@ -7,7 +7,6 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { waitKinds } from '../../src/core/data/telemetry';
-import { setProducerHost } from '../../src/core/live/producer-host';
 import { watchedHost } from '../../src/core/live/testing';
 import { metricSeries } from '../../src/db/metrics';
 import { readRunRecord } from '../../src/db/runs';
@@ -19,10 +18,7 @@ const example = loadFlow('src/examples/pendulum-world-model.flow.json');
 
 let db: FlowbenchDb;
 let counter = 0;
-let restore: (() => void) | null = null;
 afterEach(async () => {
-  restore?.();
-  restore = null;
   db.close();
   await db.delete();
 });
@@ -66,9 +62,9 @@ describe('driveRun on the Pendulum world model example', () => {
         ? Promise.reject(new Error('NaN in the dynamics'))
         : Promise.resolve(),
     );
-    restore = setProducerHost(host);
     const id = await journalTestRun(db, example, {});
-    expect(await driveRun(id, new AbortController().signal, testDriverOptions(db))).toBe('error');
+    const options = { ...testDriverOptions(db), producers: host };
+    expect(await driveRun(id, new AbortController().signal, options)).toBe('error');
     const record = (await readRunRecord(db, id))!;
     expect(record.run.statusReason).toMatch(
       /^node 'train' failed: Producer [01] failed while producing generation 2: NaN in the dynamics$/,

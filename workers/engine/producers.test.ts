@@ -9,11 +9,8 @@ import { DataEngine } from '../../src/core/data/data-engine';
 import { systemClock } from '../../src/core/data/clock';
 import { engineConfig } from '../../src/core/data/testing';
 import { createRandom } from '../../src/core/random';
-import {
-  createEnvironmentProducer,
-  environmentSpec,
-  type EnvironmentSpec,
-} from '../../src/core/live/environment';
+import type { EnvironmentSpec } from '../../src/core/data/environment-spec';
+import { createEnvironmentProducer, environmentSpec } from '../../src/core/live/environment';
 import type { ProducerReply, ProducerRequest } from '../producer-protocol';
 import { serveProducer, workerProducerHost, WorkerProducer, type ProducerPort } from './producers';
 

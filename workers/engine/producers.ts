@@ -20,12 +20,12 @@
 import { BufferPool } from '../../src/core/data/buffer-pool';
 import type { EpisodeData } from '../../src/core/data/episode';
 import { unpackEpisodes } from '../../src/core/data/packed-episodes';
-import type { ProduceRequest, Producer } from '../../src/core/data/producer';
+import type { ProduceRequest, Producer, ProducerHost } from '../../src/core/data/producer';
 import { throttledYield } from '../../src/core/engine/executor';
 import { runCancelled } from '../../src/core/runtime/cancel';
 import { FlowbenchError, reviveError, serializeError } from '../../src/core/errors';
-import { createEnvironmentProducer, type EnvironmentSpec } from '../../src/core/live/environment';
-import type { ProducerHost } from '../../src/core/live/producer-host';
+import type { EnvironmentSpec } from '../../src/core/data/environment-spec';
+import { createEnvironmentProducer } from '../../src/core/live/environment';
 import { packedBuffers, type ProducerReply, type ProducerRequest } from '../producer-protocol';
 import { messageTurn } from './message-turn';
 

@@ -12,6 +12,7 @@
  */
 import type { Catalog } from '../../src/core/catalog/catalog';
 import type { BackendChoice, TensorRuntime } from '../../src/core/runtime/tensor-runtime';
+import type { ProducerHost } from '../../src/core/data/producer';
 import type { ProgramHost } from '../../src/core/programs';
 import { describeAdapter } from '../../src/core/runtime/tensor-runtime';
 import { errorMessage, executeFlow } from '../../src/core/engine/executor';
@@ -50,6 +51,8 @@ export interface RunDriverOptions {
   onProgress?: (node: string, done: number, total: number) => void;
   /** A streaming port's latest value, thinned by its rate-limit interval (see live-values.ts). */
   onLive?: (node: string, port: string, value: number) => void;
+  /** Where the run's data engines start their producers (workers of their own in the browser). */
+  producers: ProducerHost;
   /** The program host of a run over its runtime (the engine's pools); default an unbounded pool. */
   programHost?: (runtime: TensorRuntime, runId: RunId) => ProgramHost;
   /**
@@ -175,6 +178,7 @@ export async function driveRun(
       catalog: options.catalog,
       inputs: values,
       runtime,
+      producers: options.producers,
       ...(options.programHost && { programs: (programs = options.programHost(runtime, runId)) }),
       readFile: (digest) => readStoredFile(db, digest),
       signal: abort.signal,

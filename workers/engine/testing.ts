@@ -4,6 +4,7 @@
  */
 import * as ort from 'onnxruntime-web';
 import { readFileSync } from 'node:fs';
+import { inProcessProducers } from '../../src/core/live/producer-host';
 import { builtinCatalog } from '../../src/core/nodes';
 import type { EngineInfo } from '../../src/core/runtime/tensor-runtime';
 import { flowDocumentSchema, type FlowDocument } from '../../src/core/flow/document';
@@ -49,11 +50,12 @@ export function nodeRuntime(info: EngineInfo = engineInfo(null)): RunDriverOptio
 
 export function testDriverOptions(
   db: FlowbenchDb,
-): Pick<RunDriverOptions, 'db' | 'catalog' | 'runtimeFor' | 'now' | 'setTimer'> {
+): Pick<RunDriverOptions, 'db' | 'catalog' | 'runtimeFor' | 'producers' | 'now' | 'setTimer'> {
   return {
     db,
     catalog: builtinCatalog,
     runtimeFor: nodeRuntime(),
+    producers: inProcessProducers,
     now: () => Date.now(),
     setTimer: (fire, ms) => {
       const timer = setTimeout(fire, ms);

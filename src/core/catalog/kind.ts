@@ -5,6 +5,7 @@
  * `execute` with a context that hides where values, metrics and tensors go.
  */
 import type { TensorRuntime } from '../runtime/tensor-runtime';
+import type { ProducerHost } from '../data/producer';
 import type { ProgramHost } from '../programs/host';
 import type { ParamSpecs, ParamValues } from './params';
 import type { PortSpec } from './ports';
@@ -25,6 +26,8 @@ export interface NodeContext<P> {
   readonly runtime: TensorRuntime;
   /** Runs model programs over the engine's resident models and device pool. */
   readonly programs: ProgramHost;
+  /** Where a data engine starts its producers (workers of their own in the browser). */
+  readonly producers: ProducerHost;
   /** The bytes of a file a file param refers to (its `sha256:` digest). */
   readFile(digest: string): Promise<NodeFile>;
   /** Publish a value on an output port (a streaming port may emit many). */

@@ -4,6 +4,7 @@
  * producer may run in-process (`SimulatorProducer`) or in a Web Worker behind
  * a message port, and the engine cannot tell the difference.
  */
+import type { EnvironmentSpec } from './environment-spec';
 import type { EpisodeData } from './episode';
 
 export interface ProduceRequest {
@@ -32,4 +33,18 @@ export interface Producer {
   release?(episodes: readonly EpisodeData[]): void;
   /** Release what the producer holds (a worker); it produces nothing afterwards. */
   close(): void;
+}
+
+/**
+ * Where a data engine's producers run. Core cannot start a Web Worker (it
+ * imports nothing of the browser), so the engine worker hands the executor a
+ * host that puts each producer in a worker of its own; tests and Node hand it
+ * producers in the calling thread. It holds no run state, so runs sharing an
+ * engine share one host safely.
+ */
+export interface ProducerHost {
+  /** Where its producers run, in words for a log line (e.g. "in this thread"). */
+  readonly where: string;
+  /** `count` producers of `environment`, indexed 0 … count − 1. */
+  producers(environment: EnvironmentSpec, count: number): Producer[];
 }

@@ -9,11 +9,9 @@
  */
 import { runCancelled } from '../runtime/cancel';
 import type { Random } from '../random';
+import type { SimulatorKind } from './environment-spec';
 import type { EpisodeData } from './episode';
 import { PackedEpisodeWriter, unpackEpisodes } from './packed-episodes';
-
-export const simulatorKinds = ['pendulum', 'cartpole'] as const;
-export type SimulatorKind = (typeof simulatorKinds)[number];
 
 /** The physics of one kind of environment, over flat state arrays. */
 export interface Dynamics {

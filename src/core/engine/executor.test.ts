@@ -9,6 +9,7 @@ import { modelMlp } from '../nodes/model-mlp';
 import type { RunParams } from '../run/params';
 import type { NodeOutcome, RunEvents } from './events';
 import { executeFlow } from './executor';
+import { inProcessProducers } from '../live/producer-host';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { FlowbenchError } from '../errors';
 
@@ -242,6 +243,7 @@ async function run(
     catalog,
     inputs: opts.inputs ?? {},
     runtime,
+    producers: inProcessProducers,
     events,
     signal: (opts.controller ?? new AbortController()).signal,
     // A fake clock that moves on every read, so `checkpoint` yields without real time passing.
@@ -514,6 +516,7 @@ describe('executeFlow', () => {
       catalog,
       inputs: {},
       runtime,
+      producers: inProcessProducers,
       events: {
         nodeQueued: () => {},
         nodeStarted: (node) => started.push(node),

@@ -24,6 +24,7 @@ import { degree, flowGraph } from '../flow/graph';
 import { resolveOutput, validateFlow } from '../flow/validate';
 import { resolveNodeParams, type RunParams } from '../run/params';
 import type { NodeStatus } from '../run/record';
+import type { ProducerHost } from '../data/producer';
 import { unboundedProgramHost, type ProgramHost } from '../programs/host';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { closeRunResources } from '../runtime/run-scope';
@@ -41,6 +42,12 @@ export interface ExecuteOptions {
   runtime: TensorRuntime;
   /** Where nodes run model programs; default one unbounded pool over `runtime`. */
   programs?: ProgramHost;
+  /**
+   * Where data engines start their producers. Required, like `runtime`: the
+   * browser's engine passes workers of their own, tests and Node pass
+   * `inProcessProducers`; no default could know which.
+   */
+  producers: ProducerHost;
   /** Reads a stored file by digest (file params); default none stored. */
   readFile?: (digest: string) => Promise<NodeFile>;
   events: RunEvents;
@@ -236,6 +243,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
     yieldNow,
     runtime: options.runtime,
     programs,
+    producers: options.producers,
     readFile: options.readFile,
   };
 

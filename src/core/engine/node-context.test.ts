@@ -10,6 +10,7 @@ import { defineNodeKind } from '../catalog/kind';
 import { FLOW_FORMAT, type FlowDocument } from '../flow/document';
 import type { NodeOutcome, RunEvents } from './events';
 import { executeFlow } from './executor';
+import { inProcessProducers } from '../live/producer-host';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 
 const out = [{ name: 'out', type: 'number', description: '' }] as const;
@@ -117,6 +118,7 @@ async function run(flow: FlowDocument, controller = new AbortController()) {
     catalog,
     inputs: {},
     runtime,
+    producers: inProcessProducers,
     events,
     signal: controller.signal,
     now: () => (clock += 25),

@@ -10,6 +10,7 @@
  * how `NodeContext` declares them.
  */
 import type { NodeContext, NodeFile, NodeKind } from '../catalog/kind';
+import type { ProducerHost } from '../data/producer';
 import type { ProgramHost } from '../programs/host';
 import type { RunEvents } from './events';
 import { runCancelled } from '../runtime/cancel';
@@ -36,6 +37,7 @@ export interface RunShared {
   readonly yieldNow: () => Promise<void>;
   readonly runtime: TensorRuntime;
   readonly programs: ProgramHost;
+  readonly producers: ProducerHost;
   readonly readFile: ((digest: string) => Promise<NodeFile>) | undefined;
 }
 
@@ -51,6 +53,7 @@ export class NodeRun implements NodeContext<Record<string, unknown>> {
   readonly signal: AbortSignal;
   readonly runtime: TensorRuntime;
   readonly programs: ProgramHost;
+  readonly producers: ProducerHost;
   private readonly state: NodeRunState;
   private readonly run: RunShared;
   private lastYield: number;
@@ -62,6 +65,7 @@ export class NodeRun implements NodeContext<Record<string, unknown>> {
     this.signal = run.signal;
     this.runtime = run.runtime;
     this.programs = run.programs;
+    this.producers = run.producers;
     this.state = state;
     this.run = run;
     this.lastYield = startedAt;

@@ -1,43 +1,24 @@
 /**
- * An environment as it travels along an edge: which simulator, how many
- * instances a producer steps in lockstep, how long an episode runs, the
- * policy (and its gains) and the seed. It is plain data on purpose: it crosses into producer
- * workers by structured clone, and each worker rebuilds the dynamics from it,
- * since functions cannot cross. The environment nodes share their params
- * here, so pendulum and cart-pole read the same in the inspector.
+ * Environments as the nodes make them and producers run them: the params
+ * every environment node shares (so pendulum and cart-pole read the same in
+ * the inspector), the `EnvironmentSpec` built from them, and the dynamics,
+ * policy and producer a spec stands for. The spec itself is plain data
+ * (data/environment-spec.ts); whoever runs a producer, in this thread or in
+ * a worker, rebuilds the rest from it here.
  */
 import { createCartPole } from '../data/cartpole';
 import { balanceDefaults, balancePolicy } from '../data/cartpole-balance';
 import { createPendulum } from '../data/pendulum';
 import { swingUpDefaults, swingUpPolicy } from '../data/pendulum-swing-up';
 import { SimulatorProducer } from '../data/simulator-producer';
-import type { Dynamics, Policy, SimulatorKind } from '../data/simulator';
+import type { Dynamics, Policy } from '../data/simulator';
 import { FlowbenchError } from '../errors';
-
-/**
- * How a producer chooses actions: `random`, uniformly over the valid actions;
- * `controller`, the environment's own feedback controller with the gains on
- * its node (swing-up for the pendulum, linear state feedback for cart-pole).
- */
-export const environmentPolicies = ['random', 'controller'] as const;
-export type EnvironmentPolicy = (typeof environmentPolicies)[number];
-
-/** The value on an `environment` port. */
-export interface EnvironmentSpec {
-  readonly kind: 'environment';
-  readonly simulator: SimulatorKind;
-  /** Instances each producer steps in lockstep. */
-  readonly numEnvs: number;
-  /** Steps after which an episode ends unless the env terminated first. */
-  readonly episodeLength: number;
-  readonly policy: EnvironmentPolicy;
-  /** The controller's gains by name (see the environment's node); used by the `controller` policy. */
-  readonly gains: Readonly<Record<string, number>>;
-  /** The run's seed for this environment; producers derive theirs from it. */
-  readonly seed: number;
-  readonly observationSize: number;
-  readonly actionSize: number;
-}
+import {
+  environmentPolicies,
+  type EnvironmentPolicy,
+  type EnvironmentSpec,
+  type SimulatorKind,
+} from '../data/environment-spec';
 
 /** The params every environment node declares. */
 export const environmentParams = {

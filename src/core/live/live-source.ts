@@ -9,7 +9,7 @@
 import type { Clock } from '../data/clock';
 import type { DataEngine } from '../data/data-engine';
 import type { ContextWindow } from '../data/episode';
-import type { EnvironmentSpec } from './environment';
+import type { EnvironmentSpec } from '../data/environment-spec';
 import type { SourceTelemetry } from './source-telemetry';
 import { FlowbenchError } from '../errors';
 

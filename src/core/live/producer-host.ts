@@ -1,21 +1,13 @@
 /**
- * Where a data engine's producers run. Core cannot start a Web Worker (it
- * imports nothing of the browser), so the engine worker installs a host that
- * puts each producer in a worker of its own, and everywhere else (unit tests,
- * Node) producers run in the calling thread, yielding between rollouts. The
- * engine cannot tell the two apart: both are `Producer`s. A module-level host
- * is the one seam between the catalog and the worker layer; it holds no run
- * state, so runs sharing an engine worker share it safely.
+ * Producers in the calling thread: the producer host of unit tests, benches
+ * and any engine that does not start workers of its own. The engine worker
+ * passes a host that puts each producer in a Web Worker instead
+ * (workers/engine/producer-workers.ts); a data engine cannot tell the two
+ * apart, since both hand it `Producer`s. Whoever runs a flow chooses the host
+ * and passes it to the executor, as it passes the tensor runtime.
  */
-import type { Producer } from '../data/producer';
-import { createEnvironmentProducer, type EnvironmentSpec } from './environment';
-
-export interface ProducerHost {
-  /** Where its producers run, in words for a log line (e.g. "in this thread"). */
-  readonly where: string;
-  /** `count` producers of `environment`, indexed 0 … count − 1. */
-  producers(environment: EnvironmentSpec, count: number): Producer[];
-}
+import type { ProducerHost } from '../data/producer';
+import { createEnvironmentProducer } from './environment';
 
 const macrotask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
@@ -27,19 +19,3 @@ export const inProcessProducers: ProducerHost = {
       createEnvironmentProducer(environment, index, macrotask),
     ),
 };
-
-let current: ProducerHost = inProcessProducers;
-
-/** The host data engines take their producers from. */
-export function producerHost(): ProducerHost {
-  return current;
-}
-
-/** Install `host` for every data engine from now on; returns a function that puts the previous one back. */
-export function setProducerHost(host: ProducerHost): () => void {
-  const previous = current;
-  current = host;
-  return () => {
-    current = previous;
-  };
-}

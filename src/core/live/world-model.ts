@@ -10,7 +10,7 @@
  * own predictions, which is what multi-step error measures.
  */
 import { expectTrainedModel, type ModelValue } from '../catalog/values';
-import type { SimulatorKind } from '../data/simulator';
+import type { SimulatorKind } from '../data/environment-spec';
 import type { ContextChunk } from '../data/episode';
 import { FlowbenchError } from '../errors';
 

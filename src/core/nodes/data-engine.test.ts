@@ -4,15 +4,15 @@
  * it runs (so no producer starts), and the live source ends with the run even when nothing
  * consumes it.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 import type { FlowDocument } from '../flow/document';
 import { validateFlow } from '../flow/validate';
 import { resolveNodeParams } from '../run/params';
 import { builtinCatalog } from '.';
 import { LiveSource } from '../live/live-source';
-import { setProducerHost } from '../live/producer-host';
-import { pendulumExample, runFlow, watchedHost, withParams } from '../live/testing';
+import { watchedHost } from '../live/testing';
+import { pendulumExample, runFlow, withParams } from './testing';
 import { engineConfigFromParams, engineParamIssues } from '../live/engine-config';
 
 const noRuntime: TensorRuntime = {
@@ -33,12 +33,6 @@ function sourceFlow(engine: Record<string, number | string | boolean> = {}): Flo
     ),
   };
 }
-
-let restore: (() => void) | null = null;
-afterEach(() => {
-  restore?.();
-  restore = null;
-});
 
 describe('data.engine config', () => {
   it.each([
@@ -68,8 +62,7 @@ describe('data.engine config', () => {
     expect(issues[0]!.message).toContain(message);
     // A run that is handed it anyway refuses it whole: no node runs, no producer starts.
     const host = watchedHost();
-    restore = setProducerHost(host);
-    await expect(runFlow(flow, { runtime: noRuntime })).rejects.toThrow(
+    await expect(runFlow(flow, { runtime: noRuntime, producers: host })).rejects.toThrow(
       expect.objectContaining({ code: 'invalid-flow' }),
     );
     expect(host.made).toEqual([]);
@@ -132,10 +125,10 @@ describe('data.engine config', () => {
 describe('the live source', () => {
   it('is live once its first generation has landed, and ends with the run though nothing consumed it', async () => {
     const host = watchedHost();
-    restore = setProducerHost(host);
     let source: LiveSource | null = null;
     const report = await runFlow(sourceFlow(), {
       runtime: noRuntime,
+      producers: host,
       onEmit: (metric, value) => {
         if (metric === 'engine.source') source = value as LiveSource;
       },
@@ -163,11 +156,11 @@ describe('the live source', () => {
 
   it('an environment feeds producers with its params', async () => {
     const host = watchedHost();
-    restore = setProducerHost(host);
     let source: LiveSource | null = null;
     const flow = withParams(sourceFlow(), 'env', { num_envs: 4, episode_length: 10, seed: 7 });
     const report = await runFlow(flow, {
       runtime: noRuntime,
+      producers: host,
       onEmit: (metric, value) => {
         if (metric === 'engine.source') source = value as LiveSource;
       },
@@ -185,7 +178,6 @@ describe('the live source', () => {
   });
 
   it('the controller policy reaches the producers with its gains, and swings the pendulums up', async () => {
-    restore = setProducerHost(watchedHost());
     let source: LiveSource | null = null;
     const flow = withParams(sourceFlow(), 'env', {
       policy: 'controller',
@@ -194,6 +186,7 @@ describe('the live source', () => {
     });
     const report = await runFlow(flow, {
       runtime: noRuntime,
+      producers: watchedHost(),
       onEmit: (metric, value) => {
         if (metric === 'engine.source') source = value as LiveSource;
       },

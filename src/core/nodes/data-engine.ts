@@ -28,7 +28,6 @@ import { createRandom } from '../random';
 import { engineConfigFromParams, engineParamIssues } from '../live/engine-config';
 import { expectEnvironment } from '../live/environment';
 import { LiveSource } from '../live/live-source';
-import { producerHost } from '../live/producer-host';
 import { SourceTelemetry, type TelemetryPort } from '../live/source-telemetry';
 import { FlowbenchError } from '../errors';
 
@@ -182,7 +181,7 @@ export const dataEngine = defineNodeKind({
       },
       () => clock.now(),
     );
-    const host = producerHost();
+    const host = ctx.producers;
     const producers = host.producers(environment, config.num_envs);
     let engine: DataEngine;
     try {

@@ -1,41 +1,29 @@
 /**
  * The data engine's nodes end to end under Node: the "Pendulum world model"
  * example through the real executor and real onnxruntime-web (WASM), with
- * producers in-process. Producer hosts are swapped in to slow producers down
- * or break them.
+ * producers in-process. A test hands the run a producer host that slows its
+ * producers down or breaks them.
  */
-import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { nodeRuntime } from '../../../workers/engine/testing';
-import type { TensorRuntime } from '../runtime/tensor-runtime';
-import { waitKinds } from '../data/telemetry';
-import { setProducerHost, type ProducerHost } from '../live/producer-host';
-import {
-  pendulumExample,
-  runFlow,
-  stuckUntilAborted,
-  watchedHost,
-  withParams,
-} from '../live/testing';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { TensorRuntime } from '../../src/core/runtime/tensor-runtime';
+import { waitKinds } from '../../src/core/data/telemetry';
+import { stuckUntilAborted, watchedHost } from '../../src/core/live/testing';
+import { pendulumExample, runFlow, withParams } from '../../src/core/nodes/testing';
+import { nodeRuntime } from './testing';
 
 let runtime: TensorRuntime;
 beforeAll(async () => {
   runtime = await nodeRuntime()('wasm');
 });
 
-let restore: (() => void) | null = null;
-afterEach(() => {
-  restore?.();
-  restore = null;
-});
-const useHost = <H extends ProducerHost>(host: H): H => {
-  restore = setProducerHost(host);
-  return host;
-};
-
 describe('the Pendulum world model example', () => {
   it('trains a world model whose loss falls, charts the data engine, and beats persistence', async () => {
-    const host = useHost(watchedHost());
-    const report = await runFlow(pendulumExample(), { runtime, inputs: { steps: 150 } });
+    const host = watchedHost();
+    const report = await runFlow(pendulumExample(), {
+      runtime,
+      producers: host,
+      inputs: { steps: 150 },
+    });
     expect(report.result.status).toBe('ok');
     for (const [node, outcome] of report.outcomes) expect(outcome.status, node).toBe('ok');
 
@@ -114,14 +102,16 @@ describe('the Pendulum world model example', () => {
 
 describe('producers and the run', () => {
   it('a producer that throws fails the run with its own message, and nothing waits on', async () => {
-    const host = useHost(
-      watchedHost((request, _signal, producer) =>
-        request.generation === 3 && producer === 1
-          ? Promise.reject(new Error('the simulator diverged'))
-          : Promise.resolve(),
-      ),
+    const host = watchedHost((request, _signal, producer) =>
+      request.generation === 3 && producer === 1
+        ? Promise.reject(new Error('the simulator diverged'))
+        : Promise.resolve(),
     );
-    const report = await runFlow(pendulumExample(), { runtime, inputs: { steps: 1000 } });
+    const report = await runFlow(pendulumExample(), {
+      runtime,
+      producers: host,
+      inputs: { steps: 1000 },
+    });
     expect(report.result.status).toBe('error');
     expect(report.result.failed).toEqual(['train']);
     expect(report.outcomes.get('train')?.error).toBe(
@@ -135,8 +125,8 @@ describe('producers and the run', () => {
   });
 
   it('a producer that fails on the first generation fails the data engine node', async () => {
-    useHost(watchedHost(() => Promise.reject(new Error('no such robot'))));
-    const report = await runFlow(pendulumExample(), { runtime });
+    const host = watchedHost(() => Promise.reject(new Error('no such robot')));
+    const report = await runFlow(pendulumExample(), { runtime, producers: host });
     expect(report.result.failed).toEqual(['engine']);
     expect(report.outcomes.get('engine')?.error).toMatch(
       /^Producer [01] failed while producing generation 1: no such robot$/,
@@ -148,15 +138,14 @@ describe('producers and the run', () => {
     // The first generation lands; the second never does, and the run is cancelled while
     // the consumer waits for it.
     const abort = new AbortController();
-    const host = useHost(
-      watchedHost((request, signal) => {
-        if (request.generation === 1) return Promise.resolve();
-        setTimeout(() => abort.abort(), 100);
-        return stuckUntilAborted(signal);
-      }),
-    );
+    const host = watchedHost((request, signal) => {
+      if (request.generation === 1) return Promise.resolve();
+      setTimeout(() => abort.abort(), 100);
+      return stuckUntilAborted(signal);
+    });
     const report = await runFlow(pendulumExample(), {
       runtime,
+      producers: host,
       inputs: { steps: 1000 },
       signal: abort.signal,
     });
@@ -174,9 +163,9 @@ describe('producers and the run', () => {
   });
 
   it('cancel during the wait for a generation that never comes ends the run promptly', async () => {
-    const host = useHost(watchedHost((_request, signal) => stuckUntilAborted(signal)));
+    const host = watchedHost((_request, signal) => stuckUntilAborted(signal));
     const abort = new AbortController();
-    const running = runFlow(pendulumExample(), { runtime, signal: abort.signal });
+    const running = runFlow(pendulumExample(), { runtime, producers: host, signal: abort.signal });
     await new Promise((resolve) => setTimeout(resolve, 50));
     abort.abort();
     const report = await running;
