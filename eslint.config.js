@@ -1,8 +1,10 @@
 // @ts-check
+import { existsSync } from 'node:fs';
 import js from '@eslint/js';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import { noImportCycle } from './scripts/lint/no-import-cycle.js';
 
 /** Imports a layer may not make (DESIGN.md, "Layers"). */
 const forbid = (...groups) => ({
@@ -40,6 +42,84 @@ const workerCode = {
   message: 'the UI talks to workers only through workers/protocol',
 };
 
+/*
+ * Layers inside core, listed bottom first. The import graph they describe,
+ * measured on the code (an arrow is "imports"; tests obey it too):
+ *
+ *   errors/ runtime/ random.ts schema.ts   the bottom: the error catalogue, the
+ *                                          tensor runtime seam with cancellation
+ *                                          and the run scope, seeded randomness,
+ *                                          the schema library. They import nothing
+ *                                          of core but: runtime/cancel → errors,
+ *                                          errors/catalogue → the types its
+ *                                          messages carry (flow/issues, run/record)
+ *   series/ onnx/                          series → nothing; onnx → errors, random
+ *   programs/                              → runtime, onnx, errors
+ *   data/                                  → runtime, random, errors, flow/issues
+ *   catalog/ records/                      catalog → runtime, onnx, programs,
+ *                                          data (the producer contract), errors;
+ *                                          records (stored records' schemas and
+ *                                          migrations) → schema, runtime,
+ *                                          flow/document
+ *   flow/                                  → catalog, records, schema
+ *   run/ live/                             run → flow, records, catalog, runtime;
+ *                                          live → data, catalog, flow, random
+ *   engine/ nodes/                         engine → run, flow, catalog, programs,
+ *                                          data, runtime; nodes → everything
+ *                                          before them
+ *
+ * A layer imports only layers listed on earlier rows, and two layers on one
+ * row never import each other: so the executor (engine) and the node kinds
+ * (nodes) know nothing of each other, and the catalog is handed to the
+ * executor. flow/document and flow/issues (a flow's shape, findings about
+ * one) import nothing of core but the schema library; data and every row
+ * after it may use them. The other exceptions are few and named below the
+ * layer blocks.
+ */
+const coreLayers = [
+  ['errors', 'runtime', 'random', 'schema'],
+  ['series', 'onnx'],
+  ['programs'],
+  ['data'],
+  ['catalog', 'records'],
+  ['flow'],
+  ['run', 'live'],
+  ['engine', 'nodes'],
+];
+const files = new Set(['random', 'schema']); // layers that are one file at core's top level
+const rowOf = (layer) => coreLayers.findIndex((row) => row.includes(layer));
+// A folder's own name matches only an import of its index; it must not match a folder whose
+// file is excepted below (gitignore cannot re-include a file inside an excluded folder).
+const layerPatterns = (layer) =>
+  files.has(layer)
+    ? [`**/${layer}`, `**/${layer}.ts`]
+    : [
+        `**/${layer}/*`,
+        ...(existsSync(`${import.meta.dirname}/src/core/${layer}/index.ts`) ? [`**/${layer}`] : []),
+      ];
+/** What a core layer may not import: every layer on its own row or a later one, but itself. */
+const aboveOrBeside = (layer, { allow = [] } = {}) => ({
+  group: coreLayers
+    .slice(rowOf(layer))
+    .flat()
+    .filter((other) => other !== layer && !allow.includes(other))
+    .flatMap(layerPatterns)
+    // flow's two leaves, open to data and every row after it.
+    .concat(rowOf(layer) >= rowOf('data') ? ['!**/flow/issues', '!**/flow/document'] : []),
+  message: `core/${layer} imports only the layers below it (eslint.config.js, "Layers inside core")`,
+});
+const coreBoundaries = [
+  uiFramework,
+  storage,
+  uiCode,
+  { group: ['**/workers/**'], message: 'core depends on nothing' },
+];
+/** The whole no-restricted-imports setting of one core layer: core's walls, and its place inside. */
+const coreLayer = (layer, { allow = [], runtimeAllowed = false } = {}) =>
+  forbid(...coreBoundaries, ...(runtimeAllowed ? [] : [runtime]), aboveOrBeside(layer, { allow }));
+const layerFiles = (layer) =>
+  files.has(layer) ? [`src/core/${layer}.ts`] : [`src/core/${layer}/**`];
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'test-results', 'playwright-report', 'bench/results.json'] },
   js.configs.recommended,
@@ -72,13 +152,34 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: reactHooks.configs.recommended.rules,
   },
+  { files: ['src/core/**'], rules: forbid(...coreBoundaries, runtime) },
+  ...coreLayers.flat().map((layer) => ({ files: layerFiles(layer), rules: coreLayer(layer) })),
+  // The few named exceptions; each replaces its files' whole setting, so it restates the walls.
+  // Tests of flows, runs and the executor check them against real kinds (the built-in catalog).
+  ...['flow', 'run', 'engine'].map((layer) => ({
+    files: [`src/core/${layer}/**/*.test.ts`],
+    rules: coreLayer(layer, { allow: ['nodes'] }),
+  })),
   {
-    files: ['src/core/**'],
-    rules: forbid(uiFramework, storage, runtime, uiCode, {
-      group: ['**/workers/**'],
-      message: 'core depends on nothing',
-    }),
+    // Cancellation throws the catalogue's `cancelled` error.
+    files: ['src/core/runtime/cancel.ts'],
+    rules: coreLayer('runtime', { allow: ['errors'] }),
   },
+  {
+    // The catalogue names the types its messages are made from (and its test, those values).
+    files: ['src/core/errors/catalogue.ts', 'src/core/errors/*.test.ts'],
+    rules: coreLayer('errors', { allow: ['flow', 'run'] }),
+  },
+  {
+    // The test helper that runs flows of real kinds drives the executor.
+    files: ['src/core/nodes/testing.ts'],
+    rules: coreLayer('nodes', { allow: ['engine'] }),
+  },
+  // Graph builders and the program runner are checked by running models in onnxruntime itself.
+  ...['onnx', 'programs'].map((layer) => ({
+    files: [`src/core/${layer}/**/*.test.ts`],
+    rules: coreLayer(layer, { runtimeAllowed: true }),
+  })),
   {
     files: ['src/db/**'],
     rules: forbid(uiFramework, runtime, uiCode, {
@@ -90,10 +191,12 @@ export default tseslint.config(
   { files: ['src/ui/**', 'src/main.tsx'], rules: forbid(runtime, workerCode) },
   {
     files: ['**/*.test.ts', 'e2e/**'],
-    rules: {
-      'no-restricted-imports': 'off',
-      '@typescript-eslint/no-floating-promises': 'off',
-    },
+    rules: { '@typescript-eslint/no-floating-promises': 'off' },
+  },
+  {
+    files: ['**/*.{ts,tsx,js,mjs}'],
+    plugins: { flowbench: { rules: { 'no-import-cycle': noImportCycle } } },
+    rules: { 'flowbench/no-import-cycle': 'error' },
   },
   {
     // Storage only through src/db's named queries, tests included. Its own rule, so the layer

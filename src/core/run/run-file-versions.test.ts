@@ -7,14 +7,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeIssues, issuesFromZod } from '../flow/issues';
-import { fromRunExport, toRunExport, type RunRecord } from '../run/export';
+import { fromRunExport, toRunExport, type RunRecord } from './export';
 import type { z } from '../schema';
-import { artifactRowSchema } from './artifact';
-import { intervalRowSchema } from './interval';
-import { metricRowSchema } from './metric';
-import { runRowSchema } from './run';
-import { RUN_FORMAT, runFileVersion, upgradeRunFile } from './run-file';
-import { runNodeRowSchema } from './run-node';
+import { artifactRowSchema } from '../records/artifact';
+import { intervalRowSchema } from '../records/interval';
+import { metricRowSchema } from '../records/metric';
+import { runRowSchema } from '../records/run';
+import { RUN_FORMAT, runFileVersion, upgradeRunFile } from '../records/run-file';
+import { runNodeRowSchema } from '../records/run-node';
 
 const fixtureDir = new URL('../../db/fixtures/', import.meta.url);
 const files = readdirSync(fixtureDir)
