@@ -6,7 +6,7 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { noImportCycle } from './scripts/lint/no-import-cycle.js';
 
-/** Imports a layer may not make (DESIGN.md, "Layers"). */
+/** Imports a layer may not make (docs/architecture.md, "Layers"). */
 const forbid = (...groups) => ({
   'no-restricted-imports': [
     'error',

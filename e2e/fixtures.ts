@@ -1,7 +1,7 @@
 /**
  * The e2e test API: `test` with the app already open on a fresh browser
  * context (so a fresh IndexedDB), and one page object per UI region. Specs
- * drive the app by role and accessible name (DESIGN.md, "UI contract").
+ * drive the app by role and accessible name (docs/architecture.md, "UI contract").
  */
 import { test as base, expect, type ConsoleMessage } from '@playwright/test';
 import type { Alerts } from './pages/alerts';

@@ -12,7 +12,7 @@ const EXAMPLE = 'pendulum-world-model';
 const NODES = ['env', 'engine', 'sample', 'model', 'train', 'eval'] as const;
 /** Default 300 steps, a loss logged every 5. */
 const LOSS_POINTS = 60;
-/** The wait kinds DESIGN.md documents for the data engine. */
+/** The wait kinds docs/architecture.md documents for the data engine. */
 const WAIT_KINDS = ['data_wait', 'quota_wait', 'usage_throttle'];
 
 /** The run export, with the wait intervals the data engine recorded. */

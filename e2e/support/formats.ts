@@ -1,5 +1,5 @@
 /**
- * The public file formats as DESIGN.md states them, written out here on
+ * The public file formats as docs/formats.md states them, written out here on
  * purpose rather than imported from the app: the e2e suite checks the files a
  * person exchanges, not the app's own idea of them.
  */

@@ -1,5 +1,5 @@
 /**
- * Programs over resident models (DESIGN.md): the program model, the runner
+ * Programs over resident models (docs/architecture.md): the program model, the runner
  * with its serial and interleaved modes, admission control over a device
  * memory pool, the serial/interleaved parity check, and MLP program steps.
  */

@@ -1,7 +1,7 @@
 /**
  * The program model: what a model node runs, as plain data and callbacks.
  *
- * Idea (DESIGN.md, "Programs over resident models"): a model node's work is a
+ * Idea (docs/architecture.md, "The three ideas"): a model node's work is a
  * program — a list of one-shot *component* steps and model *loops* of K
  * units (a training step, a denoising step, a decode step) — run by one
  * runner over model instances kept resident on the device. A step names the
