@@ -1,0 +1,199 @@
+/**
+ * The crash fuzzer: seeded scenarios of runs and faults across two or three
+ * tabs of one browser (support/fuzz/scenario.ts), each followed by a check of
+ * what IndexedDB holds (support/fuzz/invariants.ts) and of every `ok` run's
+ * export, imported into another browser and exported back unchanged.
+ *
+ * `npm test` runs the fixed seeds below; `npm run fuzz -- --scenarios N --seed S`
+ * runs seeds S … S+N-1 (FUZZ_SEED, FUZZ_SCENARIOS). A failure prints its seed
+ * and its actions: `npm run fuzz -- --seed S` replays it.
+ */
+import type { BrowserContext, Page } from '@playwright/test';
+import { expect, test } from './fixtures';
+import type { RunFile } from './support/formats';
+import { readStore, unfinishedRuns, violations, type StoredState } from './support/fuzz/invariants';
+import { describeScenario, scenarioFor, type Action, type Scenario } from './support/fuzz/scenario';
+import { StorageQuota } from './support/quota';
+import { engineWorker, openTab, type Tab } from './support/tabs';
+import { Workbench } from './pages/workbench';
+
+// Several runs at once in several tabs, with leases that must lapse on time: nothing beside it.
+test.use({ alone: true });
+
+/** Seeds `npm test` runs: a few short scenarios that between them close, kill, reload, cancel and fill. */
+const FIXED_SEEDS = [1, 3];
+/** How long a lease vouches for a run, and how often every engine sweeps (workers/engine). */
+const LEASE_MS = 10_000;
+const SWEEP_MS = 5_000;
+/** How long the survivors get to finish every run once the faults are over (a wait, not a check). */
+const SETTLE_MS = 120_000;
+
+function seeds(): number[] {
+  const from = process.env.FUZZ_SEED;
+  const count = Number(process.env.FUZZ_SCENARIOS ?? (from === undefined ? 0 : 1));
+  if (from === undefined && count === 0) return FIXED_SEEDS;
+  const first = from === undefined ? Date.now() % 1_000_000 : Number(from);
+  return Array.from({ length: count }, (_, i) => (first + i) >>> 0);
+}
+
+/** The tabs of a scenario, by slot; an engineless tab's worker was terminated. */
+interface Tabs {
+  open: Map<number, Tab>;
+  engineless: Set<number>;
+  /** Uncaught page errors of every tab, closed ones included. */
+  errors: string[];
+}
+
+async function startRuns(app: Workbench, steps: number, lrs: number[]): Promise<void> {
+  await app.params.set('steps', steps);
+  await app.params.set('lr', lrs.join(', '));
+  if (lrs.length > 1) {
+    await expect(app.params.sweepButton).toHaveText(`Run sweep (${lrs.length} runs)`);
+    await app.params.runSweep();
+  } else await app.toolbar.run();
+}
+
+/** Carry out one action. The scenario guarantees its tab is in the state it needs. */
+async function perform(context: BrowserContext, tabs: Tabs, action: Action): Promise<void> {
+  const tab = tabs.open.get(action.tab);
+  switch (action.kind) {
+    case 'run':
+      return startRuns(tab!.app, action.steps, [action.lr]);
+    case 'sweep':
+      return startRuns(tab!.app, action.steps, action.lrs);
+    case 'close':
+      tabs.errors.push(...tab!.errors);
+      tabs.open.delete(action.tab);
+      tabs.engineless.delete(action.tab);
+      return tab!.app.page.close({ runBeforeUnload: false });
+    case 'open':
+      tabs.open.set(action.tab, await openTab(context));
+      return;
+    case 'terminate':
+      tabs.engineless.add(action.tab);
+      // The worker closes itself: as a crash, its Web Locks go with it and nothing is written.
+      await engineWorker(tab!.app.page)
+        .evaluate(() => self.close())
+        .catch(() => undefined);
+      return;
+    case 'reload':
+      tabs.engineless.delete(action.tab);
+      return tab!.app.reload();
+    case 'cancel': {
+      const { runs, toolbar } = tab!.app;
+      const rows = await runs.rows.count();
+      if (rows === 0) return;
+      await runs.select(runs.rows.nth(action.pick % rows));
+      if (await toolbar.cancelButton.isEnabled()) await toolbar.cancelRun();
+      return;
+    }
+    case 'quota': {
+      const quota = await StorageQuota.of(tab!.app.page);
+      await quota.force(await quota.usage());
+      await tab!.app.page.waitForTimeout(action.holdMs);
+      await quota.lift();
+      return;
+    }
+  }
+}
+
+/** Wait until no run is queued or running, or SETTLE_MS have passed; the last read of the stores. */
+async function settle(page: Page): Promise<StoredState> {
+  const deadline = Date.now() + SETTLE_MS;
+  for (;;) {
+    const state = await readStore(page);
+    if (unfinishedRuns(state).length === 0 || Date.now() > deadline) return state;
+    await page.waitForTimeout(1_000);
+  }
+}
+
+/**
+ * Every `ok` run exported from `app`, imported into a fresh browser context
+ * and exported again: the same file, field for field.
+ */
+async function roundTrips(
+  app: Workbench,
+  context: BrowserContext,
+  ids: string[],
+): Promise<string[]> {
+  const found: string[] = [];
+  if (ids.length === 0) return found;
+  const other = new Workbench(await context.newPage());
+  await other.open();
+  for (const id of ids) {
+    await app.runs.select(app.runs.row(id));
+    const { json } = await app.runs.exportRun();
+    await other.toolbar.importFile({ name: `${id}.run.json`, text: JSON.stringify(json) });
+    const row = other.runs.row(id);
+    await other.runs.expectStatus(row, 'ok');
+    await other.runs.select(row);
+    const again: RunFile = (await other.runs.exportRun()).json;
+    if (JSON.stringify(again) !== JSON.stringify(json))
+      found.push(`run ${id}: its export, imported and exported again, differs`);
+  }
+  return found;
+}
+
+async function runScenario(
+  scenario: Scenario,
+  first: Tab,
+  newContext: () => Promise<BrowserContext>,
+): Promise<string[]> {
+  const context = first.app.page.context();
+  const tabs: Tabs = { open: new Map([[0, first]]), engineless: new Set(), errors: [] };
+  for (let slot = 1; slot < scenario.tabs; slot++) tabs.open.set(slot, await openTab(context));
+  for (const { afterMs, action } of scenario.steps) {
+    await new Promise((resolve) => setTimeout(resolve, afterMs));
+    await perform(context, tabs, action);
+  }
+
+  // A later visit: a fresh tab (and engine) beside the survivors, past every lease.
+  const checker = await openTab(context);
+  const state = await settle(checker.app.page);
+  const found = violations(state);
+  const outcome = new Map<string, number>();
+  for (const run of state.runs) outcome.set(run.status, (outcome.get(run.status) ?? 0) + 1);
+  console.log(
+    `seed ${scenario.seed}: ${state.runs.length} runs (` +
+      `${[...outcome].map(([status, n]) => `${n} ${status}`).join(', ')}), ${found.length} broken rules`,
+  );
+  const stuck = unfinishedRuns(state).length > 0;
+  if (!stuck) {
+    const ok = state.runs.filter((run) => run.status === 'ok').map((run) => run.id);
+    const fresh = await newContext();
+    found.push(...(await roundTrips(checker.app, fresh, ok)));
+  }
+  for (const tab of [...tabs.open.values(), checker]) tabs.errors.push(...tab.errors);
+  found.push(...tabs.errors.map((error) => `uncaught page error: ${error.split('\n')[0]}`));
+  return found;
+}
+
+for (const seed of seeds()) {
+  test(`fuzz seed ${seed}: runs and faults across tabs leave IndexedDB consistent`, async ({
+    page,
+    browser,
+    baseURL,
+    viewport,
+  }) => {
+    // Faults, then a settling window longer than a lease and a few sweeps.
+    test.setTimeout(SETTLE_MS + 4 * (LEASE_MS + SWEEP_MS) + 120_000);
+    const scenario = scenarioFor(seed);
+    const described = describeScenario(scenario);
+    await test.info().attach('scenario', { body: described, contentType: 'text/plain' });
+    const contexts: BrowserContext[] = [];
+    const newContext = async () => {
+      const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
+      contexts.push(context);
+      return context;
+    };
+    // The fixture's page is tab 0 (its uncaught errors fail the test as everywhere).
+    const first: Tab = { app: new Workbench(page), errors: [] };
+    await first.app.open();
+    try {
+      const found = await runScenario(scenario, first, newContext);
+      expect(found, `replay: npm run fuzz -- --seed ${seed}\n${described}`).toEqual([]);
+    } finally {
+      for (const context of contexts) await context.close();
+    }
+  });
+}

@@ -1,0 +1,121 @@
+/**
+ * The crash fuzzer's own contracts: a seed names one scenario (so a failing
+ * seed replays), every scenario can be carried out, and the invariants catch
+ * the stores they are meant to catch.
+ */
+import { describe, expect, it } from 'vitest';
+import { violations, type StoredRunRow, type StoredState } from './invariants';
+import { describeScenario, scenarioFor } from './scenario';
+
+describe('scenarioFor', () => {
+  it('gives the same actions for the same seed, and others for another', () => {
+    expect(scenarioFor(7)).toEqual(scenarioFor(7));
+    expect(describeScenario(scenarioFor(7))).toEqual(describeScenario(scenarioFor(7)));
+    expect(describeScenario(scenarioFor(8))).not.toEqual(describeScenario(scenarioFor(7)));
+  });
+
+  it('only asks what can be done: runs from a tab with an engine, never closing the last tab', () => {
+    for (let seed = 0; seed < 500; seed++) {
+      const { tabs, steps } = scenarioFor(seed);
+      const open = new Set(Array.from({ length: tabs }, (_, i) => i));
+      const engineless = new Set<number>();
+      expect(steps[0]!.action.kind).toMatch(/^(run|sweep)$/);
+      for (const { afterMs, action } of steps) {
+        expect(afterMs).toBeGreaterThanOrEqual(0);
+        if (action.kind === 'open') expect(open.has(action.tab)).toBe(false);
+        else
+          expect(open.has(action.tab), `seed ${seed}: ${action.kind} on a closed tab`).toBe(true);
+        if (action.kind === 'run' || action.kind === 'sweep' || action.kind === 'terminate')
+          expect(engineless.has(action.tab), `seed ${seed}: ${action.kind} without an engine`).toBe(
+            false,
+          );
+        if (action.kind === 'close') {
+          expect(open.size, `seed ${seed}: closes the last tab`).toBeGreaterThan(1);
+          open.delete(action.tab);
+          engineless.delete(action.tab);
+        }
+        if (action.kind === 'open') open.add(action.tab);
+        if (action.kind === 'terminate') engineless.add(action.tab);
+        if (action.kind === 'reload') engineless.delete(action.tab);
+      }
+    }
+  });
+});
+
+describe('violations', () => {
+  const run = (id: string, status: string, steps = 10): StoredRunRow => ({
+    id,
+    status,
+    leaseUntil: null,
+    paramsDigest: `digest-${steps}`,
+    params: { steps },
+    engine: { backend: 'wasm' },
+    flowSnapshot: { nodes: [{ id: 'train' }] },
+  });
+  const node = (runId: string, status: string) => ({
+    runId,
+    node: 'train',
+    status,
+    startedAt: '2026-01-01T00:00:00.000Z',
+    durationMs: 5,
+    error: status === 'error' ? 'boom' : '',
+  });
+  const loss = (runId: string, values: number[]) =>
+    values.map((value, step) => ({ runId, name: 'train.loss', step, value }));
+  const store = (over: Partial<StoredState>): StoredState => ({
+    now: 0,
+    runs: [run('a', 'ok')],
+    nodes: [node('a', 'ok')],
+    metrics: loss('a', [0.9, 0.7]),
+    ...over,
+  });
+
+  it('finds nothing in a consistent store', () => {
+    expect(violations(store({}))).toEqual([]);
+  });
+
+  it('names a run that never ended', () => {
+    expect(violations(store({ runs: [run('a', 'queued')], nodes: [] }))).toEqual([
+      'run a (queued) never ended (no lease)',
+    ]);
+  });
+
+  it('names a gap, a duplicate and a short ok series', () => {
+    const gap = [...loss('a', [0.9]), { runId: 'a', name: 'train.loss', step: 2, value: 0.5 }];
+    expect(violations(store({ metrics: gap }))).toContain(
+      'run a (ok) train.loss: point 1 has step 2 (gap or duplicate)',
+    );
+    const twice = [...loss('a', [0.9, 0.7]), ...loss('a', [0.9])];
+    expect(violations(store({ metrics: twice })).join('\n')).toMatch(/gap or duplicate/);
+    expect(violations(store({ metrics: loss('a', [0.9]) }))).toEqual([
+      'run a (ok) train.loss has 1 points, its 10 steps emit 2',
+    ]);
+  });
+
+  it('names a half-written node outcome and a node left running in an ended run', () => {
+    const half = { ...node('a', 'ok'), durationMs: null };
+    expect(violations(store({ nodes: [half] }))).toEqual([
+      'run a (ok) node train (ok) has no duration',
+    ]);
+    expect(
+      violations(store({ runs: [run('a', 'abandoned')], nodes: [node('a', 'running')] })),
+    ).toEqual(['run a (abandoned) node train (running) is still running in an ended run']);
+  });
+
+  it('names runs of equal params whose series are not prefixes of one another', () => {
+    const runs = [run('a', 'ok'), run('b', 'cancelled')];
+    const nodes = [node('a', 'ok'), node('b', 'cancelled')];
+    expect(
+      violations(store({ runs, nodes, metrics: [...loss('a', [0.9, 0.7]), ...loss('b', [0.9])] })),
+    ).toEqual([]);
+    expect(
+      violations(store({ runs, nodes, metrics: [...loss('a', [0.9, 0.7]), ...loss('b', [0.8])] })),
+    ).toEqual(['runs a and b share params but train.loss differs at step 0: 0.9 vs 0.8']);
+  });
+
+  it('names points and outcomes of a run that has no record', () => {
+    expect(violations(store({ metrics: [...loss('a', [0.9, 0.7]), ...loss('z', [1])] }))).toEqual([
+      'metric points of run z, which has no record',
+    ]);
+  });
+});

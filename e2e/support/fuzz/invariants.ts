@@ -1,0 +1,202 @@
+/**
+ * What the crash fuzzer holds IndexedDB to after a scenario, as a pure
+ * function of what the stores hold (read in a page by `readStore`), so the
+ * checks themselves are unit-tested on hand-made stores. Each broken rule is
+ * one line naming the run, so a failure reads as a list of what is wrong.
+ *
+ * "Prefix of what its nodes emitted": the app's runs are deterministic (same
+ * params, seed and backend, same series), so runs that share those are
+ * compared with each other: the shorter series must be a prefix of the longer,
+ * value for value, and two finished `ok` runs must be equal.
+ */
+import type { Page } from '@playwright/test';
+
+export interface StoredRunRow {
+  id: string;
+  status: string;
+  leaseUntil: number | null;
+  paramsDigest: string;
+  params: Record<string, unknown>;
+  engine: { backend: string } | null;
+  flowSnapshot: { nodes: { id: string }[] };
+}
+
+export interface StoredNodeRow {
+  runId: string;
+  node: string;
+  status: string;
+  startedAt: string | null;
+  durationMs: number | null;
+  error: string;
+}
+
+export interface StoredMetricRow {
+  runId: string;
+  name: string;
+  step: number;
+  value: number;
+}
+
+export interface StoredState {
+  /** The page's clock when the stores were read (leases are epoch ms on it). */
+  now: number;
+  runs: StoredRunRow[];
+  nodes: StoredNodeRow[];
+  metrics: StoredMetricRow[];
+}
+
+const finished = new Set(['ok', 'error', 'cancelled', 'abandoned']);
+const nodeDone = new Set(['ok', 'skipped']);
+/** A train node emits its loss every 5 steps (the default flow). */
+const LOSS = 'train.loss';
+const LOSS_EVERY = 5;
+
+/** Every run, node outcome and metric point, read in one read-only transaction in `page`. */
+export function readStore(page: Page): Promise<StoredState> {
+  return page.evaluate(
+    () =>
+      new Promise<StoredState>((resolve, reject) => {
+        const open = indexedDB.open('flowbench');
+        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction(['runs', 'runNodes', 'metrics'], 'readonly');
+          const runs = tx.objectStore('runs').getAll();
+          const nodes = tx.objectStore('runNodes').getAll();
+          const metrics = tx.objectStore('metrics').getAll();
+          tx.onabort = () => reject(tx.error ?? new Error('cannot read the run stores'));
+          tx.oncomplete = () => {
+            db.close();
+            resolve({
+              now: Date.now(),
+              runs: runs.result as StoredRunRow[],
+              nodes: nodes.result as StoredNodeRow[],
+              metrics: metrics.result as StoredMetricRow[],
+            });
+          };
+        };
+      }),
+  );
+}
+
+/** Runs not yet ended: `queued`, or `running` (whether or not an engine still vouches for it). */
+export function unfinishedRuns(state: StoredState): StoredRunRow[] {
+  return state.runs.filter((run) => !finished.has(run.status));
+}
+
+/** Each run's series, by metric name, in step order. */
+function seriesOf(state: StoredState): Map<string, Map<string, StoredMetricRow[]>> {
+  const byRun = new Map<string, Map<string, StoredMetricRow[]>>();
+  for (const point of state.metrics) {
+    const names = byRun.get(point.runId) ?? new Map<string, StoredMetricRow[]>();
+    byRun.set(point.runId, names);
+    const series = names.get(point.name) ?? [];
+    names.set(point.name, series);
+    series.push(point);
+  }
+  for (const names of byRun.values())
+    for (const series of names.values()) series.sort((a, b) => a.step - b.step);
+  return byRun;
+}
+
+/**
+ * Every rule the stores break once the scenario has settled, one line each.
+ * A run still `queued` or `running` here had an engine able to take it for
+ * the whole settling window, so it counts as stuck.
+ */
+export function violations(state: StoredState): string[] {
+  const found: string[] = [];
+  const ids = new Set(state.runs.map((run) => run.id));
+  const series = seriesOf(state);
+
+  for (const run of state.runs) {
+    const tag = `run ${run.id} (${run.status})`;
+    if (!finished.has(run.status)) {
+      const lease =
+        run.leaseUntil === null ? 'no lease' : `lease ${run.leaseUntil - state.now} ms left`;
+      found.push(`${tag} never ended (${lease})`);
+    }
+
+    // Node outcomes: whole rows, none left mid-way in an ended run.
+    const nodes = state.nodes.filter((n) => n.runId === run.id);
+    for (const node of nodes) {
+      const where = `${tag} node ${node.node} (${node.status})`;
+      if ((node.status === 'ok' || node.status === 'running') && node.startedAt === null)
+        found.push(`${where} has no start time`);
+      if (node.status === 'ok' && (node.durationMs === null || node.durationMs < 0))
+        found.push(`${where} has no duration`);
+      if (node.status === 'error' && node.error === '') found.push(`${where} has no error`);
+      if (finished.has(run.status) && (node.status === 'running' || node.status === 'queued'))
+        found.push(`${where} is still ${node.status} in an ended run`);
+    }
+    if (run.status === 'ok') {
+      const flowNodes = run.flowSnapshot.nodes.map((n) => n.id).sort();
+      const recorded = nodes.map((n) => n.node).sort();
+      if (JSON.stringify(flowNodes) !== JSON.stringify(recorded))
+        found.push(
+          `${tag} records nodes [${recorded.join(', ')}], its flow has [${flowNodes.join(', ')}]`,
+        );
+      for (const node of nodes)
+        if (!nodeDone.has(node.status)) found.push(`${tag} node ${node.node} is ${node.status}`);
+    }
+
+    // Series: steps 0, 1, 2 … once each.
+    for (const [name, points] of series.get(run.id) ?? []) {
+      const gap = points.findIndex((point, i) => point.step !== i);
+      if (gap >= 0)
+        found.push(`${tag} ${name}: point ${gap} has step ${points[gap]!.step} (gap or duplicate)`);
+    }
+    const steps = run.params.steps;
+    const loss = series.get(run.id)?.get(LOSS)?.length ?? 0;
+    if (run.status === 'ok' && typeof steps === 'number' && loss !== steps / LOSS_EVERY)
+      found.push(
+        `${tag} ${LOSS} has ${loss} points, its ${steps} steps emit ${steps / LOSS_EVERY}`,
+      );
+  }
+
+  for (const id of new Set(state.metrics.map((point) => point.runId)))
+    if (!ids.has(id)) found.push(`metric points of run ${id}, which has no record`);
+  for (const id of new Set(state.nodes.map((node) => node.runId)))
+    if (!ids.has(id)) found.push(`node outcomes of run ${id}, which has no record`);
+
+  found.push(...divergences(state, series));
+  return found;
+}
+
+/** Runs of equal params and backend whose series are not prefixes of one another. */
+function divergences(
+  state: StoredState,
+  series: Map<string, Map<string, StoredMetricRow[]>>,
+): string[] {
+  const found: string[] = [];
+  const groups = new Map<string, StoredRunRow[]>();
+  for (const run of state.runs) {
+    if (!run.engine) continue;
+    const key = `${run.paramsDigest} ${run.engine.backend}`;
+    groups.set(key, [...(groups.get(key) ?? []), run]);
+  }
+  for (const runs of groups.values())
+    for (let i = 0; i < runs.length; i++)
+      for (let j = i + 1; j < runs.length; j++) {
+        const [a, b] = [runs[i]!, runs[j]!];
+        const names = new Set([
+          ...(series.get(a.id)?.keys() ?? []),
+          ...(series.get(b.id)?.keys() ?? []),
+        ]);
+        for (const name of names) {
+          const [x, y] = [series.get(a.id)?.get(name) ?? [], series.get(b.id)?.get(name) ?? []];
+          const shared = Math.min(x.length, y.length);
+          const differs = x.slice(0, shared).findIndex((p, k) => !Object.is(p.value, y[k]!.value));
+          if (differs >= 0)
+            found.push(
+              `runs ${a.id} and ${b.id} share params but ${name} differs at step ${differs}: ` +
+                `${x[differs]!.value} vs ${y[differs]!.value}`,
+            );
+          else if (a.status === 'ok' && b.status === 'ok' && x.length !== y.length)
+            found.push(
+              `ok runs ${a.id} and ${b.id} share params but ${name} has ${x.length} vs ${y.length} points`,
+            );
+        }
+      }
+  return found;
+}
