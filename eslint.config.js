@@ -6,6 +6,10 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 import { noImportCycle } from './scripts/lint/no-import-cycle.js';
 
+/** The Dexie tables, as a selector's name pattern. */
+const storedTables =
+  '/^(flows|runs|runNodes|metrics|artifacts|intervals|settings|files|transaction|table|tables)$/';
+
 /** Imports a layer may not make (docs/architecture.md, "Layers"). */
 const forbid = (...groups) => ({
   'no-restricted-imports': [
@@ -215,6 +219,23 @@ export default tseslint.config(
             },
           ],
         },
+      ],
+    },
+  },
+  {
+    // ...and no reaching past those queries to the tables: a FlowbenchDb's tables are public
+    // fields (Dexie declares them so), so lint stops `db.runs.get(…)` outside src/db.
+    files: ['src/**/*.{ts,tsx}', 'workers/**/*.ts', 'bench/**/*.{ts,tsx}'],
+    ignores: ['src/db/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        ...['Identifier[name=/^db$|Db$/]', 'MemberExpression[property.name=/^db$|Db$/]'].map(
+          (db) => ({
+            selector: `MemberExpression[object.type=/Identifier|MemberExpression/][property.name=${storedTables}] > ${db}.object`,
+            message: 'tables are read and written only in src/db: call its named queries',
+          }),
+        ),
       ],
     },
   },
