@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { describeIssues } from '../core/flow/issues';
 import { parseFlow } from '../core/flow/validate';
-import { createFlow, listFlows, saveFlow, saveFlowOver } from './flows';
+import { createFlow, firstFlow, listFlows, saveFlow, saveFlowOver } from './flows';
 import { FlowbenchDb } from './schema';
 
 const parsed = parseFlow(
@@ -25,6 +25,20 @@ afterEach(async () => {
 });
 
 describe('flow library', () => {
+  it('adds the first flow once when two first visits ask at the same moment', async () => {
+    const db = freshDb();
+    // As React's development mode runs the start-up effect: twice, neither waiting.
+    const [a, b] = await Promise.all([firstFlow(db, flow), firstFlow(db, flow)]);
+    expect(await listFlows(db)).toHaveLength(1);
+    expect(b.row.id).toBe(a.row.id);
+    expect([a.created, b.created].sort()).toEqual([false, true]);
+    // A library with flows gets nothing added: the flow saved last opens.
+    await new Promise((resolve) => setTimeout(resolve, 5)); // a later save time
+    const later = await createFlow(db, { ...flow, name: 'later' });
+    expect(await firstFlow(db, flow)).toEqual({ row: later, created: false });
+    expect(await listFlows(db)).toHaveLength(2);
+  });
+
   it('creates a flow at version 1 and bumps the version on every save', async () => {
     const db = freshDb();
     const row = await createFlow(db, flow);

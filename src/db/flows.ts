@@ -7,16 +7,33 @@ export function newFlowId(): FlowId {
   return crypto.randomUUID() as FlowId;
 }
 
+function newFlowRow(doc: FlowDocument): FlowRow {
+  return { id: newFlowId(), name: doc.name, doc, version: 1, updatedAt: new Date().toISOString() };
+}
+
 export async function createFlow(db: FlowbenchDb, doc: FlowDocument): Promise<FlowRow> {
-  const row: FlowRow = {
-    id: newFlowId(),
-    name: doc.name,
-    doc,
-    version: 1,
-    updatedAt: new Date().toISOString(),
-  };
+  const row = newFlowRow(doc);
   await db.flows.add(row);
   return row;
+}
+
+/**
+ * The flow to open when none is remembered: the one saved last, or `doc`
+ * added to a library that is empty (`created`). Looking and adding are one
+ * transaction, so two first visits at once (two tabs opened together, or
+ * React running a start-up effect twice in development) add it once.
+ */
+export async function firstFlow(
+  db: FlowbenchDb,
+  doc: FlowDocument,
+): Promise<{ row: FlowRow; created: boolean }> {
+  return db.transaction('rw', db.flows, async () => {
+    const last = await db.flows.orderBy('updatedAt').last();
+    if (last) return { row: last, created: false };
+    const row = newFlowRow(doc);
+    await db.flows.add(row);
+    return { row, created: true };
+  });
 }
 
 /** Save a changed document; bumps the version. Returns the saved version. */
@@ -58,11 +75,6 @@ export function getFlow(db: FlowbenchDb, id: FlowId): Promise<FlowRow | undefine
 /** The library, most recently saved first. */
 export function listFlows(db: FlowbenchDb): Promise<FlowRow[]> {
   return db.flows.orderBy('updatedAt').reverse().toArray();
-}
-
-/** The flow saved most recently, if the library has any. */
-export function lastSavedFlow(db: FlowbenchDb): Promise<FlowRow | undefined> {
-  return db.flows.orderBy('updatedAt').last();
 }
 
 /** Delete a flow from the library. Its runs stay: they keep their own snapshot of it. */

@@ -20,9 +20,11 @@ export function App() {
   const store = useEditorStore();
   useAutosave();
   useEffect(() => {
-    restoreSession(store).catch((error: unknown) =>
+    const startUp = new AbortController();
+    restoreSession(store, startUp.signal).catch((error: unknown) =>
       store.getState().alert(`Could not open the flow library: ${String(error)}`),
     );
+    return () => startUp.abort();
   }, [store]);
   return (
     <ReactFlowProvider>

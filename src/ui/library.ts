@@ -13,7 +13,7 @@ import { RUN_FORMAT } from '../core/run/export';
 import { formatOf, importRefused, refuseImport } from '../core/run/import-file';
 import type { FlowId, RunId } from '../core/run/record';
 import { storeFile } from '../db/files';
-import { createFlow, getFlow, lastSavedFlow, saveFlowOver } from '../db/flows';
+import { createFlow, firstFlow, getFlow, saveFlowOver } from '../db/flows';
 import type { FlowRow } from '../db/schema';
 import {
   dropUnsavedEdit,
@@ -87,19 +87,29 @@ export async function openExample(store: EditorStore, example: Example): Promise
     if (!named) throw new Error(`${file.name} (${digest}) is not the file the example names`);
   }
   await addAndOpen(store, example.doc);
+  // Laid out and fitted to the view once the canvas has drawn it.
+  store.setState({ layoutOnOpen: store.getState().flowId });
   for (const [name, value] of Object.entries(example.runParams ?? {}))
     store.getState().setRunParam(name, value);
 }
 
-/** On start-up: reopen the flow that was open, or put the default example on the canvas. */
-export async function restoreSession(store: EditorStore): Promise<void> {
+/**
+ * On start-up: reopen the flow that was open, or the one saved last, or put
+ * the default example on the canvas (a first visit). After `signal` aborts
+ * (the page's start-up was undone, as React does once in development) it
+ * opens nothing: the start-up that replaced it does.
+ */
+export async function restoreSession(store: EditorStore, signal?: AbortSignal): Promise<void> {
   const backend = await readSetting(db, 'backend');
-  if (backend) store.getState().setBackend(backend);
+  if (backend && !signal?.aborted) store.getState().setBackend(backend);
   const open = await readSetting(db, 'openFlow');
-  if (open && (await getFlow(db, open))) return openLibraryFlow(store, open);
-  const any = await lastSavedFlow(db);
-  if (any) return openLibraryFlow(store, any.id);
-  await addAndOpen(store, defaultExample());
+  if (open && (await getFlow(db, open))) {
+    if (!signal?.aborted) await openLibraryFlow(store, open);
+    return;
+  }
+  // A first visit adds the default example, once however often this runs.
+  const { row } = await firstFlow(db, defaultExample());
+  if (!signal?.aborted) await openLibraryFlow(store, row.id);
 }
 
 /**

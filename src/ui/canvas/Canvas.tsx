@@ -5,13 +5,15 @@ import {
   Controls,
   MiniMap,
   ReactFlow,
+  useNodesInitialized,
+  useReactFlow,
   type Connection,
   type Edge,
   type NodeChange,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
 import './canvas.css';
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { portTypeRules } from '../colours';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
@@ -30,7 +32,7 @@ import {
 } from './groupNodes';
 import { GroupNodeView } from './GroupNodeView';
 import { LayoutMenu } from './LayoutMenu';
-import { ungroupEdit } from './layoutCommands';
+import { autoLayoutNodes, ungroupEdit } from './layoutCommands';
 
 const nodeTypes = { flow: FlowNodeView, frame: GroupNodeView };
 // Props given to React Flow keep their identity between renders: React Flow
@@ -48,8 +50,49 @@ const deleteKeyCode = ['Backspace', 'Delete'];
  */
 const DRAW_ALL_UP_TO = 300;
 
+/**
+ * The canvas of the open flow, drawn afresh for each flow opened: React Flow
+ * then measures its nodes anew (never with the sizes of the last flow's
+ * nodes of the same id) and fits the view to it.
+ */
 export function Canvas() {
+  const flowId = useEditor((s) => s.flowId);
+  return <FlowCanvas key={flowId ?? ''} />;
+}
+
+/**
+ * Lay out a flow opened for the first time (an example) once React Flow has
+ * measured its nodes, then fit the view to it: its stored positions were
+ * placed by hand, for node sizes that are not the ones drawn now.
+ */
+function useLayoutOnOpen(): void {
   const store = useEditorStore();
+  const flow = useReactFlow<ShownNode>();
+  const measured = useNodesInitialized();
+  const pending = useEditor((s) => s.layoutOnOpen !== null && s.layoutOnOpen === s.flowId);
+  useEffect(() => {
+    if (!pending || !measured) return;
+    const { doc, settleDoc } = store.getState();
+    if (!doc) return;
+    // React Flow's own nodes hold the sizes as drawn; for a moment they may
+    // still be the last flow's, unmeasured: then this runs again once measured.
+    const nodes = doc.nodes.map((n) => flow.getInternalNode(n.id));
+    const sized = nodes.flatMap((n) =>
+      n?.measured.width && n.measured.height
+        ? [{ ...n.internals.userNode, measured: n.measured }]
+        : [],
+    );
+    if (sized.length < doc.nodes.length) return;
+    store.setState({ layoutOnOpen: null });
+    const moves = autoLayoutNodes(doc, sized);
+    if (moves.size > 0) settleDoc(edits.moveNodes(moves).apply(doc));
+    void flow.fitView(fitViewOptions);
+  }, [store, flow, measured, pending]);
+}
+
+function FlowCanvas() {
+  const store = useEditorStore();
+  useLayoutOnOpen();
   const menus = useCanvasMenus();
   const selectAll = useSelectAll();
   const doc = useEditor((s) => s.doc);

@@ -6,7 +6,7 @@
  * cannot act on the selection says why and changes nothing.
  */
 import type { Node } from '@xyflow/react';
-import { parsePortRef } from '../../core/flow/document';
+import { parsePortRef, type FlowDocument } from '../../core/flow/document';
 import { groupNodes, groupOf, ungroup } from '../../core/flow/groups';
 import {
   alignBoxes,
@@ -130,11 +130,7 @@ export function runLayoutCommand(
     // Two or more selected nodes are laid out alone; otherwise the whole flow.
     const part =
       selected.length >= 2 ? selected : nodes.filter((n) => groupOfNodeId(n.id) === null);
-    const links = doc.edges.map((e) => ({
-      from: parsePortRef(e.from).node,
-      to: parsePortRef(e.to).node,
-    }));
-    const moves = autoLayout(part.map(boxOf), links);
+    const moves = autoLayoutNodes(doc, part);
     if (moves.size > 0)
       changeDoc({
         ...edits.moveNodes(moves),
@@ -164,6 +160,15 @@ export function runLayoutCommand(
   if (groups.length === 0) return 'Ungroup: select a group, or a node in one';
   changeDoc(ungroupEdit(groups));
   return null;
+}
+
+/** Where auto-layout puts `nodes` (as drawn, with their measured sizes) of `doc`. */
+export function autoLayoutNodes(doc: FlowDocument, nodes: readonly Node[]): Positions {
+  const links = doc.edges.map((e) => ({
+    from: parsePortRef(e.from).node,
+    to: parsePortRef(e.to).node,
+  }));
+  return autoLayout(nodes.map(boxOf), links);
 }
 
 /** The edit that dissolves groups, keeping their nodes (also what deleting a frame does). */

@@ -54,8 +54,19 @@ export interface EditorState {
 
   /** Undo and redo of the open flow's edits. */
   history: History;
+  /**
+   * The flow just opened that is to be laid out by data flow once its nodes
+   * are drawn and measured (an example: its stored positions were placed by
+   * hand, for sizes nodes no longer have).
+   */
+  layoutOnOpen: FlowId | null;
 
   openFlow: (flowId: FlowId, doc: FlowDocument) => void;
+  /**
+   * Change the open document as part of opening it (laid out to the sizes
+   * its nodes are drawn at): saved like an edit, but no step of the history.
+   */
+  settleDoc: (doc: FlowDocument) => void;
   /** Apply an edit to the open flow, as one entry of its history. */
   changeDoc: (edit: Edit) => void;
   undo: () => void;
@@ -97,6 +108,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     stopping: {},
     alerts: [],
     history: emptyHistory,
+    layoutOnOpen: null,
     ...initial,
 
     openFlow: (flowId, doc) =>
@@ -108,7 +120,15 @@ export function createEditorStore(initial?: Partial<EditorState>) {
         selectedRun: null,
         runParams: {},
         history: emptyHistory,
+        layoutOnOpen: null,
       }),
+    settleDoc: (doc) =>
+      set((state) =>
+        // Only before the first edit: the history's first step must undo to the settled document.
+        state.doc === doc || state.history.past.length > 0 || state.history.future.length > 0
+          ? state
+          : { doc, revision: state.revision + 1 },
+      ),
     changeDoc: (edit) =>
       set((state) => {
         if (!state.doc) return state;
