@@ -1,13 +1,14 @@
 /**
  * The run record (table `runs`): one row per run — what ran (the flow's
  * snapshot, params, seed), why (`cause`, `rerunOf`), where (`backendChoice`,
- * `requires`, `engine`), and how it ended. A run file's `run` object is this
+ * `requires`, `engine`, `fingerprint`), and how it ended. A run file's `run` object is this
  * row less what is local to one browser (`flowId`, `flowSnapshot`, which the
  * file holds as `flow`, `leaseUntil` and `cancelRequestedAt`).
  */
 import { z } from '../schema';
 import { flowDocumentSchema } from '../flow/document';
 import type { Backend, BackendChoice } from '../runtime/tensor-runtime';
+import { runFingerprintSchema } from './fingerprint';
 import { flowIdSchema, runIdSchema } from './ids';
 import { defineRecord } from './migration';
 
@@ -57,6 +58,11 @@ export const runRowSchema = z.object({
   finishedAt: z.nullable(z.string()),
   durationMs: z.nullable(z.number()),
   engine: z.nullable(engineRecordSchema),
+  /**
+   * What it ran on, in full (fingerprint.ts), written when an engine claims
+   * it; absent before that and on runs from before fingerprints.
+   */
+  fingerprint: z.optional(runFingerprintSchema),
   result: z.record(z.string(), z.unknown()),
   /** Epoch ms until which the engine holding the run vouches for it. */
   leaseUntil: z.nullable(z.number()),

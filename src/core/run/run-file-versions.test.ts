@@ -8,12 +8,19 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { describeIssues, issuesFromZod } from '../flow/issues';
 import { fromRunExport, toRunExport, type RunRecord } from './export';
-import type { z } from '../schema';
+import { z } from '../schema';
 import { artifactRowSchema } from '../records/artifact';
+import type { RunFingerprint } from '../records/fingerprint';
+import { storedRecords } from '../records/index';
 import { intervalRowSchema } from '../records/interval';
 import { metricRowSchema } from '../records/metric';
-import { runRowSchema } from '../records/run';
-import { RUN_FORMAT, runFileVersion, upgradeRunFile } from '../records/run-file';
+import { runRecord, runRowSchema } from '../records/run';
+import {
+  RUN_FORMAT,
+  runFileVersion,
+  upgradeRunFile,
+  type RunFileRecords,
+} from '../records/run-file';
 import { runNodeRowSchema } from '../records/run-node';
 
 const fixtureDir = new URL('../../db/fixtures/', import.meta.url);
@@ -103,5 +110,64 @@ describe('flowbench.run/1 → /2', () => {
   it('names the version it wrote in the upgraded file', () => {
     const upgraded = upgradeRunFile(fileOf(1));
     expect(upgraded.ok && (upgraded.file as Json).format).toBe('flowbench.run/2');
+  });
+});
+
+describe('the run fingerprint in flowbench.run/2', () => {
+  const fingerprint: RunFingerprint = {
+    app: { version: '0.1.0', build: 'abc1234' },
+    ort: '1.30.0',
+    backend: 'wasm',
+    adapter: null,
+    browser: {
+      userAgent: 'Mozilla/5.0 HeadlessChrome/156.0.0.0',
+      brands: [{ brand: 'Chromium', version: '156' }],
+      platform: 'Linux',
+      hardwareConcurrency: 2,
+      deviceMemory: null,
+      crossOriginIsolated: true,
+    },
+  };
+  const withFingerprint = (): RunRecord => {
+    const record = imported(fileOf(1));
+    return { ...record, run: { ...record.run, fingerprint } };
+  };
+
+  it('is optional: files from before it import with none', () => {
+    for (const { version } of files)
+      expect('fingerprint' in imported(fileOf(version)).run).toBe(false);
+  });
+
+  it('travels in an export and comes back field for field, the format still /2', () => {
+    const file = JSON.parse(JSON.stringify(toRunExport(withFingerprint()))) as Json;
+    expect(file.format).toBe('flowbench.run/2');
+    expect(file.run.fingerprint).toEqual(fingerprint);
+    expect(imported(file)).toEqual(withFingerprint());
+  });
+
+  it('a /2 reader from before fingerprints imports a file that has one, leaving it out', () => {
+    const before: RunFileRecords = {
+      ...storedRecords,
+      runs: { ...runRecord, schema: z.omit(runRowSchema, { fingerprint: true }) },
+    };
+    const file = JSON.parse(JSON.stringify(toRunExport(withFingerprint()))) as Json;
+    const result = fromRunExport(file, before);
+    expect(result.ok).toBe(true);
+    expect(result.ok && 'fingerprint' in result.record.run).toBe(false);
+  });
+
+  it('a malformed one is refused, naming the field', () => {
+    const file = JSON.parse(JSON.stringify(toRunExport(withFingerprint()))) as Json;
+    const run = {
+      ...file.run,
+      fingerprint: {
+        ...fingerprint,
+        browser: { ...fingerprint.browser, crossOriginIsolated: 'yes' },
+      },
+    };
+    const result = fromRunExport({ ...file, run });
+    expect(result.ok ? [] : result.issues.map((i) => i.path)).toEqual([
+      'run.fingerprint.browser.crossOriginIsolated',
+    ]);
   });
 });

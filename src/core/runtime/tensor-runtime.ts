@@ -84,6 +84,17 @@ export interface AdapterInfo {
   isFallbackAdapter: boolean;
   /** The adapter's buffer limits in bytes, when known (they size the default device pool). */
   limits?: AdapterLimits;
+  /** What else the adapter says of itself, for a run's fingerprint; absent where it was not read. */
+  details?: AdapterDetails;
+}
+
+export interface AdapterDetails {
+  device: string;
+  description: string;
+  /** Every feature the adapter offers. */
+  features: readonly string[];
+  /** The limits a run's fingerprint keeps (`fingerprintLimits` in core/run/fingerprint.ts), by WebGPU name. */
+  limits: Readonly<Record<string, number>>;
 }
 
 export interface AdapterLimits {
