@@ -12,6 +12,7 @@ import { FlowbenchDb } from '../src/db/schema';
 import { sweepAbandoned } from './engine/lease';
 import { messageTurn } from './engine/message-turn';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
+import { engineFingerprint } from './engine/fingerprint';
 import { engineHandlers } from './engine/handlers';
 import { storePendingEndings, type RunEnding } from './engine/run-ending';
 import { throttlePoolReports } from './engine/pool-events';
@@ -57,6 +58,7 @@ const service = new RunService({
   engineInfo: currentInfo,
   runtimeFor,
   producers: browserProducers,
+  fingerprint: async (choice) => engineFingerprint(await currentInfo(), choice),
   programHost: (runtime, runId) =>
     engineProgramHost(runtime, pools, {
       yieldNow: throttledYield(Date.now, messageTurn),

@@ -35,6 +35,7 @@
 import type * as Ort from 'onnxruntime-web';
 import {
   isDeviceTensor,
+  type AdapterDetails,
   type AdapterInfo,
   type Backend,
   type BackendChoice,
@@ -49,6 +50,7 @@ import {
   type TensorRuntime,
 } from '../../src/core/runtime/tensor-runtime';
 import { FlowbenchError } from '../../src/core/errors';
+import { fingerprintLimits } from '../../src/core/run/fingerprint';
 
 export type OrtModule = typeof Ort;
 export type OrtLoader = (backend: Backend) => Promise<OrtModule>;
@@ -74,12 +76,40 @@ function deviceLostError(info: DeviceLostInfo): DeviceLostError {
   });
 }
 
-interface GpuLike {
-  requestAdapter(): Promise<{
-    info?: { vendor?: string; architecture?: string; isFallbackAdapter?: boolean };
+export interface GpuAdapterLike {
+  info?: {
+    vendor?: string;
+    architecture?: string;
+    device?: string;
+    description?: string;
     isFallbackAdapter?: boolean;
-    limits?: { maxBufferSize?: number; maxStorageBufferBindingSize?: number };
-  } | null>;
+  };
+  isFallbackAdapter?: boolean;
+  features?: Iterable<string>;
+  limits?: Record<string, unknown> & {
+    maxBufferSize?: number;
+    maxStorageBufferBindingSize?: number;
+  };
+}
+
+interface GpuLike {
+  requestAdapter(): Promise<GpuAdapterLike | null>;
+}
+
+/** What the adapter says of itself beyond what picks a backend: for a run's fingerprint. */
+export function adapterDetails(adapter: GpuAdapterLike): AdapterDetails {
+  const limits: Record<string, number> = {};
+  // GPUSupportedLimits' values are getters on its prototype: read each by name.
+  for (const name of fingerprintLimits) {
+    const value = adapter.limits?.[name];
+    if (typeof value === 'number') limits[name] = value;
+  }
+  return {
+    device: adapter.info?.device ?? '',
+    description: adapter.info?.description ?? '',
+    features: [...(adapter.features ?? [])],
+    limits,
+  };
 }
 
 /** The WebGPU adapter this context can get, or null. */
@@ -98,6 +128,7 @@ export async function detectAdapter(): Promise<AdapterInfo | null> {
         maxStorageBufferBindingSize !== undefined && {
           limits: { maxBufferSize, maxStorageBufferBindingSize },
         }),
+      details: adapterDetails(adapter),
     };
   } catch {
     return null;

@@ -7,6 +7,10 @@ import { metricSeries } from '../../src/db/metrics';
 import { getRun, readRunRecord, updateRun } from '../../src/db/runs';
 import { createCatalog } from '../../src/core/catalog/catalog';
 import { defineNodeKind } from '../../src/core/catalog/kind';
+import type { BackendChoice } from '../../src/core/runtime/tensor-runtime';
+import { runFingerprintSchema } from '../../src/core/records/fingerprint';
+import { engineFingerprint } from './fingerprint';
+import { engineInfo } from './ort-runtime';
 import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, testDriverOptions } from './testing';
 
@@ -128,6 +132,20 @@ describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
     const status = await driveRun(id, new AbortController().signal, options());
     expect(status).toBe('error');
     expect((await getRun(db, id))?.statusReason).toMatch(/no WebGPU adapter/);
+  });
+
+  it('records the fingerprint of the engine that claimed the run, even when it could not run', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const id = await journal(example, { steps: 5 });
+    await updateRun(db, id, { backendChoice: 'webgpu' });
+    const info = engineInfo(null);
+    const fingerprint = (choice: BackendChoice) => engineFingerprint(info, choice);
+    const status = await driveRun(id, new AbortController().signal, { ...options(), fingerprint });
+    expect(status).toBe('error');
+    const run = (await getRun(db, id))!;
+    expect(runFingerprintSchema.safeParse(run.fingerprint).success).toBe(true);
+    // What was asked for, on an engine with no adapter: the comparison of a re-run sees both.
+    expect(run.fingerprint).toMatchObject({ backend: 'webgpu', adapter: null });
   });
 });
 

@@ -19,6 +19,7 @@ import { errorMessage, executeFlow } from '../../src/core/engine/executor';
 import { describeIssues } from '../../src/core/flow/issues';
 import { sha256Hex } from '../../src/core/run/digest';
 import { MetricBatcher } from '../../src/core/run/metric-batcher';
+import type { RunFingerprint } from '../../src/core/run/fingerprint';
 import { resolveRunParams } from '../../src/core/run/params';
 import {
   capText,
@@ -46,6 +47,8 @@ export interface RunDriverOptions {
   catalog: Catalog;
   /** Builds the tensor runtime for a run's backend choice (may fail: no WebGPU). */
   runtimeFor: (choice: BackendChoice) => Promise<TensorRuntime & { releaseAll?(): Promise<void> }>;
+  /** What a run with this backend choice runs on here (fingerprint.ts); none is recorded without it. */
+  fingerprint?: (choice: BackendChoice) => Promise<RunFingerprint>;
   now: () => number;
   setTimer: (fire: () => void, ms: number) => () => void;
   onProgress?: (node: string, done: number, total: number) => void;
@@ -150,6 +153,11 @@ export async function driveRun(
   let programs: ProgramHost | undefined;
   let end: Pick<RunRow, 'status' | 'statusReason' | 'result'>;
   try {
+    // Recorded first, so a run that fails for want of a device still says what it ran on.
+    if (options.fingerprint)
+      await watch.track(
+        updateRun(db, runId, { fingerprint: await options.fingerprint(run.backendChoice) }),
+      );
     const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
     if (issues.length > 0)
       throw new FlowbenchError('invalid-flow', {
