@@ -51,6 +51,8 @@ describe('violations', () => {
     params: { steps },
     engine: { backend: 'wasm' },
     flowSnapshot: { nodes: [{ id: 'train' }] },
+    finishedAt: '2026-01-01T00:00:10.000Z',
+    cancelRequestedAt: null,
   });
   const node = (runId: string, status: string) => ({
     runId,
@@ -111,6 +113,15 @@ describe('violations', () => {
     expect(
       violations(store({ runs, nodes, metrics: [...loss('a', [0.9, 0.7]), ...loss('b', [0.8])] })),
     ).toEqual(['runs a and b share params but train.loss differs at step 0: 0.9 vs 0.8']);
+  });
+
+  it('names a run that ended ok long after a tab asked to cancel it', () => {
+    const late = { ...run('a', 'ok'), cancelRequestedAt: '2026-01-01T00:00:01.000Z' };
+    expect(violations(store({ runs: [late] }))).toEqual([
+      'run a (ok) ended 9000 ms after a cancel request (2026-01-01T00:00:01.000Z)',
+    ]);
+    const lost = { ...late, cancelRequestedAt: '2026-01-01T00:00:09.000Z' };
+    expect(violations(store({ runs: [lost] }))).toEqual([]);
   });
 
   it('names points and outcomes of a run that has no record', () => {

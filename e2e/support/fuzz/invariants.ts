@@ -19,6 +19,9 @@ export interface StoredRunRow {
   params: Record<string, unknown>;
   engine: { backend: string } | null;
   flowSnapshot: { nodes: { id: string }[] };
+  finishedAt: string | null;
+  /** When a tab asked to cancel it (absent in records from before cancel requests). */
+  cancelRequestedAt?: string | null;
 }
 
 export interface StoredNodeRow {
@@ -50,6 +53,13 @@ const nodeDone = new Set(['ok', 'skipped']);
 /** A train node emits its loss every 5 steps (the default flow). */
 const LOSS = 'train.loss';
 const LOSS_EVERY = 5;
+/**
+ * How long after a cancel request a run may still end `ok`: the driver
+ * watches the record, and a request made as the last step ran may lose.
+ * Generous, so a loaded machine does not fail it; a cancel that never
+ * reaches its driver runs on for much longer.
+ */
+const CANCEL_GRACE_MS = 5_000;
 
 /** Every run, node outcome and metric point, read in one read-only transaction in `page`. */
 export function readStore(page: Page): Promise<StoredState> {
@@ -116,6 +126,13 @@ export function violations(state: StoredState): string[] {
         run.leaseUntil === null ? 'no lease' : `lease ${run.leaseUntil - state.now} ms left`;
       found.push(`${tag} never ended (${lease})`);
     }
+
+    const asked = run.cancelRequestedAt ? Date.parse(run.cancelRequestedAt) : NaN;
+    const ended = run.finishedAt ? Date.parse(run.finishedAt) : NaN;
+    if (run.status === 'ok' && ended - asked > CANCEL_GRACE_MS)
+      found.push(
+        `${tag} ended ${ended - asked} ms after a cancel request (${run.cancelRequestedAt})`,
+      );
 
     // Node outcomes: whole rows, none left mid-way in an ended run.
     const nodes = state.nodes.filter((n) => n.runId === run.id);

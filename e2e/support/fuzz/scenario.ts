@@ -100,7 +100,7 @@ export function scenarioFor(seed: number): Scenario {
       action = { kind: 'reload', tab: any(open) };
       engineless.delete(action.tab);
     } else if (roll < 0.92) action = { kind: 'cancel', tab: any(open), pick: int(random, 4) };
-    else action = { kind: 'quota', tab: any(open), holdMs: 1_000 + int(random, 4_000) };
+    else action = { kind: 'quota', tab: any(open), holdMs: 2_000 + int(random, 5_000) };
     steps.push({ afterMs: delay(), action });
   }
   return { seed, tabs, steps };
