@@ -16,6 +16,8 @@ export default defineConfig({
   fullyParallel: true,
   globalSetup: './e2e/support/global-setup.ts',
   retries: 0,
+  // In CI a stray `test.only` fails the run instead of quietly skipping every other test.
+  forbidOnly: Boolean(process.env.CI),
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     acceptDownloads: true,
