@@ -2,7 +2,15 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FlowId } from '../core/run/record';
 import { FlowbenchDb } from './schema';
-import { changeSetting, readSetting, writeSetting } from './settings';
+import { pendulumExample } from '../core/nodes/testing';
+import {
+  changeSetting,
+  dropUnsavedEdit,
+  readSetting,
+  stashUnsavedEdit,
+  takeUnsavedEdit,
+  writeSetting,
+} from './settings';
 
 const opened: FlowbenchDb[] = [];
 function freshDb(): FlowbenchDb {
@@ -55,5 +63,41 @@ describe('settings', () => {
       changeSetting(db, 'poolBudgets', (before) => ({ ...before, webgpu: 2 })),
     ]);
     expect(await readSetting(db, 'poolBudgets')).toEqual({ wasm: 1, webgpu: 2 });
+  });
+});
+
+async function freshOpenDb(): Promise<FlowbenchDb> {
+  const db = freshDb();
+  await db.open();
+  return db;
+}
+
+const flowId = 'flow-1' as FlowId;
+
+describe('unsaved edits', () => {
+  it('keeps an edit written as a page goes away, for the next connection, once', async () => {
+    const db = await freshOpenDb();
+    const doc = pendulumExample();
+    // Nothing awaited: a closing page gets no callback after its handler.
+    stashUnsavedEdit(db, { flowId, base: 3, doc });
+    db.close();
+
+    const again = new FlowbenchDb(db.name);
+    opened.push(again);
+    expect(await takeUnsavedEdit(again, flowId)).toEqual({ flowId, base: 3, doc });
+    expect(await takeUnsavedEdit(again, flowId)).toBeUndefined();
+    again.close();
+  });
+
+  it('is dropped by a save over the version it was made on, and only by that one', async () => {
+    const db = await freshOpenDb();
+    stashUnsavedEdit(db, { flowId, base: 3, doc: pendulumExample() });
+    await dropUnsavedEdit(db, flowId, 2);
+    await dropUnsavedEdit(db, 'other' as FlowId, 3);
+    expect((await takeUnsavedEdit(db, flowId))?.base).toBe(3);
+
+    stashUnsavedEdit(db, { flowId, base: 3, doc: pendulumExample() });
+    await dropUnsavedEdit(db, flowId, 3);
+    expect(await takeUnsavedEdit(db, flowId)).toBeUndefined();
   });
 });

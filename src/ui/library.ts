@@ -17,13 +17,14 @@ import { createFlow, firstFlow, getFlow, saveFlowOver } from '../db/flows';
 import type { FlowRow } from '../db/schema';
 import {
   dropUnsavedEdit,
+  readSetting,
   stashUnsavedEdit,
   takeUnsavedEdit,
+  writeSetting,
   type UnsavedEdit,
-} from '../db/unsaved-edits';
+} from '../db/settings';
 import { live } from '../db/live';
 import { latestRunOfFlow } from '../db/runs';
-import { readSetting, writeSetting } from '../db/settings';
 import { db } from './db';
 import type { EngineClient } from './engine/client';
 import { defaultExample, type Example } from './examples';
@@ -46,7 +47,7 @@ export async function openLibraryFlow(store: EditorStore, id: FlowId): Promise<v
 
 /**
  * Bring back the edits a page had not saved when it went away (see
- * `db/unsaved-edits.ts`) into the flow just opened, as one edit (one undo
+ * `db/settings.ts`) into the flow just opened, as one edit (one undo
  * takes it back) that the autosave then saves over the version it was made
  * on. When another tab saved the flow since, it is a conflict like any
  * other: the person chooses theirs or keeps these as a copy.
@@ -174,7 +175,7 @@ export function useAutosave(): void {
     };
     // A page hidden or closed may never run the debounce, nor finish a save
     // it starts: what is not saved yet is stashed now, in one write that lands
-    // even as the page goes (see `db/unsaved-edits.ts`), and saved as usual
+    // even as the page goes (see `db/settings.ts`), and saved as usual
     // in case the page lives on.
     const flush = () => {
       if (!pending) return;
