@@ -12,6 +12,7 @@ import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, nodeRuntime, testDriverOptions } from './testing';
 
 const example = loadFlow('src/examples/spirals-mlp.flow.json');
+const pendulum = loadFlow('src/examples/pendulum-world-model.flow.json');
 
 /** The example with Adam and GELU. */
 function adamGelu(): FlowDocument {
@@ -85,6 +86,29 @@ describe('checkRunParity (real onnxruntime, WASM)', () => {
     expect(logs).toContain('training on wasm with adam');
     const report = await checkRunParity(id, parityOptions());
     expect(report.identical).toBe(true);
+  });
+
+  it('covers the world-model nodes: training replays the batches it read from the live source', async () => {
+    db = new FlowbenchDb(`parity-${++n}`);
+    const id = await journalTestRun(db, pendulum, { steps: 30 });
+    expect(await driveRun(id, new AbortController().signal, testDriverOptions(db))).toBe('ok');
+    const report = await checkRunParity(id, parityOptions());
+    expect(report).toMatchObject({ identical: true, status: 'ok' });
+    expect(report.nodes.map((node) => [node.node, node.requests, node.identical])).toEqual([
+      ['train', 1, true],
+      ['eval', 1, true],
+    ]);
+    const lines = (node: string) =>
+      report.nodes.find((x) => x.node === node)!.lines.map((l) => `${l.kind} ${l.name}`);
+    expect(lines('train')).toContain('output train.weights.W0');
+    expect(lines('train')).toContain('metric train.loss');
+    expect(lines('eval')).toEqual([
+      'status status',
+      'output rollout.error',
+      'output rollout.horizons',
+      'output rollout.persistence',
+      'metric horizon_error',
+    ]);
   });
 
   it('says why when there is nothing to compare or the run is not stored', async () => {

@@ -11,6 +11,8 @@ import { watchedHost } from '../../src/core/live/testing';
 import { metricSeries } from '../../src/db/metrics';
 import { readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
+import type { PoolReport } from './pool-events';
+import { EnginePools, engineProgramHost } from './programs';
 import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, testDriverOptions } from './testing';
 
@@ -70,5 +72,52 @@ describe('driveRun on the Pendulum world model example', () => {
       /^node 'train' failed: Producer [01] failed while producing generation 2: NaN in the dynamics$/,
     );
     for (const producer of host.made) expect(producer.closed).toBe(true);
+  });
+
+  it('trains and evaluates as programs admitted by the engine pool, and fails up front when they cannot fit', async () => {
+    db = new FlowbenchDb(`pendulum-${++counter}`);
+    const pools = new EnginePools(() => null);
+    const reports: PoolReport[] = [];
+    const id = await journalTestRun(db, example, { steps: 20 });
+    const status = await driveRun(id, new AbortController().signal, {
+      ...testDriverOptions(db),
+      programHost: (runtime, runId) =>
+        engineProgramHost(runtime, pools, {
+          onTick: (node, backend, { mode, tick, pool, requests }, final) =>
+            reports.push({ runId, node, backend, mode, tick, final, pool, requests }),
+        }),
+    });
+    expect(status).toBe('ok');
+    const during = (node: string) => reports.find((r) => r.node === node && !r.final)!;
+    // The train step resident, its weights and Adam's state reserved while it trains.
+    expect(during('train').pool.residentModels.map((m) => m.name)).toContain('train train step');
+    expect(during('train').pool.reserved).toBeGreaterThan(0);
+    expect(during('train').requests[0]).toMatchObject({
+      request: 'train',
+      step: 'train',
+      units: 20,
+    });
+    expect(during('eval').pool.residentModels.map((m) => m.name)).toContain('eval inference');
+    expect(during('eval').requests[0]).toMatchObject({
+      request: 'eval',
+      step: 'rollout',
+      units: 16,
+    });
+    expect(reports.filter((r) => r.final).map((r) => r.node)).toEqual(['train', 'eval']);
+    expect(pools.pool('wasm').used).toBe(0);
+
+    pools.setBudget('wasm', 20_000);
+    const small = await journalTestRun(db, example, { steps: 20 });
+    expect(
+      await driveRun(small, new AbortController().signal, {
+        ...testDriverOptions(db),
+        programHost: (runtime) => engineProgramHost(runtime, pools),
+      }),
+    ).toBe('error');
+    const record = (await readRunRecord(db, small))!;
+    expect(record.nodes.find((n) => n.node === 'train')?.error).toMatch(
+      /^train: step needs [\d.]+ KB peak \+ [\d.]+ KB resident \(weights, optimizer state\).* pool is 20 KB$/,
+    );
+    expect(pools.pool('wasm').used).toBe(0);
   });
 });

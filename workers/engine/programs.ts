@@ -141,6 +141,7 @@ export function engineProgramHost(
   });
   return {
     close: () => host.close?.() ?? Promise.resolve(),
+    ...(host.replays === true && { replays: true }),
     async run(job) {
       try {
         return await host.run(job);

@@ -10,17 +10,33 @@
  * Held-out episodes come straight from the simulator with a seed of their
  * own, never from the live source, so they are data the model never saw and
  * the evaluation spends no one's sample budget.
+ *
+ * The rollout is a program — a loop of one unit per horizon step over the
+ * resident inference model, as `eval.accuracy` runs its step — so the device
+ * pool admits it, a cancel stops it at the next step, and a parity check can
+ * run it twice: every unit's state lives in the loop it starts.
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind } from '../catalog/kind';
 import { deriveSeed } from '../data/seed';
 import { rollout } from '../data/simulator';
+import type { EpisodeData } from '../data/episode';
 import { float32, hostOutput } from '../runtime/tensor-runtime';
 import { createDynamics, expectEnvironment } from '../live/environment';
-import { expectWorldModel, worldModelInputSize, writeWorldModelInput } from '../live/world-model';
-import { buildMlpInference } from '../onnx/mlp';
+import {
+  expectWorldModel,
+  worldModelInputSize,
+  writeWorldModelInput,
+  type WorldModelShape,
+} from '../live/world-model';
+import { estimateMemory } from '../onnx/memory';
+import { buildMlpInference, type MlpInference } from '../onnx/mlp';
+import { loop, modelId, requestId, type LoopStep, type ModelId } from '../programs';
 import { createRandom } from '../random';
 import { FlowbenchError } from '../errors';
+
+/** Name of the rollout loop in the program. */
+const LOOP = 'rollout';
 
 /** Mixed into the seed so held-out episodes never repeat a producer's. */
 const HELD_OUT_STREAM = 0x65766c;
@@ -84,7 +100,7 @@ export const evalWorldModel = defineNodeKind({
       throw new FlowbenchError('node-input', {
         problem: `input 'model' models ${shape.simulator}, but input 'environment' is ${environment.simulator}`,
       });
-    const { contextLength: c, observationSize: O } = shape;
+    const { contextLength: c } = shape;
     const episodes = await rollout(createDynamics(environment.simulator), {
       numEnvs: count,
       episodeLength: c + horizon - 1,
@@ -100,55 +116,42 @@ export const evalWorldModel = defineNodeKind({
       },
       model.weights,
     );
-    const session = await ctx.runtime.createSession(inference.model, backend);
-    // Each episode's observations as the model sees them: true in the context, predicted after.
-    const seen = episodes.map((e) => {
-      const history = new Float32Array((c + horizon) * O);
-      history.set(e.observations.subarray(0, c * O));
-      return history;
+    const id = modelId(`${ctx.node}/inference`);
+    const predict = rolloutLoop({ model: id, inference, shape, episodes, horizon });
+    const report = await ctx.programs.run({
+      node: ctx.node,
+      backend,
+      models: [
+        {
+          id,
+          label: `${ctx.node} inference`,
+          model: inference.model,
+          backend,
+          residentBytes: estimateMemory(inference.graph, { dims: { batch: 1 } }).constantBytes,
+        },
+      ],
+      requests: [{ id: requestId(ctx.node), program: { steps: [predict] }, signal: ctx.signal }],
+      onTick(tick) {
+        const progress = tick.requests[0];
+        if (progress?.step === LOOP && progress.units > 0)
+          ctx.progress(progress.unitsDone, progress.units);
+      },
+      onEmit(_request, metric, value) {
+        if (metric === 'horizon_error') ctx.emit('horizon_error', value);
+      },
     });
-    const inputSize = worldModelInputSize(shape);
-    const x = new Float32Array(count * inputSize);
-    let errorSum = 0;
-    let persistenceSum = 0;
-    let horizons = 0;
-    try {
-      for (let t = c; t < c + horizon; t++) {
-        // Episodes that terminated before step t have nothing left to predict.
-        const active = episodes.flatMap((e, i) => (e.length >= t ? [i] : []));
-        if (active.length === 0) break;
-        active.forEach((i, row) =>
-          writeWorldModelInput(shape, seen[i]!, episodes[i]!.actions, t, x, row * inputSize),
-        );
-        const out = await session.run({
-          [inference.inputs.x]: float32(x.subarray(0, active.length * inputSize), [
-            active.length,
-            inputSize,
-          ]),
-        });
-        const delta = hostOutput(out, inference.outputs.logits).data;
-        let error = 0;
-        let persistence = 0;
-        active.forEach((i, row) => {
-          const truth = episodes[i]!.observations;
-          const history = seen[i]!;
-          for (let d = 0; d < O; d++) {
-            const predicted = history[(t - 1) * O + d]! + delta[row * O + d]!;
-            history[t * O + d] = predicted;
-            error += (predicted - truth[t * O + d]!) ** 2 / O;
-            persistence += (truth[(c - 1) * O + d]! - truth[t * O + d]!) ** 2 / O;
-          }
-        });
-        ctx.emit('horizon_error', error / active.length);
-        errorSum += error / active.length;
-        persistenceSum += persistence / active.length;
-        horizons++;
-        ctx.progress(t - c + 1, horizon);
-        await ctx.checkpoint();
-      }
-    } finally {
-      await session.release();
-    }
+    const result = report.results[0]!;
+    const sums = result.outputs;
+    const [errorSum, persistenceSum, horizons] = ['error', 'persistence', 'horizons'].map(
+      (name) => sums[`${LOOP}.${name}`],
+    );
+    if (
+      result.status !== 'ok' ||
+      typeof errorSum !== 'number' ||
+      typeof persistenceSum !== 'number' ||
+      typeof horizons !== 'number'
+    )
+      throw new Error(result.error?.message ?? `the evaluation ended ${result.status}`);
     const error = errorSum / horizons;
     ctx.log(
       `${count} held-out episodes of ${environment.simulator}: ${horizons} steps ahead from ${c} true steps`,
@@ -157,3 +160,88 @@ export const evalWorldModel = defineNodeKind({
     ctx.emit('persistence_ratio', persistenceSum > 0 ? errorSum / persistenceSum : Number.NaN);
   },
 });
+
+interface RolloutLoopOptions {
+  readonly model: ModelId;
+  /** The world model's inference graph, its weights baked in. */
+  readonly inference: MlpInference;
+  readonly shape: WorldModelShape;
+  readonly episodes: readonly EpisodeData[];
+  readonly horizon: number;
+}
+
+/**
+ * The rollout as a loop: unit k predicts step `contextLength + k` of every
+ * episode still going from what the model saw (true steps in the context,
+ * its own predictions after), emits that horizon's error, and ends the loop
+ * once every episode has ended. The sums go out at the end
+ * (`rollout.error`, `rollout.persistence`, `rollout.horizons`).
+ */
+function rolloutLoop(o: RolloutLoopOptions): LoopStep {
+  const { contextLength: c, observationSize: O } = o.shape;
+  const count = o.episodes.length;
+  const inputSize = worldModelInputSize(o.shape);
+  return loop({
+    name: LOOP,
+    models: [o.model],
+    units: o.horizon,
+    peakBytes: estimateMemory(o.inference.graph, { dims: { batch: count } }).peakBytes,
+    start(sctx) {
+      const session = sctx.session(o.model);
+      // Each episode's observations as the model sees them: true in the context, predicted after.
+      const seen = o.episodes.map((e) => {
+        const history = new Float32Array((c + o.horizon) * O);
+        history.set(e.observations.subarray(0, c * O));
+        return history;
+      });
+      const x = new Float32Array(count * inputSize);
+      let errorSum = 0;
+      let persistenceSum = 0;
+      let horizons = 0;
+      let ended = false;
+      return {
+        done: () => ended,
+        async unit(k) {
+          const t = c + k;
+          // Episodes that terminated before step t have nothing left to predict.
+          const active = o.episodes.flatMap((e, i) => (e.length >= t ? [i] : []));
+          if (active.length === 0) {
+            ended = true;
+            return;
+          }
+          active.forEach((i, row) =>
+            writeWorldModelInput(o.shape, seen[i]!, o.episodes[i]!.actions, t, x, row * inputSize),
+          );
+          const out = await session.run({
+            [o.inference.inputs.x]: float32(x.subarray(0, active.length * inputSize), [
+              active.length,
+              inputSize,
+            ]),
+          });
+          const delta = hostOutput(out, o.inference.outputs.logits).data;
+          let error = 0;
+          let persistence = 0;
+          active.forEach((i, row) => {
+            const truth = o.episodes[i]!.observations;
+            const history = seen[i]!;
+            for (let d = 0; d < O; d++) {
+              const predicted = history[(t - 1) * O + d]! + delta[row * O + d]!;
+              history[t * O + d] = predicted;
+              error += (predicted - truth[t * O + d]!) ** 2 / O;
+              persistence += (truth[(c - 1) * O + d]! - truth[t * O + d]!) ** 2 / O;
+            }
+          });
+          sctx.emit('horizon_error', error / active.length);
+          errorSum += error / active.length;
+          persistenceSum += persistence / active.length;
+          horizons++;
+        },
+        end() {
+          sctx.output(`${LOOP}.error`, errorSum);
+          sctx.output(`${LOOP}.persistence`, persistenceSum);
+          sctx.output(`${LOOP}.horizons`, horizons);
+        },
+      };
+    },
+  });
+}

@@ -23,6 +23,7 @@ import {
   mlpTrainStepSession,
   modelId,
   requestId,
+  trainedWeights,
   type LoopStep,
   type RequestResult,
 } from '../programs';
@@ -224,18 +225,7 @@ async function train(
   return {
     result,
     ran: seen.ran,
-    weights: result.status === 'ok' ? trainedWeights(result, initial) : null,
+    weights:
+      result.status === 'ok' ? trainedWeights(result.outputs, `${LOOP}.weights`, initial) : null,
   };
-}
-
-/** The loop's `train.weights.*` outputs as weights in the starting layout. */
-function trainedWeights(result: RequestResult, initial: MlpWeights): MlpWeights {
-  const values: Record<string, Float32Array> = {};
-  for (const slot of initial.layout) {
-    const value = result.outputs[`${LOOP}.weights.${slot.name}`];
-    if (value === undefined || typeof value === 'number' || !(value.data instanceof Float32Array))
-      throw new Error(`training returned no weight ${slot.name}`);
-    values[slot.name] = value.data;
-  }
-  return { layout: initial.layout, values };
 }

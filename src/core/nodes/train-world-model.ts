@@ -5,25 +5,23 @@
  * for a batch's quota, or for the planned rate — every wait is recorded),
  * turns the windows into teacher-forced rows (observations and actions in,
  * the next observation's change out) and runs one ONNX train step with mean
- * squared error on the run's backend. The weights and the optimizer state
- * stay on the device between steps; only the loss is read back each step.
+ * squared error on the run's backend. The training is a program — one loop
+ * of up to `steps` units over the resident train-step model, as for
+ * `train.classifier` — so the device pool admits it before it starts, the
+ * weights and the optimizer state stay on the device between steps, only the
+ * loss is read back each step, and a cancel stops it at the next step.
  *
  * Training ends after `steps` steps, or earlier when the data engine will
  * never fund a complete batch again (a production ceiling was reached).
+ * A parity check runs the loop twice; the batches of the first pass are
+ * kept and given to the second, since the live source never repeats itself.
  */
 import { backendParam } from './backend-param';
-import { defineNodeKind } from '../catalog/kind';
+import { defineNodeKind, type NodeContext } from '../catalog/kind';
 import { expectModel } from '../catalog/values';
-import {
-  disposeAll,
-  float32,
-  hostOutput,
-  readTensor,
-  type Feed,
-  type Tensor,
-} from '../runtime/tensor-runtime';
+import { float32 } from '../runtime/tensor-runtime';
 import { ContextReader } from '../live/context-reader';
-import { expectContextWindows } from '../live/live-source';
+import { expectContextWindows, type ContextWindows } from '../live/live-source';
 import {
   fillWorldModelRows,
   worldModelInputSize,
@@ -33,16 +31,25 @@ import {
 import {
   buildMlpInference,
   buildMlpTrainStep,
-  elementCount,
   initMlpWeights,
   mlpOptimizers,
   type MlpSpec,
-  type MlpWeights,
 } from '../onnx/mlp';
+import { estimateMemory } from '../onnx/memory';
+import {
+  mlpTrainLoop,
+  mlpTrainStepSession,
+  modelId,
+  requestId,
+  trainedWeights,
+  type LoopStep,
+  type MlpBatch,
+} from '../programs';
 import { createRandom } from '../random';
 import { FlowbenchError } from '../errors';
 
-const scalar = (v: number): Tensor => float32(Float32Array.of(v), []);
+/** Name of the training loop in the program (and its metrics and outputs). */
+const LOOP = 'train';
 
 export const trainWorldModel = defineNodeKind({
   kind: 'train.world_model',
@@ -103,93 +110,152 @@ export const trainWorldModel = defineNodeKind({
       });
     const initial = model.weights ?? initMlpWeights(spec, createRandom(seed));
     const step = buildMlpTrainStep(spec, { optimizer, loss: 'mse' });
-    const session = await ctx.runtime.createSession(step.model, backend, {
-      deviceOutputs: step.carried.map((c) => c.output),
+    const id = modelId(`${ctx.node}/train-step`);
+    const source = liveBatches(ctx, windows, shape, spec);
+    const loop = mlpTrainLoop({
+      name: LOOP,
+      model: id,
+      step,
+      units: steps,
+      batchSize: windows.batchSize * windows.window.predictionLength,
+      hyperparameters: { lr, momentum: 0.9 },
+      initialWeights: initial,
+      batch: (index) => source.batch(index),
     });
-    ctx.log(
-      `training on ${session.backend}: up to ${steps} steps of ${windows.batchSize} windows (${windows.window.contextLength} context + ${windows.window.predictionLength} predicted steps)`,
-    );
-    const reader = new ContextReader(windows, ctx.signal);
-    // Weights in, zeroed optimizer state; from then on each step's outputs feed the next.
-    let carried: Record<string, Feed> = {};
-    for (const c of step.carried)
-      carried[c.input] = float32(
-        c.role === 'weight' ? initial.values[c.weight]! : new Float32Array(elementCount(c.dims)),
-        c.dims,
-      );
+    const watched: LoopStep = {
+      ...loop,
+      start(sctx) {
+        ctx.log(
+          `training on ${sctx.session(id).backend}: up to ${steps} steps of ${windows.batchSize} windows (${windows.window.contextLength} context + ${windows.window.predictionLength} predicted steps)`,
+        );
+        return loop.start(sctx);
+      },
+    };
+    let lossSum = 0;
+    let lossCount = 0;
     let trained = 0;
-    try {
-      const rowsMax = windows.batchSize * windows.window.predictionLength;
-      const x = new Float32Array(rowsMax * spec.inputSize);
-      const y = new Float32Array(rowsMax * spec.outputSize);
-      const hyper: Record<string, Tensor> = { [step.inputs.lr]: scalar(lr) };
-      if (step.inputs.momentum) hyper[step.inputs.momentum] = scalar(0.9);
-      const adam = step.inputs.adam;
-      if (adam) {
-        hyper[adam.beta1] = scalar(0.9);
-        hyper[adam.beta2] = scalar(0.999);
-        hyper[adam.epsilon] = scalar(1e-8);
-      }
-      let lossSum = 0;
-      let lossCount = 0;
-      for (let i = 0; i < steps; i++) {
-        const chunks = await reader.next();
-        if (!chunks) {
-          ctx.log(`stopped after ${i} steps: the data engine will fund no more complete batches`);
-          break;
-        }
-        const rows = fillWorldModelRows(shape, chunks, x, y);
-        if (rows === 0) continue; // every window was masked out: nothing to learn from
-        const feeds: Record<string, Feed> = {
-          ...hyper,
-          ...carried,
-          [step.inputs.x]: float32(x.subarray(0, rows * spec.inputSize), [rows, spec.inputSize]),
-          [step.inputs.y]: float32(y.subarray(0, rows * spec.outputSize), [rows, spec.outputSize]),
-        };
-        if (adam) feeds[adam.step] = scalar(trained + 1);
-        const out = await session.run(feeds);
-        const next: Record<string, Feed> = {};
-        for (const c of step.carried) {
-          const value = out[c.output];
-          if (value === undefined) throw new Error(`the train step returned no ${c.output}`);
-          next[c.input] = value;
-        }
-        disposeAll(Object.values(carried));
-        carried = next;
+    const report = await ctx.programs.run({
+      node: ctx.node,
+      backend,
+      models: [
+        {
+          id,
+          label: `${ctx.node} train step`,
+          model: step.model,
+          backend,
+          session: mlpTrainStepSession(step),
+          residentBytes: estimateMemory(step.graph, { dims: { batch: 1 } }).constantBytes,
+        },
+      ],
+      requests: [{ id: requestId(ctx.node), program: { steps: [watched] }, signal: ctx.signal }],
+      onTick(tick) {
+        const progress = tick.requests[0];
+        if (progress?.step === LOOP && progress.units > 0)
+          ctx.progress(progress.unitsDone, progress.units);
+      },
+      onEmit(_request, metric, value) {
+        if (metric !== `${LOOP}.loss`) return;
         trained++;
-        lossSum += hostOutput(out, step.outputs.loss).data[0]!;
+        lossSum += value;
         lossCount++;
-        if (lossCount === log_every || i === steps - 1) {
+        if (lossCount === log_every || source.index === steps - 1) {
           ctx.emit('loss', lossSum / lossCount);
           lossSum = 0;
           lossCount = 0;
         }
-        ctx.progress(i + 1, steps);
-        await ctx.checkpoint();
-      }
-      if (lossCount > 0) ctx.emit('loss', lossSum / lossCount);
-      if (trained === 0)
-        throw new Error(
-          'The data engine never funded a complete batch: raise max_generated_episodes or lower batch_size',
-        );
-      const values: Record<string, Float32Array> = {};
-      for (const c of step.carried)
-        if (c.role === 'weight')
-          values[c.weight] = (await readTensor(carried[c.input]!)).data as Float32Array;
-      const weights: MlpWeights = { layout: initial.layout, values };
-      ctx.artifact('model', buildMlpInference(spec, weights).model, 'application/onnx');
-      const result: WorldModelValue = {
-        ...model,
-        inputSize: spec.inputSize,
-        outputSize: spec.outputSize,
-        weights,
-        worldModel: shape,
-      };
-      ctx.log(`trained ${trained} steps`);
-      ctx.emit('model', result);
-    } finally {
-      disposeAll(Object.values(carried));
-      await session.release();
-    }
+      },
+    });
+    const result = report.results[0]!;
+    // The source's own error (a producer that failed), as the source said it.
+    if (result.status !== 'ok')
+      throw source.failure ?? new Error(result.error?.message ?? `training ended ${result.status}`);
+    if (lossCount > 0) ctx.emit('loss', lossSum / lossCount);
+    if (trained === 0)
+      throw new Error(
+        'The data engine never funded a complete batch: raise max_generated_episodes or lower batch_size',
+      );
+    const weights = trainedWeights(result.outputs, `${LOOP}.weights`, initial);
+    ctx.artifact('model', buildMlpInference(spec, weights).model, 'application/onnx');
+    const trainedModel: WorldModelValue = {
+      ...model,
+      inputSize: spec.inputSize,
+      outputSize: spec.outputSize,
+      weights,
+      worldModel: shape,
+    };
+    ctx.log(`trained ${trained} steps`);
+    ctx.emit('model', trainedModel);
   },
 });
+
+/** The batches of a training, read from the live source as its units ask for them. */
+interface LiveBatches {
+  batch(index: number): Promise<MlpBatch>;
+  /** The unit last asked for. */
+  readonly index: number;
+  /** What reading the source threw, if it did. */
+  readonly failure: Error | null;
+}
+
+/**
+ * Teacher-forced batches from the live source, one per unit: `skip` when
+ * every window of a batch was masked out, `end` once the data engine will
+ * fund no complete batch again. The rows go into one pair of buffers reused
+ * from unit to unit (a session copies its feeds in before its run resolves),
+ * unless the host replays: then each batch keeps buffers of its own, for the
+ * later passes.
+ */
+function liveBatches(
+  ctx: NodeContext<unknown>,
+  windows: ContextWindows,
+  shape: WorldModelShape,
+  spec: MlpSpec,
+): LiveBatches {
+  const reader = new ContextReader(windows, ctx.signal);
+  const rowsMax = windows.batchSize * windows.window.predictionLength;
+  const kept: MlpBatch[] | null = ctx.programs.replays === true ? [] : null;
+  let x = new Float32Array(rowsMax * spec.inputSize);
+  let y = new Float32Array(rowsMax * spec.outputSize);
+  const state = { index: -1, failure: null as Error | null };
+  return {
+    get index() {
+      return state.index;
+    },
+    get failure() {
+      return state.failure;
+    },
+    async batch(index) {
+      state.index = index;
+      const again = kept?.[index];
+      if (again !== undefined) return again;
+      let chunks;
+      try {
+        chunks = await reader.next();
+      } catch (error) {
+        state.failure = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      }
+      let batch: MlpBatch;
+      if (!chunks) {
+        ctx.log(`stopped after ${index} steps: the data engine will fund no more complete batches`);
+        batch = 'end';
+      } else {
+        if (kept !== null && index > 0) {
+          x = new Float32Array(rowsMax * spec.inputSize);
+          y = new Float32Array(rowsMax * spec.outputSize);
+        }
+        const rows = fillWorldModelRows(shape, chunks, x, y);
+        // Every window masked out: nothing to learn from.
+        batch =
+          rows === 0
+            ? 'skip'
+            : {
+                x: float32(x.subarray(0, rows * spec.inputSize), [rows, spec.inputSize]),
+                y: float32(y.subarray(0, rows * spec.outputSize), [rows, spec.outputSize]),
+              };
+      }
+      kept?.push(batch);
+      return batch;
+    },
+  };
+}

@@ -40,6 +40,12 @@ export interface ProgramJob {
 
 /** What nodes run their programs through (`NodeContext.programs`). */
 export interface ProgramHost {
+  /**
+   * True when the host runs each job's requests more than once (a parity
+   * check): a node whose steps read a stream keeps what the first pass read
+   * and gives the later passes the same, so every pass sees equal inputs.
+   */
+  readonly replays?: boolean;
   /** Runs the job's requests to their end; the report holds one result per request. */
   run(job: ProgramJob): Promise<RunReport>;
   /** When the run ends: releases the models its nodes shared (hosts that share them). */
@@ -79,6 +85,7 @@ export function createProgramHost(options: ProgramHostOptions): ProgramHost {
   const shelf = options.shareModels === true ? new ModelShelf() : null;
   return {
     ...(shelf && { close: () => shelf.close() }),
+    replays: options.mode === 'parity',
     async run(job) {
       const { backend, pool } = options.poolFor(job.backend);
       // Only the serial pass of a parity check streams, so a node emits each point once.

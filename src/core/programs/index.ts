@@ -28,6 +28,8 @@ export {
   mlpTrainStepSession,
   outputWeights,
   readWeights,
+  trainedWeights,
+  type MlpBatch,
   type MlpEvaluateOptions,
   type MlpHyperparameters,
   type MlpTrainLoopOptions,

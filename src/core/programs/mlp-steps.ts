@@ -26,7 +26,7 @@ import {
 import { estimateMemory } from '../onnx/memory.ts';
 import type { MlpInference, TrainStep, MlpWeights } from '../onnx/mlp.ts';
 import { programError } from './errors.ts';
-import type { ComponentStep, LoopStep, ModelId, StepContext } from './program.ts';
+import type { ComponentStep, LoopStep, ModelId, ProgramValue, StepContext } from './program.ts';
 
 /** Hyperparameters of the train step; those its optimizer does not use are ignored. */
 export interface MlpHyperparameters {
@@ -53,13 +53,21 @@ export interface MlpTrainLoopOptions {
   readonly hyperparameters: MlpHyperparameters;
   /** Starting weights, or the output prefix of an earlier step that set them (`<prefix>.W0` …). */
   readonly initialWeights: MlpWeights | string;
-  /** The batch of unit `index`: features `[rows, in]` and targets `[rows, out]`. */
-  batch(index: number): { readonly x: Tensor; readonly y: Tensor };
+  /**
+   * The batch of unit `index`: features `[rows, in]` and targets `[rows, out]`
+   * (possibly awaited, as from a live source); `skip` when the unit has
+   * nothing to learn from (it trains nothing); `end` when no batch will come
+   * again (the loop ends early, with the weights trained so far).
+   */
+  batch(index: number): MlpBatch | Promise<MlpBatch>;
   /** Metric the loss of every unit goes to; default `<name>.loss`. */
   readonly lossMetric?: string;
   /** Output prefix of the trained weights; default `<name>.weights`. */
   readonly weightsOutput?: string;
 }
+
+/** What a train loop's unit trains on; see `MlpTrainLoopOptions.batch`. */
+export type MlpBatch = { readonly x: Tensor; readonly y: Tensor } | 'skip' | 'end';
 
 /** Session options of a train step: its carried outputs stay on the device. */
 export function mlpTrainStepSession(step: TrainStep): SessionOptions {
@@ -99,6 +107,22 @@ export function outputWeights(ctx: StepContext, prefix: string, weights: MlpWeig
     if (data !== undefined)
       ctx.output(`${prefix}.${slot.name}`, { type: 'float32', data, dims: slot.dims });
   }
+}
+
+/** The weights a train loop output under `prefix` (`<prefix>.W0` …), in the layout of `initial`. */
+export function trainedWeights(
+  outputs: Readonly<Record<string, ProgramValue>>,
+  prefix: string,
+  initial: MlpWeights,
+): MlpWeights {
+  const values: Record<string, Float32Array> = {};
+  for (const slot of initial.layout) {
+    const value = outputs[`${prefix}.${slot.name}`];
+    if (value === undefined || typeof value === 'number' || !(value.data instanceof Float32Array))
+      throw new Error(`training returned no weight ${slot.name}`);
+    values[slot.name] = value.data;
+  }
+  return { layout: initial.layout, values };
 }
 
 /** A loop of `units` train steps of an MLP; see the module comment. */
@@ -165,10 +189,17 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
       let disposed = false;
       let deviceFed = 0;
       let gpuFed = 0;
+      // Units that trained: Adam's step count (a skipped unit is no step).
+      let trained = 0;
+      let ended = false;
       return {
+        done: () => ended,
         async unit(index) {
           if (disposed) throw programError('invalid-program', `${o.name}: unit after dispose`);
-          const { x, y } = o.batch(index);
+          const batch = await o.batch(index);
+          if (batch === 'end') ended = true;
+          if (batch === 'end' || batch === 'skip') return;
+          const { x, y } = batch;
           if ((x.dims[0] ?? 0) > o.batchSize)
             throw programError(
               'invalid-program',
@@ -177,7 +208,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
           feeds[step.inputs.x] = x;
           feeds[step.inputs.y] = y;
           // A fresh scalar: the step count is a value of this unit alone.
-          if (adamStep !== null) feeds[adamStep] = scalar(index + 1);
+          if (adamStep !== null) feeds[adamStep] = scalar(trained + 1);
           let onDevice = 0;
           let onGpu = 0;
           for (const c of carried) {
@@ -203,6 +234,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
             // Never dispose what the record now holds (a runtime may hand a feed back).
             if (consumed !== next && isDeviceTensor(consumed)) consumed.dispose();
           }
+          trained++;
           // Reading the loss also waits for the GPU to finish the step.
           const loss = hostOutput(out, step.outputs.loss);
           ctx.emit(lossMetric, loss.data[0] ?? Number.NaN);

@@ -74,6 +74,12 @@ export interface ComponentStep {
 export interface LoopBody {
   /** Runs unit `index` (0-based). */
   unit(index: number): Promise<void> | void;
+  /**
+   * Asked after each unit: true ends the loop before its K units — there is
+   * nothing left to do (a stream ran dry, every episode ended) — and it goes
+   * on to `end` as after its last unit. Default never.
+   */
+  done?(): boolean;
   /** After the last unit, when every unit succeeded: write outputs. */
   end?(): Promise<void> | void;
   /** On every exit (success, error, cancel): let go of what `start` made. */
@@ -85,7 +91,7 @@ export interface LoopStep {
   readonly kind: 'loop';
   readonly name: string;
   readonly models: readonly ModelId[];
-  /** K, the number of units. */
+  /** K, the number of units (at most, when the body can be `done` early). */
   readonly units: number;
   /** Bytes the loop keeps resident from its first unit to its last (weights, optimizer state). */
   readonly residentBytes: number;

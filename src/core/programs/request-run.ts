@@ -224,7 +224,7 @@ export class RequestRun {
     this.unitsRun++;
     if (step.kind === 'loop' && this.loop !== null) {
       this.loop.unit++;
-      if (this.loop.unit < step.units) return 'progressed';
+      if (this.loop.unit < step.units && this.loop.body.done?.() !== true) return 'progressed';
       const { body } = this.loop;
       await body.end?.();
       this.loop = null;

@@ -18,7 +18,13 @@ import {
   type MlpSpec,
 } from '../onnx/mlp.ts';
 import { createRandom } from '../random.ts';
-import { mlpEvaluateStep, mlpTrainLoop, mlpTrainStepSession, outputWeights } from './mlp-steps.ts';
+import {
+  mlpEvaluateStep,
+  mlpTrainLoop,
+  mlpTrainStepSession,
+  outputWeights,
+  type MlpBatch,
+} from './mlp-steps.ts';
 import { parityCheck } from './parity.ts';
 import { DeviceMemoryPool, formatBytes } from './pool.ts';
 import {
@@ -421,6 +427,65 @@ describe('ProgramRunner over onnxruntime-web (wasm)', () => {
     expect(report.results[0]?.status).toBe('cancelled');
     expect(report.results[0]?.metrics['train.loss']).toHaveLength(4);
     expect(sessions.liveDeviceTensors).toBe(0);
+    await runner.close();
+    expect(pool.used).toBe(0);
+  });
+
+  it('a skipped unit is no training step, and `end` stops the loop early with the weights so far', async () => {
+    const { runtime } = ortRuntime();
+    const pool = new DeviceMemoryPool(64e6);
+    const runner = new ProgramRunner({ runtime, pool, models: defs, sleep: immediately });
+    const data = separable(2 * BATCH, 7);
+    const batch = (i: number): MlpBatch => ({
+      x: {
+        type: 'float32',
+        data: data.x.slice(i * BATCH * 2, (i + 1) * BATCH * 2),
+        dims: [BATCH, 2],
+      },
+      y: {
+        type: 'float32',
+        data: data.y.slice(i * BATCH * 2, (i + 1) * BATCH * 2),
+        dims: [BATCH, 2],
+      },
+    });
+    const asked: number[] = [];
+    // Adam counts its steps: a skipped unit must not count as one.
+    const training = (units: number, batches: readonly MlpBatch[]): ProgramRequest => ({
+      id: requestId(`r${units}`),
+      program: {
+        steps: [
+          mlpTrainLoop({
+            name: 'train',
+            model: ids.adam,
+            step: steps.adam,
+            units,
+            batchSize: BATCH,
+            hyperparameters: { lr: 0.05 },
+            initialWeights: initMlpWeights(spec, createRandom(3)),
+            batch: (i) => {
+              if (units === 10) asked.push(i);
+              return Promise.resolve(batches[i]!);
+            },
+          }),
+        ],
+      },
+    });
+    const report = await runner.run(
+      [
+        training(10, ['skip', batch(0), 'skip', batch(1), 'end']),
+        training(2, [batch(0), batch(1)]),
+      ],
+      'interleaved',
+    );
+    const [gappy, plain] = report.results;
+    expect(gappy?.status).toBe('ok');
+    expect(asked).toEqual([0, 1, 2, 3, 4]);
+    expect(gappy?.metrics['train.loss']).toHaveLength(2);
+    expect(gappy?.metrics).toEqual(plain?.metrics);
+    for (const name of ['W0', 'b0', 'W1', 'b1'])
+      expect(gappy?.outputs[`train.weights.${name}`], name).toEqual(
+        plain?.outputs[`train.weights.${name}`],
+      );
     await runner.close();
     expect(pool.used).toBe(0);
   });
