@@ -4,7 +4,7 @@
  * the stores they are meant to catch.
  */
 import { describe, expect, it } from 'vitest';
-import { violations, type StoredRunRow, type StoredState } from './invariants';
+import { firstDifference, violations, type StoredRunRow, type StoredState } from './invariants';
 import { describeScenario, scenarioFor } from './scenario';
 
 describe('scenarioFor', () => {
@@ -128,5 +128,14 @@ describe('violations', () => {
     expect(violations(store({ metrics: [...loss('a', [0.9, 0.7]), ...loss('z', [1])] }))).toEqual([
       'metric points of run z, which has no record',
     ]);
+  });
+});
+
+describe('firstDifference', () => {
+  it('names the first path where two files differ, ignoring key order', () => {
+    expect(firstDifference({ a: 1, b: [1, 2] }, { b: [1, 2], a: 1 })).toBeNull();
+    expect(firstDifference({ run: { x: [1, 2] } }, { run: { x: [1, 3] } })).toBe('run.x.1: 2 vs 3');
+    expect(firstDifference({ a: 0 }, { a: -0 })).toBe('a: 0 vs 0');
+    expect(firstDifference({ a: 1 }, {})).toBe('a: 1 vs undefined');
   });
 });

@@ -217,3 +217,27 @@ function divergences(
       }
   return found;
 }
+
+/**
+ * Where two exported files first differ (`run.engine.adapter: "a" vs "b"`),
+ * or null when they are equal: keys in any order, arrays in order, numbers
+ * by `Object.is`.
+ */
+export function firstDifference(a: unknown, b: unknown, path = ''): string | null {
+  if (Object.is(a, b)) return null;
+  const show = (value: unknown) =>
+    value === undefined ? 'undefined' : JSON.stringify(value).slice(0, 120);
+  const here = `${path || '(the file)'}: ${show(a)} vs ${show(b)}`;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return here;
+  if (Array.isArray(a) !== Array.isArray(b)) return here;
+  const keys = new Set([...Object.keys(a), ...Object.keys(b)]);
+  for (const key of keys) {
+    const inner = firstDifference(
+      (a as Record<string, unknown>)[key],
+      (b as Record<string, unknown>)[key],
+      path ? `${path}.${key}` : key,
+    );
+    if (inner !== null) return inner;
+  }
+  return null;
+}

@@ -35,6 +35,8 @@ export type Action =
 
 /** An action and how long to wait before it. */
 export interface Step {
+  /** Its place in the whole scenario (kept when the minimiser leaves steps out). */
+  index: number;
   afterMs: number;
   action: Action;
 }
@@ -77,7 +79,8 @@ export function scenarioFor(seed: number): Scenario {
 
   // Work first, so that the faults have runs to hit.
   const first = 1 + int(random, 2);
-  for (let i = 0; i < first; i++) steps.push({ afterMs: delay(), action: startRun(any(open)) });
+  for (let i = 0; i < first; i++)
+    steps.push({ index: steps.length, afterMs: delay(), action: startRun(any(open)) });
 
   const count = 4 + int(random, 4);
   for (let i = 0; i < count; i++) {
@@ -101,19 +104,19 @@ export function scenarioFor(seed: number): Scenario {
       engineless.delete(action.tab);
     } else if (roll < 0.92) action = { kind: 'cancel', tab: any(open), pick: int(random, 4) };
     else action = { kind: 'quota', tab: any(open), holdMs: 2_000 + int(random, 5_000) };
-    steps.push({ afterMs: delay(), action });
+    steps.push({ index: steps.length, afterMs: delay(), action });
   }
   return { seed, tabs, steps };
 }
 
 /** One line per action, as printed with a failing seed. */
 export function describeScenario({ seed, tabs, steps }: Scenario): string {
-  const lines = steps.map(({ afterMs, action }) => {
+  const lines = steps.map(({ index, afterMs, action }) => {
     const { kind, tab, ...rest } = action;
     const args = Object.entries(rest)
       .map(([key, value]) => `${key}=${Array.isArray(value) ? value.join(',') : String(value)}`)
       .join(' ');
-    return `  +${afterMs} ms  ${kind} tab ${tab}${args ? ` ${args}` : ''}`;
+    return `  #${index} +${afterMs} ms  ${kind} tab ${tab}${args ? ` ${args}` : ''}`;
   });
   return [`seed ${seed}: ${tabs} tabs`, ...lines].join('\n');
 }
