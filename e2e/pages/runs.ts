@@ -26,6 +26,8 @@ export class Runs {
   readonly deletePickedButton: Locator;
   /** The `Delete n runs?` confirmation. */
   readonly deleteDialog: Locator;
+  /** The line about this browser's storage: persistent or not, used of available. */
+  readonly storage: Locator;
 
   constructor(private readonly page: Page) {
     this.table = page.getByRole('table', { name: 'Runs' });
@@ -46,6 +48,7 @@ export class Runs {
     this.exportPickedButton = page.getByRole('button', { name: 'Export picked' });
     this.deletePickedButton = page.getByRole('button', { name: 'Delete picked' });
     this.deleteDialog = page.getByRole('dialog', { name: /^Delete \d+ runs?\?$/ });
+    this.storage = page.getByRole('status', { name: 'Storage' });
   }
 
   /** The newest run's row. */

@@ -11,6 +11,7 @@ import { journalRequest } from '../../db/submit';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
 import { startEngine, type EngineClient } from './client';
+import { askPersistenceOnFirstRun } from '../runs/persistence';
 
 const EngineContext = createContext<EngineClient | null>(null);
 
@@ -94,6 +95,8 @@ export function useSubmitRuns() {
       return ids;
     }
     if (ids[0]) store.getState().selectRun(ids[0]);
+    // Runs are worth keeping: the first one asks the browser not to clear them.
+    askPersistenceOnFirstRun();
     for (const id of ids)
       engine.call('start', { runId: id }).catch((error: unknown) => {
         // A storage failure was reported as it happened (the 'storage-failure' event).

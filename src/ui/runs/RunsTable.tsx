@@ -16,6 +16,7 @@ import { useEditor, useEditorStore } from '../store/context';
 import { formatDuration, formatTime, formatValue, shortId } from './format';
 import { useRuns } from './queries';
 import { RunsToolbar } from './RunsToolbar';
+import { StorageStatus } from './StorageStatus';
 import './runs.css';
 
 function SortHeader({
@@ -62,6 +63,7 @@ export function RunsTable() {
         picked={pickedRuns}
         onDeleted={() => store.getState().setPicked([])}
       />
+      <StorageStatus />
       <table aria-label="Runs">
         <thead>
           <tr>
