@@ -48,8 +48,12 @@ export interface Scenario {
   steps: Step[];
 }
 
-/** Run lengths and learning rates: few values, so that runs share params and can be compared. */
-const STEPS = [20, 40, 60] as const;
+/**
+ * Run lengths and learning rates: few values, so that runs share params and
+ * can be compared. Most runs are short (a scenario stays short); a long one
+ * is still running, or still queued behind it, when the faults come.
+ */
+const STEPS = [20, 60, 300] as const;
 const LRS = [0.05, 0.1] as const;
 /** The longest pause between two actions. */
 const MAX_DELAY_MS = 2_500;
