@@ -43,10 +43,34 @@ export interface RunFile {
       fallback?: boolean;
     } | null;
     result: Record<string, unknown>;
+    /** What the run ran on; absent on a run from before fingerprints. */
+    fingerprint?: {
+      app: { version: string; build: string };
+      ort: string;
+      backend: string;
+      adapter: {
+        vendor: string;
+        architecture: string;
+        device: string;
+        description: string;
+        fallback: boolean;
+        features: string[];
+        limits: Record<string, number>;
+      } | null;
+      browser: {
+        userAgent: string;
+        brands: { brand: string; version: string }[];
+        platform: string;
+        hardwareConcurrency: number | null;
+        deviceMemory: number | null;
+        crossOriginIsolated: boolean;
+      };
+    };
   };
   flow: FlowFile;
   nodes: { node: string; status: string; error: string }[];
   metrics: Record<string, MetricPoint[]>;
+  artifacts: { name: string; node: string; digest: string; size: number; mediaType: string }[];
 }
 
 /** The number a metric point stands for, its non-finite encoding undone (`-0` included). */

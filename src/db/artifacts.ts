@@ -20,6 +20,26 @@ export function artifactsOfRun(db: FlowbenchDb, runId: RunId): Promise<ArtifactR
   return db.artifacts.where('runId').equals(runId).toArray();
 }
 
+/** An artifact as the run page lists it: everything but its bytes, and whether this browser has them. */
+export type ArtifactListing = Omit<ArtifactRow, 'bytes'> & { hasBytes: boolean };
+
+/** A run's artifacts without their bytes, by node then name. */
+export async function artifactListOfRun(db: FlowbenchDb, runId: RunId): Promise<ArtifactListing[]> {
+  const rows = await artifactsOfRun(db, runId);
+  return rows
+    .map(({ bytes, ...meta }) => ({ ...meta, hasBytes: bytes !== null }))
+    .sort((a, b) => a.node.localeCompare(b.node) || a.name.localeCompare(b.name));
+}
+
+/** The artifact `name` of a run, bytes included, or `undefined` when it is not stored. */
+export function readArtifact(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+): Promise<ArtifactRow | undefined> {
+  return db.artifacts.get([runId, name]);
+}
+
 /** Delete every artifact of the runs `ids`. */
 export async function deleteArtifactsOfRuns(db: FlowbenchDb, ids: readonly RunId[]): Promise<void> {
   await db.artifacts.where('runId').anyOf(ids).delete();

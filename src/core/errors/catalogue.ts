@@ -98,6 +98,13 @@ export const errorCatalogue = {
       `file ${digest.slice(0, 19)}… is not stored in this browser: pick it again in the inspector`,
   ),
 
+  /** A run's artifact asked for by its bytes has none here: imported runs carry metadata only. */
+  'artifact-without-bytes': spec<{ name: string; node: string }>(
+    'bad-input',
+    ({ name, node }) =>
+      `artifact '${name}' of node '${node}' has no bytes in this browser: a run imported from a file carries its artifacts' names, sizes and digests only`,
+  ),
+
   // A run that could not go on.
   /** Another engine, tab or retried message moved the run out of `queued` first (`status` null: no such run). */
   'run-claimed': spec<{ runId: RunId; status: RunStatus | null }>('run', ({ runId, status }) =>
@@ -202,6 +209,12 @@ export const errorCatalogue = {
     'internal',
     ({ record, table, db, count, rows }) =>
       `${count} ${record} row(s) in '${table}' are not valid after the upgrade to database version ${db}:\n${rows.join('\n')}`,
+  ),
+  /** A stored artifact's bytes no longer hash to the digest recorded when its node made them. */
+  'artifact-mismatch': spec<{ name: string; node: string; recorded: string; actual: string }>(
+    'internal',
+    ({ name, node, recorded, actual }) =>
+      `artifact '${name}' of node '${node}' does not match its recorded digest (recorded ${recorded}, its bytes hash to ${actual}); it was not downloaded`,
   ),
   /** Anything thrown that is not in this catalogue, as it crossed a worker boundary (`name`: its class). */
   unexpected: spec<{ name: string; message: string }>('internal', ({ message }) => message),

@@ -53,6 +53,13 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
     count: 1,
     rows: ['"r1": status: Invalid option'],
   },
+  'artifact-without-bytes': { name: 'model', node: 'train' },
+  'artifact-mismatch': {
+    name: 'model',
+    node: 'train',
+    recorded: 'sha256:00ff',
+    actual: 'sha256:ff00',
+  },
   unexpected: { name: 'TypeError', message: 'x is not a function' },
 };
 const codes = Object.keys(errorCatalogue) as ErrorCode[];

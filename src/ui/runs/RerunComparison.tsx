@@ -1,11 +1,22 @@
-/** For a re-run: per metric, whether its series equals the recorded run's, bit for bit. */
+/**
+ * For a re-run: per metric, whether its series equals the recorded run's,
+ * bit for bit; and when one does not, what differs between what the two ran
+ * on (their fingerprints), or that nothing does.
+ */
+import {
+  compareFingerprints,
+  describeFingerprintDifference,
+  describeMissingFingerprint,
+} from '../../core/run/compare-fingerprints';
 import { compareSeries, describeComparison } from '../../core/run/compare';
 import { finishedRunStatuses, type RunRow } from '../../core/run/record';
 import { live } from '../../db/live';
 import { metricNames, metricSeries } from '../../db/metrics';
 import { db } from '../db';
 import { useLive } from '../live';
+import { useRun } from './queries';
 import './runs.css';
+import './run-record.css';
 
 export function RerunComparison({ run }: { run: RunRow }) {
   const original = run.rerunOf;
@@ -29,7 +40,9 @@ export function RerunComparison({ run }: { run: RunRow }) {
       }),
     [original, run.id, run.status],
   );
+  const recorded = useRun(original);
   if (!original) return null;
+  const reproduced = comparisons?.every((c) => c.same) ?? true;
   return (
     <section aria-label="Re-run comparison">
       <h3>Compared with run {original.slice(-8)}</h3>
@@ -44,6 +57,32 @@ export function RerunComparison({ run }: { run: RunRow }) {
           ))}
         </ul>
       )}
+      {!reproduced && <FingerprintDifferences recorded={recorded} rerun={run} />}
     </section>
+  );
+}
+
+/** What differs between what the recorded run and the re-run ran on. */
+function FingerprintDifferences({ recorded, rerun }: { recorded?: RunRow; rerun: RunRow }) {
+  if (!recorded) return <p className="fb-muted">The recorded run is no longer stored.</p>;
+  const comparison = compareFingerprints(recorded.fingerprint, rerun.fingerprint);
+  return (
+    <div aria-label="What differs" role="group" className="fb-fingerprint-diff">
+      <h4>What they ran on</h4>
+      {!comparison.known ? (
+        <p className="fb-muted">{describeMissingFingerprint(comparison.missing)}</p>
+      ) : comparison.differences.length === 0 ? (
+        <p>
+          Nothing differs in what they ran on: the same app build, onnxruntime-web, backend, adapter
+          and browser.
+        </p>
+      ) : (
+        <ul className="fb-comparison">
+          {comparison.differences.map((d) => (
+            <li key={d.key}>{describeFingerprintDifference(d)}</li>
+          ))}
+        </ul>
+      )}
+    </div>
   );
 }

@@ -1,4 +1,7 @@
-/** The selected run: what it ran with, how it ended, its live charts, Export run and Re-run. */
+/**
+ * The selected run: what it ran with, how it ended, its live charts, its
+ * nodes' timings, its artifacts and what it ran on; Export run and Re-run.
+ */
 import { lazy, Suspense } from 'react';
 import { toRunExport } from '../../core/run/export';
 import type { RunRow } from '../../core/run/record';
@@ -11,7 +14,10 @@ import { useEditor, useEditorStore } from '../store/context';
 import { formatDuration, formatValue, shortId } from './format';
 import { ParityPanel, useParityCheck } from './ParityPanel';
 import { PoolPanel } from './PoolPanel';
+import { NodeTimings } from './NodeTimings';
 import { RerunComparison } from './RerunComparison';
+import { RunArtifacts } from './RunArtifacts';
+import { RunFingerprint } from './RunFingerprint';
 import { useSelectedRun } from './queries';
 import './runs.css';
 
@@ -110,6 +116,9 @@ function SelectedRun({ run }: { run: RunRow }) {
       <Suspense fallback={<p className="fb-muted">Loading charts…</p>}>
         <ChartsPanel run={run} />
       </Suspense>
+      <NodeTimings run={run} />
+      <RunArtifacts run={run} />
+      <RunFingerprint run={run} />
       <ParityPanel run={run} state={parity.state} />
       <PoolPanel run={run} />
     </section>
