@@ -121,7 +121,10 @@ describe('driveRun on the example flow (real onnxruntime, WASM)', () => {
     held = false;
     expect(await driving).toBe('ok');
     other.close();
-    expect(told.slice(1)).toEqual([null]);
+    // Once the hold ends, the last word is that writes answer again. (A busy machine may hold a
+    // later write past the limit too; each such stall is reported and cleared the same way.)
+    expect(told.at(-1)).toBeNull();
+    expect(told.every((waited, i) => (i % 2 === 0 ? waited! >= 200 : waited === null))).toBe(true);
     expect(await metricSeries(db, id, 'train.loss')).toHaveLength(8); // 40 steps, one loss per 5
   });
 
