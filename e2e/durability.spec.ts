@@ -107,7 +107,8 @@ test('two tabs start a run at once: each run is driven once, its points stored o
     [theirs, steps.there],
   ] as const) {
     expect(record.run.status).toBe('ok');
-    expect(record.run.params).toEqual({ steps: count });
+    // Every input's effective value: lr's default beside the steps typed (the seed is run.seed).
+    expect(record.run.params).toEqual({ lr: 0.1, steps: count });
     for (const node of record.nodes)
       expect(node, `node ${node.node}`).toMatchObject({ status: 'ok' });
     const loss = record.metrics['train.loss'] ?? [];

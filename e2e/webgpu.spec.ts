@@ -35,7 +35,8 @@ test('a run forced to webgpu trains on the WebGPU adapter @webgpu', async ({
 
   const { json: record } = await runs.exportRun();
   expect(record.run.status).toBe('ok');
-  expect(record.run.params).toEqual({ steps: STEPS });
+  // Every input's effective value: lr's default beside the steps typed (the seed is run.seed).
+  expect(record.run.params).toEqual({ lr: 0.1, steps: STEPS });
   expect(record.run.engine).toMatchObject({ backend: 'webgpu', fallback: true });
   expect(record.run.engine?.adapter).toMatch(/swiftshader/i);
   for (const node of record.nodes)
