@@ -13,7 +13,7 @@ import { sweepAbandoned } from './engine/lease';
 import { messageTurn } from './engine/message-turn';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
 import { engineFingerprint } from './engine/fingerprint';
-import { engineHandlers } from './engine/handlers';
+import { engineHandlers, runFailed } from './engine/handlers';
 import { storePendingEndings, type RunEnding } from './engine/run-ending';
 import { throttlePoolReports } from './engine/pool-events';
 import { EnginePools, engineProgramHost } from './engine/programs';
@@ -21,7 +21,14 @@ import { settingsBudgetStore } from './engine/programs-budgets';
 import { throttleProgress } from './engine/progress';
 import { browserProducers } from './engine/producer-workers';
 import { RunService, runLockName } from './engine/run-service';
-import { answerRequest, sendReply, type EngineMessage, type EngineRequest } from './protocol';
+import {
+  answerRequest,
+  QUEUE_CHANNEL,
+  sendReply,
+  type EngineMessage,
+  type EngineRequest,
+  type QueueNudge,
+} from './protocol';
 
 declare const self: DedicatedWorkerGlobalScope;
 
@@ -52,6 +59,12 @@ const poolReports = throttlePoolReports(
   POOL_EVERY_MS,
 );
 
+/** Endings of runs stopped by a storage failure that could not be written yet (run-ending.ts). */
+const pendingEndings = new Map<RunId, RunEnding>();
+
+/** Where the engines of every tab nudge each other about the queue (run-service.ts). */
+const queue = new BroadcastChannel(QUEUE_CHANNEL);
+
 const service = new RunService({
   db,
   catalog: builtinCatalog,
@@ -74,8 +87,29 @@ const service = new RunService({
   onLive: (runId, node, port, value) => post({ type: 'live', runId, node, port, value }),
   onStorageFailure: (runId, reason) => post({ type: 'storage-failure', runId, reason }),
   onStorageStall: (runId, waitedMs) => post({ type: 'storage-stall', runId, waitedMs }),
+  onFinished: (runId, status) => post({ type: 'run-finished', runId, status }),
+  onFailed: runFailed({ pendingEndings, post }),
   withLock: holdLock,
+  tryLock,
+  announce: () => queue.postMessage({ type: 'queued' } satisfies QueueNudge),
 });
+
+// Another tab's engine left runs queued, or a tab asked to cancel a run. A nudged look
+// announces nothing, so engines never nudge each other in circles.
+queue.onmessage = (event: MessageEvent<QueueNudge>) => {
+  const nudge = event.data;
+  if (nudge.type === 'cancel') void service.cancelRequested(nudge.runId).catch(() => undefined);
+  else void service.take({ announce: false }).catch(() => undefined);
+};
+
+/** Run `body` while holding the Web Lock `name` if nobody holds it; null when somebody does. */
+async function tryLock<T>(name: string, body: () => Promise<T>): Promise<{ value: T } | null> {
+  let result: { value: T } | null = null;
+  await navigator.locks.request(name, { ifAvailable: true }, async (lock) => {
+    if (lock !== null) result = { value: await body() };
+  });
+  return result;
+}
 
 /** Run `body` while holding the Web Lock `name`. */
 async function holdLock<T>(name: string, body: () => Promise<T>): Promise<T> {
@@ -91,15 +125,16 @@ async function isLocked(runId: RunId): Promise<boolean> {
   return held.some((lock) => lock.name === runLockName(runId));
 }
 
-/** Endings of runs stopped by a storage failure that could not be written yet (run-ending.ts). */
-const pendingEndings = new Map<RunId, RunEnding>();
-
-// On start-up and then periodically: a run whose engine died is marked abandoned. Kept
-// endings go first, so such a run ends with its real reason once a write fits again.
+// On start-up and then periodically: a run whose engine died is marked abandoned (kept
+// endings go first, so such a run ends with its real reason once a write fits again), and
+// the queue is looked at, as a safety net for nudges missed and for runs left by a tab
+// closed earlier.
 const SWEEP_EVERY_MS = 5_000;
 const sweep = () =>
   void storePendingEndings(db, pendingEndings)
     .then(() => sweepAbandoned(db, Date.now(), isLocked))
+    .catch(() => undefined)
+    .then(() => service.take({ announce: false }))
     .catch(() => undefined);
 sweep();
 setInterval(sweep, SWEEP_EVERY_MS);
@@ -112,8 +147,6 @@ const handlers = engineHandlers({
   engineInfo: currentInfo,
   runtimeFor,
   producers: browserProducers,
-  pendingEndings,
-  post,
   now: () => Date.now(),
 });
 

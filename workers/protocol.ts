@@ -22,10 +22,13 @@ import type { RunId, RunStatus } from '../src/core/run/record';
 export interface EngineCalls {
   /** What `auto` resolves to here and which adapter there is. */
   info: { params: Record<string, never>; result: EngineInfo };
-  /** Claim a queued run and drive it to the end; resolves with its final status. */
-  start: { params: { runId: RunId }; result: { status: RunStatus } };
-  /** Cancel a run this engine is driving; false when it is not driving it. */
-  cancel: { params: { runId: RunId }; result: { cancelled: boolean } };
+  /**
+   * Runs were journaled: look at the queue now, and take the oldest queued
+   * runs this engine can serve while the browser has a run slot free. Resolves
+   * with the runs taken (they go on running; each ends with `run-finished`).
+   * Runs left queued are announced to the other tabs' engines.
+   */
+  take: { params: Record<string, never>; result: { taken: RunId[] } };
   /**
    * Run a stored run's model programs again, serially and then interleaved,
    * and compare every output and metric bit for bit. Writes nothing.
@@ -104,6 +107,8 @@ export type EngineEvent =
   /** A streaming port's latest value, at most one per rate-limit interval. */
   | { type: 'live'; runId: RunId; node: string; port: string; value: number }
   | { type: 'run-finished'; runId: RunId; status: RunStatus }
+  /** Driving a run this engine took failed outside its record (its ending could not be stored, most often). */
+  | { type: 'run-failed'; runId: RunId; error: SerializedError }
   /** A write of the run's record failed (the storage quota is full, most often); the run is being stopped. */
   | { type: 'storage-failure'; runId: RunId; reason: string }
   /**
@@ -114,6 +119,17 @@ export type EngineEvent =
   | PoolEvent;
 
 export type EngineMessage = EngineReply | EngineEvent;
+
+/**
+ * The BroadcastChannel every tab's engine listens on, so that engines learn
+ * of the queue without polling hard: `queued` (runs wait in the queue; an
+ * engine with a free slot takes them) and `cancel` (a tab wrote a cancel
+ * request into the run's record; the engine driving it stops it at once).
+ */
+export const QUEUE_CHANNEL = 'flowbench.queue';
+
+/** A message on `QUEUE_CHANNEL`. */
+export type QueueNudge = { type: 'queued' } | { type: 'cancel'; runId: RunId };
 
 /** Answer `request` with the handler for its call; never rejects (a failure is the reply). */
 export async function answerRequest<C extends EngineCall>(

@@ -7,7 +7,12 @@ import { parseFlow } from '../core/flow/validate';
 import type { MetricRow, RunId, RunRow } from '../core/run/record';
 import {
   activeRuns,
-  cancelQueuedRun,
+  cancelRequested,
+  claimNextRun,
+  renewLease,
+  requestCancel,
+  runsByIds,
+  type QueueReader,
   claimRun,
   deleteRuns,
   importRunRecord,
@@ -132,26 +137,126 @@ describe('claimRun', () => {
   });
 });
 
-describe('cancelQueuedRun', () => {
-  it('cancels a queued run with the reason a person sees', async () => {
+describe('requestCancel', () => {
+  const at = new Date('2024-11-29T16:53:30.000Z');
+
+  it('cancels a queued run at once, with the reason a person sees', async () => {
     const db = freshDb();
     await journalRun(db, runRow('r1'));
-    expect(await cancelQueuedRun(db, 'r1' as RunId)).toBe(true);
+    expect(await requestCancel(db, 'r1' as RunId, at)).toBe('cancelled');
     expect(await db.runs.get('r1' as RunId)).toMatchObject({
       status: 'cancelled',
       statusReason: 'Cancelled before it started',
+      finishedAt: at.toISOString(),
     });
     await expect(claimRun(db, 'r1' as RunId, {})).rejects.toThrow(
       expect.objectContaining({ code: 'run-claimed' }),
     );
   });
 
-  it('leaves a run that an engine already claimed alone', async () => {
+  it('records the request on a running run, for the engine driving it to see', async () => {
     const db = freshDb();
     await journalRun(db, runRow('r1'));
     await claimRun(db, 'r1' as RunId, {});
-    expect(await cancelQueuedRun(db, 'r1' as RunId)).toBe(false);
-    expect((await db.runs.get('r1' as RunId))?.status).toBe('running');
+    expect(await cancelRequested(db, 'r1' as RunId)).toBe(false);
+    expect(await renewLease(db, 'r1' as RunId, 7)).toEqual({
+      running: true,
+      cancelRequested: false,
+    });
+    expect(await requestCancel(db, 'r1' as RunId, at)).toBe('requested');
+    expect(await db.runs.get('r1' as RunId)).toMatchObject({
+      status: 'running',
+      cancelRequestedAt: at.toISOString(),
+    });
+    expect(await cancelRequested(db, 'r1' as RunId)).toBe(true);
+    expect(await renewLease(db, 'r1' as RunId, 9)).toEqual({
+      running: true,
+      cancelRequested: true,
+    });
+    expect((await db.runs.get('r1' as RunId))?.leaseUntil).toBe(9);
+  });
+
+  it('leaves a run that has ended alone, and a lease is not renewed on it', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('done', { status: 'ok', leaseUntil: null }));
+    expect(await requestCancel(db, 'done' as RunId, at)).toBe('ended');
+    expect(await renewLease(db, 'done' as RunId, 9)).toEqual({
+      running: false,
+      cancelRequested: false,
+    });
+    expect(await db.runs.get('done' as RunId)).toMatchObject({
+      status: 'ok',
+      cancelRequestedAt: null,
+      leaseUntil: null,
+    });
+  });
+});
+
+describe('claimNextRun', () => {
+  const anyRun: QueueReader = () => null;
+  const noWebgpu: QueueReader = (run) =>
+    run.requires.includes('webgpu') ? 'Waiting for an engine with webgpu' : null;
+  const created = (second: number) => `2024-11-29T16:53:${String(second).padStart(2, '0')}.000Z`;
+
+  it('takes the oldest queued run, by creation time', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('b', { createdAt: created(2) }));
+    await journalRun(db, runRow('a', { createdAt: created(3) }));
+    await journalRun(db, runRow('c', { createdAt: created(1), status: 'running' }));
+    await journalRun(db, runRow('d', { createdAt: created(2) }));
+    const taken = [];
+    for (let i = 0; i < 4; i++) taken.push((await claimNextRun(db, anyRun, {}))?.id);
+    expect(taken).toEqual(['b', 'd', 'a', undefined]);
+  });
+
+  it('skips a run it cannot serve, saying why, and takes the next', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('gpu', { createdAt: created(1), requires: ['webgpu'] }));
+    await journalRun(db, runRow('cpu', { createdAt: created(2) }));
+    const claimed = await claimNextRun(db, noWebgpu, { statusReason: '', leaseUntil: 5 });
+    expect(claimed).toMatchObject({ id: 'cpu', status: 'running', leaseUntil: 5 });
+    expect(await db.runs.get('gpu' as RunId)).toMatchObject({
+      status: 'queued',
+      statusReason: 'Waiting for an engine with webgpu',
+    });
+    expect(await claimNextRun(db, noWebgpu, {})).toBeUndefined();
+    // An engine that can serve it takes it, and the waiting reason goes.
+    expect(await claimNextRun(db, anyRun, { statusReason: '' })).toMatchObject({
+      id: 'gpu',
+      status: 'running',
+      statusReason: '',
+    });
+  });
+
+  it('with no claim only writes the reasons', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('gpu', { createdAt: created(1), requires: ['webgpu'] }));
+    await journalRun(db, runRow('cpu', { createdAt: created(2) }));
+    expect(await claimNextRun(db, noWebgpu, null)).toBeUndefined();
+    expect((await db.runs.get('gpu' as RunId))?.statusReason).toBe(
+      'Waiting for an engine with webgpu',
+    );
+    expect((await db.runs.get('cpu' as RunId))?.status).toBe('queued');
+  });
+
+  it('gives each of two engines taking at once a different run', async () => {
+    const a = freshDb();
+    const b = new FlowbenchDb(a.name);
+    opened.push(b);
+    for (const id of ['r1', 'r2', 'r3']) await journalRun(a, runRow(id));
+    const taken = await Promise.all([
+      claimNextRun(a, anyRun, { statusReason: 'engine A' }),
+      claimNextRun(b, anyRun, { statusReason: 'engine B' }),
+    ]);
+    expect(taken.map((run) => run?.id).sort()).toEqual(['r1', 'r2']);
+    const stored = await runsByIds(a, ['r1', 'r2', 'r3'] as RunId[]);
+    expect(stored.map((run) => run.status)).toEqual(['running', 'running', 'queued']);
+    expect(
+      stored
+        .slice(0, 2)
+        .map((run) => run.statusReason)
+        .sort(),
+    ).toEqual(['engine A', 'engine B']);
   });
 });
 

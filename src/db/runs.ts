@@ -111,17 +111,101 @@ export function activeRuns(db: FlowbenchDb): Promise<RunRow[]> {
     .toArray();
 }
 
-/** Cancel a run that has not started: `queued → cancelled` in one transaction. */
-export async function cancelQueuedRun(db: FlowbenchDb, id: RunId): Promise<boolean> {
+/**
+ * Ask to cancel a run, from any tab, in one transaction: a `queued` run (no
+ * engine holds one) ends `cancelled` at once; a `running` run gets its
+ * `cancelRequestedAt`, which the engine driving it watches (`renewLease`,
+ * and the nudge a tab sends with the request). Anything else
+ * has ended already and is left alone.
+ */
+export async function requestCancel(
+  db: FlowbenchDb,
+  id: RunId,
+  at: Date,
+): Promise<'cancelled' | 'requested' | 'ended'> {
   return db.transaction('rw', db.runs, async () => {
     const run = await db.runs.get(id);
-    if (run?.status !== 'queued') return false;
-    await db.runs.update(id, {
-      status: 'cancelled',
-      statusReason: 'Cancelled before it started',
-      finishedAt: new Date().toISOString(),
-    });
-    return true;
+    if (run?.status === 'queued') {
+      await db.runs.update(id, {
+        status: 'cancelled',
+        statusReason: 'Cancelled before it started',
+        finishedAt: at.toISOString(),
+      });
+      return 'cancelled';
+    }
+    if (run?.status !== 'running') return 'ended';
+    if (run.cancelRequestedAt === null)
+      await db.runs.update(id, { cancelRequestedAt: at.toISOString() });
+    return 'requested';
+  });
+}
+
+/** What an engine learns when it renews a run's lease. */
+export interface LeaseRenewal {
+  /** The run is still `running` (false: it ended, or another tab marked it abandoned). */
+  running: boolean;
+  /** Someone asked to cancel it (`requestCancel`). */
+  cancelRequested: boolean;
+}
+
+/**
+ * Extend a running run's lease to `until` and read back whether someone
+ * asked to cancel it, in one transaction. A run no longer `running` is not
+ * touched.
+ */
+export async function renewLease(db: FlowbenchDb, id: RunId, until: number): Promise<LeaseRenewal> {
+  return db.transaction('rw', db.runs, async () => {
+    const run = await db.runs.get(id);
+    if (run?.status !== 'running') return { running: false, cancelRequested: false };
+    await db.runs.update(id, { leaseUntil: until });
+    return { running: true, cancelRequested: run.cancelRequestedAt !== null };
+  });
+}
+
+/** Whether someone asked to cancel the running run `id`. */
+export async function cancelRequested(db: FlowbenchDb, id: RunId): Promise<boolean> {
+  const run = await db.runs.get(id);
+  return run?.status === 'running' && run.cancelRequestedAt !== null;
+}
+
+/** Queued runs, oldest first: by creation time, then by id (ids are time-ordered). */
+export async function queuedRuns(db: FlowbenchDb): Promise<RunRow[]> {
+  return oldestFirst(await runsWithStatus(db, 'queued'));
+}
+
+function oldestFirst(runs: RunRow[]): RunRow[] {
+  const key = (run: RunRow) => `${run.createdAt} ${run.id}`;
+  return runs.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+}
+
+/** How an engine reads the queue: why it cannot serve a run, or null when it can. */
+export type QueueReader = (run: RunRow) => string | null;
+
+/**
+ * Take the oldest queued run this engine can serve, in one transaction (a
+ * compare-and-swap, like `claimRun`: of engines taking at once, each gets a
+ * different run or none). On the way, each older run it cannot serve gets
+ * the reason `cannotServe` gives as its status reason, so the person sees
+ * why it waits. With `claim` null nothing is claimed: only the reasons are
+ * written. Resolves with the claimed run, or undefined.
+ */
+export async function claimNextRun(
+  db: FlowbenchDb,
+  cannotServe: QueueReader,
+  claim: Partial<RunRow> | null,
+): Promise<RunRow | undefined> {
+  return db.transaction('rw', db.runs, async () => {
+    for (const run of await queuedRuns(db)) {
+      const reason = cannotServe(run);
+      if (reason === null) {
+        if (claim === null) continue;
+        const claimed: RunRow = { ...run, ...claim, status: 'running' };
+        await db.runs.put(claimed);
+        return claimed;
+      }
+      if (run.statusReason !== reason) await db.runs.update(run.id, { statusReason: reason });
+    }
+    return undefined;
   });
 }
 

@@ -10,6 +10,7 @@ import type { Catalog } from '../../src/core/catalog/catalog';
 import type { EngineInfo } from '../../src/core/runtime/tensor-runtime';
 import type { RunId } from '../../src/core/run/record';
 import type { FlowbenchDb } from '../../src/db/schema';
+import { serializeError } from '../../src/core/errors';
 import type { EngineEvent, EngineHandlers } from '../protocol';
 import { checkRunParity } from './parity-run';
 import type { EnginePools } from './programs';
@@ -28,31 +29,34 @@ export interface EngineHandlerDeps {
   readonly runtimeFor: RunServiceOptions['runtimeFor'];
   /** Where the parity check's data engines start their producers (as the run service's do). */
   readonly producers: RunServiceOptions['producers'];
+  readonly now: () => number;
+}
+
+/**
+ * What the engine does when driving a run fails outside its record: an
+ * ending that could not be stored is kept to store later (run-ending.ts), and
+ * the page is told.
+ */
+export function runFailed(deps: {
   /** Endings of runs stopped by a storage failure, kept to write later (run-ending.ts). */
   readonly pendingEndings: Map<RunId, RunEnding>;
   readonly post: (event: EngineEvent) => void;
-  readonly now: () => number;
+}): (runId: RunId, error: unknown) => void {
+  return (runId, error) => {
+    if (error instanceof RunEndingError) {
+      deps.pendingEndings.set(runId, error.ending);
+      deps.post({ type: 'run-finished', runId, status: error.ending.status });
+    }
+    deps.post({ type: 'run-failed', runId, error: serializeError(error) });
+  };
 }
 
 /** The engine's handler for every call of the protocol. */
 export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
-  const { db, catalog, service, pools, engineInfo, runtimeFor, producers, post, now } = deps;
+  const { db, catalog, service, pools, engineInfo, runtimeFor, producers, now } = deps;
   return {
     info: () => engineInfo(),
-    start: async ({ runId }) => {
-      try {
-        const status = await service.start(runId);
-        post({ type: 'run-finished', runId, status });
-        return { status };
-      } catch (error) {
-        if (error instanceof RunEndingError) {
-          deps.pendingEndings.set(runId, error.ending);
-          post({ type: 'run-finished', runId, status: error.ending.status });
-        }
-        throw error;
-      }
-    },
-    cancel: ({ runId }) => Promise.resolve({ cancelled: service.cancel(runId) }),
+    take: async () => ({ taken: await service.take({ announce: true }) }),
     checkParity: async ({ runId }) => {
       const engine = await engineInfo();
       return checkRunParity(runId, {

@@ -12,7 +12,8 @@ import { runFingerprintSchema } from '../../src/core/records/fingerprint';
 import { engineFingerprint } from './fingerprint';
 import { engineInfo } from './ort-runtime';
 import { driveRun } from './run-driver';
-import { journalTestRun, loadFlow, testDriverOptions } from './testing';
+import { journalTestRun, loadFlow, testDriverOptions, testGate, until } from './testing';
+import { runNodes } from '../../src/db/run-nodes';
 
 const example = loadFlow('src/examples/spirals-mlp.flow.json');
 
@@ -188,5 +189,30 @@ describe('driveRun with a node that records waits', () => {
       { runId: id, kind: 'data_wait', start: 10, end: 10.5 },
       { runId: id, kind: 'quota_wait', start: 11, end: 11.25 },
     ]);
+  });
+});
+
+describe('driveRun while a node runs long', () => {
+  it('writes the node logs as they grow, not only when its status changes', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const gate = testGate();
+    const id = await journal(gate.flow, {});
+    const driving = driveRun(id, new AbortController().signal, {
+      ...options(),
+      catalog: gate.catalog,
+    });
+    await until(async () => (await runNodes(db, id))[0]?.status === 'running');
+    await until(() => gate.waiting() === 1);
+    // The node logs with its status written long before: a crash now must still keep the line.
+    gate.log('halfway');
+    await until(async () => (await runNodes(db, id))[0]?.logs.endsWith('halfway') ?? false);
+    expect((await runNodes(db, id))[0]?.status).toBe('running');
+    expect((await getRun(db, id))?.status).toBe('running');
+    gate.openOne();
+    expect(await driving).toBe('ok');
+    expect((await runNodes(db, id))[0]).toMatchObject({
+      status: 'ok',
+      logs: 'waiting at the gate\nhalfway\nthrough the gate',
+    });
   });
 });

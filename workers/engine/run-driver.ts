@@ -4,11 +4,15 @@
  *
  * The driver — not an event bus the UI listens to — writes the record, so
  * what is stored does not depend on anyone watching, and a page that reloads
- * mid-run finds everything flushed so far. It claims the run with a
- * compare-and-swap, so no second engine can drive it; it holds a lease
- * (refreshed while it runs) so a run whose engine died can be told from one
- * that is merely slow; and it always ends the record, whatever way the run
- * ends, after flushing what was buffered.
+ * mid-run finds everything flushed so far. The run is claimed with a
+ * compare-and-swap (here by id, or by the run service from the queue), so no
+ * second engine can drive it; the driver holds a lease (refreshed while it
+ * runs) so a run whose engine died can be told from one that is merely slow,
+ * and each refresh also reads whether any tab asked to cancel the run (the
+ * record is the one place every tab can reach). Node logs are written on the
+ * metric batches' cadence, not only when a node's status changes, so a crash
+ * loses at most the last moments of a long node's logs. It always ends the
+ * record, whatever way the run ends, after flushing what was buffered.
  */
 import type { Catalog } from '../../src/core/catalog/catalog';
 import type { BackendChoice, TensorRuntime } from '../../src/core/runtime/tensor-runtime';
@@ -18,7 +22,7 @@ import { describeAdapter } from '../../src/core/runtime/tensor-runtime';
 import { errorMessage, executeFlow } from '../../src/core/engine/executor';
 import { describeIssues } from '../../src/core/flow/issues';
 import { sha256Hex } from '../../src/core/run/digest';
-import { MetricBatcher } from '../../src/core/run/metric-batcher';
+import { MetricBatcher, metricBatchDefaults } from '../../src/core/run/metric-batcher';
 import type { RunFingerprint } from '../../src/core/run/fingerprint';
 import { resolveRunParams } from '../../src/core/run/params';
 import {
@@ -30,6 +34,7 @@ import {
   type RunStatus,
 } from '../../src/core/run/record';
 import { readStoredFile } from '../../src/db/files';
+import { LogFlusher } from './log-flusher';
 import { DEFAULT_LIVE_INTERVAL_MS, liveValues } from './live-values';
 import { messageTurn } from './message-turn';
 import { storageFailureReason, storeEnding } from './run-ending';
@@ -37,8 +42,8 @@ import { StorageWatch } from './storage-watch';
 import { putArtifact } from '../../src/db/artifacts';
 import { addInterval } from '../../src/db/intervals';
 import { putMetrics } from '../../src/db/metrics';
-import { putRunNodes } from '../../src/db/run-nodes';
-import { claimRun, updateRun } from '../../src/db/runs';
+import { putNodeLogs, putRunNodes } from '../../src/db/run-nodes';
+import { claimRun, renewLease, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { FlowbenchError, isFlowbenchError } from '../../src/core/errors';
 
@@ -75,6 +80,18 @@ export interface RunDriverOptions {
   metricBatch?: { maxPoints?: number; maxDelayMs?: number };
 }
 
+/** How long a lease vouches for a run, by default; it is refreshed every third of it. */
+export const LEASE_MS = 10_000;
+
+/** The changes that move a run to `running` when an engine claims it at `now`. */
+export function claimChanges(now: number, leaseMs = LEASE_MS): Partial<RunRow> {
+  return {
+    startedAt: new Date(now).toISOString(),
+    leaseUntil: now + leaseMs,
+    statusReason: '',
+  };
+}
+
 /** Serialises writes of node outcomes so they land in the order they happened. */
 class WriteChain {
   private tail: Promise<void> = Promise.resolve();
@@ -91,14 +108,35 @@ class WriteChain {
   }
 }
 
+/** Claim the queued run `runId` and drive it to its end (see `driveClaimedRun`). */
 export async function driveRun(
   runId: RunId,
   signal: AbortSignal,
   options: RunDriverOptions,
 ): Promise<RunStatus> {
+  const claimed = await claimRun(
+    options.db,
+    runId,
+    claimChanges(options.now(), options.leaseMs ?? LEASE_MS),
+  );
+  return driveClaimedRun(claimed, signal, options);
+}
+
+/**
+ * Drive a run this engine has just claimed (`claimChanges`) to its end,
+ * writing its record as it goes; resolves with its final status. `signal`
+ * cancels it from this engine; a cancel request in its record, from any tab,
+ * does the same.
+ */
+export async function driveClaimedRun(
+  run: RunRow,
+  signal: AbortSignal,
+  options: RunDriverOptions,
+): Promise<RunStatus> {
   const { db, now } = options;
-  const leaseMs = options.leaseMs ?? 10_000;
-  const started = now();
+  const runId = run.id;
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const started = run.startedAt === null ? now() : Date.parse(run.startedAt);
   // Every write of the record goes through the watch, so a stall in storage is told, not silent.
   const watch = new StorageWatch({
     now,
@@ -107,15 +145,12 @@ export async function driveRun(
     onStall: (waited) => options.onStorageStall?.(waited),
     onResume: () => options.onStorageStall?.(null),
   });
-  const run = await watch.track(
-    claimRun(db, runId, {
-      startedAt: new Date(started).toISOString(),
-      leaseUntil: started + leaseMs,
-      statusReason: '',
-    }),
-  );
+  // The person's cancel: from this engine (`signal`) or from any tab, through the record.
+  const cancel = new AbortController();
+  signal.addEventListener('abort', () => cancel.abort(), { once: true });
+  if (signal.aborted) cancel.abort();
 
-  const stopLease = startLease(run, options, leaseMs, watch);
+  const stopLease = startLease(run, options, leaseMs, watch, () => cancel.abort());
   const limits = new Map(run.flowSnapshot.nodes.map((n) => [n.id, n.rateLimits ?? {}]));
   const live = liveValues(
     (node, port, value) => options.onLive?.(node, port, value),
@@ -147,7 +182,24 @@ export async function driveRun(
   });
   // The executor's signal: the person's cancel, or a storage failure that makes going on pointless.
   const abort = new AbortController();
-  signal.addEventListener('abort', () => abort.abort(), { once: true });
+  cancel.signal.addEventListener('abort', () => abort.abort(), { once: true });
+  if (cancel.signal.aborted) abort.abort();
+  const logs = new LogFlusher({
+    setTimer: options.setTimer,
+    delayMs: options.metricBatch?.maxDelayMs ?? metricBatchDefaults.maxDelayMs,
+    // Through the chain, after the node's first row; only the logs field is written, so a
+    // flush never undoes a newer status.
+    write: (changed) =>
+      writes.add(() =>
+        watch.track(
+          putNodeLogs(
+            db,
+            runId,
+            changed.map((node) => [node, nodes.get(node)!.logs] as const),
+          ),
+        ),
+      ),
+  });
 
   let runtime: Awaited<ReturnType<RunDriverOptions['runtimeFor']>> | null = null;
   let programs: ProgramHost | undefined;
@@ -218,8 +270,9 @@ export async function driveRun(
         },
         log(node, message) {
           const row = nodes.get(node);
-          if (row)
-            row.logs = capText(row.logs ? `${row.logs}\n${message}` : message, recordLimits.logs);
+          if (!row) return;
+          row.logs = capText(row.logs ? `${row.logs}\n${message}` : message, recordLimits.logs);
+          logs.changedLogs(node);
         },
         progress(node, done, total) {
           options.onProgress?.(node, done, total);
@@ -261,8 +314,8 @@ export async function driveRun(
     };
   } catch (error) {
     end = {
-      status: signal.aborted ? 'cancelled' : 'error',
-      statusReason: signal.aborted
+      status: cancel.signal.aborted ? 'cancelled' : 'error',
+      statusReason: cancel.signal.aborted
         ? 'Cancelled while running'
         : isFlowbenchError(error, 'invalid-flow')
           ? describeIssues(error.data.issues)
@@ -276,6 +329,7 @@ export async function driveRun(
   }
 
   live.close();
+  logs.close();
   // Whatever happened, what was recorded is flushed before the run is closed.
   await batcher.flush().catch(() => undefined);
   // Stopped by the person: cancelled; by a storage failure: interrupted, as after a crash.
@@ -321,17 +375,25 @@ function emptyNode(runId: RunId, node: string): RunNodeRow {
   return { runId, node, status: 'queued', startedAt: null, durationMs: null, error: '', logs: '' };
 }
 
-/** Keep the lease fresh while the run is alive; returns a stop function. */
+/**
+ * Keep the lease fresh while the run is alive, and call `onCancelRequested`
+ * when a renewal finds a cancel request in the record; returns a stop
+ * function.
+ */
 function startLease(
   run: RunRow,
   options: RunDriverOptions,
   leaseMs: number,
   watch: StorageWatch,
+  onCancelRequested: () => void,
 ): () => void {
   let stop: (() => void) | null = null;
   const renew = () => {
     void watch
-      .track(updateRun(options.db, run.id, { leaseUntil: options.now() + leaseMs }))
+      .track(renewLease(options.db, run.id, options.now() + leaseMs))
+      .then(({ cancelRequested }) => {
+        if (cancelRequested) onCancelRequested();
+      })
       .catch(() => undefined);
     stop = options.setTimer(renew, leaseMs / 3);
   };

@@ -1,14 +1,42 @@
 /**
- * The run service: the engine's front door. It admits at most `maxActive`
- * runs at once (the rest wait, still `queued`), keeps one AbortController
- * per run for cancel, and holds a Web Lock named after each run while it is
- * driven, so other tabs can tell a live run from one whose engine died.
+ * The run service: this engine's share of the browser's one run queue.
+ *
+ * The queue is the runs table itself. A run waits there `queued` until an
+ * engine — the one of any open Flowbench tab — claims it, so a run outlives
+ * the tab that submitted it: close that tab mid-sweep and another tab (or the
+ * next visit) runs the rest. An engine takes the oldest queued run it can
+ * serve and leaves the ones it cannot (a run that requires WebGPU, on an
+ * engine without an adapter) with the reason on their record, for an engine
+ * that can; the claim is one compare-and-swap transaction
+ * (`claimNextRun`), so two engines taking at once get different runs.
+ *
+ * At most `maxActive` runs execute at once in the whole browser profile, not
+ * per tab. The limit is a set of `maxActive` slots, each a Web Lock
+ * (`flowbench.slot.<i>`) that every tab and worker of the origin shares: an
+ * engine takes a slot only when it is free, claims a run inside it, and holds
+ * it until the run ends. The browser frees a closed tab's locks at once, so
+ * its slots pass on with no lease to wait out, while a starved but living
+ * engine keeps them, as it keeps its runs. The trade-off: the limit lives in
+ * the lock manager, not in the records, so it holds within one browser
+ * profile — which is also all that one IndexedDB spans.
+ *
+ * When to look at the queue: when this tab journals runs (the UI asks), when
+ * one of this engine's runs ends (its slot is free), on start-up, on a nudge
+ * from another engine, and every few seconds as a safety net. An engine whose
+ * own look leaves runs queued nudges the others (the entry file's
+ * BroadcastChannel); a nudged engine never nudges back. So a run is driven by
+ * the tab that submitted it whenever that tab can take it, and by any other
+ * when it cannot.
+ *
+ * Cancel goes through the record too: any tab writes a cancel request into a
+ * running run (`requestCancel`); the driver reads it at each lease renewal,
+ * and a nudge (`cancelRequested`) makes the engine driving it look at once.
  */
 import type { BackendChoice, EngineInfo } from '../../src/core/runtime/tensor-runtime';
-import type { RunId, RunStatus } from '../../src/core/run/record';
-import { waitingReason } from '../../src/core/run/devices';
-import { getRun, updateRun } from '../../src/db/runs';
-import { driveRun, type RunDriverOptions } from './run-driver';
+import type { RunId, RunRow, RunStatus } from '../../src/core/run/record';
+import { missingDevice, waitingReason } from '../../src/core/run/devices';
+import { cancelRequested, claimNextRun, queuedRuns, type QueueReader } from '../../src/db/runs';
+import { claimChanges, driveClaimedRun, LEASE_MS, type RunDriverOptions } from './run-driver';
 
 export interface RunServiceOptions extends Omit<
   RunDriverOptions,
@@ -22,35 +50,163 @@ export interface RunServiceOptions extends Omit<
   onStorageFailure?(runId: RunId, reason: string): void;
   /** The run's writes wait on storage that does not answer (see storage-watch.ts); `null`: they answer again. */
   onStorageStall?(runId: RunId, waitedMs: number | null): void;
+  /** A run this engine drove has ended, its record closed with `status`. */
+  onFinished?(runId: RunId, status: RunStatus): void;
+  /** Driving a run failed outside its record (most often: its ending could not be stored yet). */
+  onFailed?(runId: RunId, error: unknown): void;
   /** Hold `name` while `body` runs (Web Locks in the browser). */
   withLock<T>(name: string, body: () => Promise<T>): Promise<T>;
+  /** Hold `name` while `body` runs if nobody holds it; null, without running `body`, if somebody does. */
+  tryLock<T>(name: string, body: () => Promise<T>): Promise<{ value: T } | null>;
+  /** Tell the other engines that runs wait in the queue. */
+  announce?(): void;
+  /** Runs at once in the whole browser (default `MAX_ACTIVE_RUNS`). */
   maxActive?: number;
 }
+
+/** How many runs execute at once, across every tab of the browser. */
+export const MAX_ACTIVE_RUNS = 2;
 
 export function runLockName(runId: RunId): string {
   return `flowbench.run.${runId}`;
 }
 
+/** The Web Lock of run slot `slot` (0 … maxActive-1). */
+export function slotLockName(slot: number): string {
+  return `flowbench.slot.${slot}`;
+}
+
+/** What became of one try at a slot. */
+type SlotOutcome = 'busy' | 'nothing-to-serve' | RunRow;
+
+/** A look at the queue waiting for the one in progress to finish. */
+interface NextLook {
+  announce: boolean;
+  result: Promise<RunId[]>;
+}
+
 export class RunService {
-  private readonly controllers = new Map<RunId, AbortController>();
-  private readonly waiting: (() => void)[] = [];
-  private active = 0;
+  private readonly driving = new Map<RunId, AbortController>();
+  /** Slots this engine holds, each for a run it drives. */
+  private readonly slots = new Set<number>();
+  /** Each try at a slot, until the slot is given back (and the next look asked for). */
+  private readonly slotLives = new Set<Promise<void>>();
+  private looks: Promise<unknown> = Promise.resolve();
+  private next: NextLook | null = null;
 
   constructor(private readonly options: RunServiceOptions) {}
 
-  /** Drive a queued run to its end; waits for a free slot first. */
-  async start(runId: RunId): Promise<RunStatus> {
-    if (this.controllers.has(runId)) throw new Error(`run ${runId} is already being driven here`);
+  /**
+   * Look at the queue: while a slot is free, claim the oldest queued run this
+   * engine can serve and start driving it. Resolves with the runs it took
+   * (they go on running). Looks asked for while one is in progress make one
+   * more look after it. With `announce`, runs left queued are told to the
+   * other engines; a look that a nudge from another engine asked for passes
+   * false, so engines never nudge each other in circles.
+   */
+  take({ announce }: { announce: boolean }): Promise<RunId[]> {
+    if (this.next) {
+      this.next.announce ||= announce;
+      return this.next.result;
+    }
+    const next: NextLook = { announce, result: Promise.resolve([]) };
+    next.result = this.looks.then(() => {
+      this.next = null;
+      return this.look(next.announce);
+    });
+    this.next = next;
+    this.looks = next.result.catch(() => undefined);
+    return next.result;
+  }
+
+  /**
+   * A tab asked to cancel `runId`: when this engine drives it and its record
+   * holds the request, stop it. Resolves with whether it did.
+   */
+  async cancelRequested(runId: RunId): Promise<boolean> {
+    const controller = this.driving.get(runId);
+    if (!controller || !(await cancelRequested(this.options.db, runId))) return false;
+    controller.abort();
+    return true;
+  }
+
+  /** The runs this engine drives now. */
+  drivenRuns(): RunId[] {
+    return [...this.driving.keys()];
+  }
+
+  /** Resolves once this engine drives nothing and looks at nothing (for tests). */
+  async settled(): Promise<void> {
+    while (this.slotLives.size > 0 || this.next) {
+      await Promise.all(this.slotLives);
+      await this.looks;
+    }
+  }
+
+  private async look(announce: boolean): Promise<RunId[]> {
+    const { db } = this.options;
+    const queued = await queuedRuns(db);
+    if (queued.length === 0) return [];
+    const info = await this.options.engineInfo();
+    const cannotServe: QueueReader = (run) => {
+      const missing = missingDevice(run.requires, info.adapter !== null);
+      return missing ? waitingReason(missing) : null;
+    };
+    const taken: RunId[] = [];
+    if (queued.some((run) => cannotServe(run) === null))
+      for (let slot = 0; slot < (this.options.maxActive ?? MAX_ACTIVE_RUNS); slot++) {
+        if (this.slots.has(slot)) continue;
+        const outcome = await this.trySlot(slot, cannotServe);
+        if (outcome === 'nothing-to-serve') break;
+        if (outcome !== 'busy') taken.push(outcome.id);
+      }
+    // A run nobody here can serve says why it waits, even while every slot is taken.
+    if (queued.some((run) => ![null, run.statusReason].includes(cannotServe(run))))
+      await claimNextRun(db, cannotServe, null);
+    if (announce && (await queuedRuns(db)).length > 0) this.options.announce?.();
+    return taken;
+  }
+
+  /**
+   * Take slot `slot` if it is free and claim a run in it; the slot is held
+   * until that run ends, and then the queue is looked at again.
+   */
+  private trySlot(slot: number, cannotServe: QueueReader): Promise<SlotOutcome> {
+    const { db, now } = this.options;
+    return new Promise<SlotOutcome>((resolve, reject) => {
+      let drove = false;
+      const held = this.options.tryLock(slotLockName(slot), async () => {
+        const claim = claimChanges(now(), this.options.leaseMs ?? LEASE_MS);
+        // A failed claim rejects `held`, and so this try.
+        const run = await claimNextRun(db, cannotServe, claim);
+        if (run === undefined) {
+          resolve('nothing-to-serve');
+          return;
+        }
+        drove = true;
+        this.slots.add(slot);
+        resolve(run);
+        await this.drive(run);
+        this.slots.delete(slot);
+      });
+      // Once the slot is given back after a run, there may be more to take.
+      const life = held.then((got) => {
+        if (got === null) resolve('busy');
+        else if (drove) void this.take({ announce: true }).catch(() => undefined);
+      }, reject);
+      this.slotLives.add(life);
+      void life.then(() => this.slotLives.delete(life));
+    });
+  }
+
+  private async drive(run: RunRow): Promise<void> {
     const controller = new AbortController();
-    this.controllers.set(runId, controller);
+    this.driving.set(run.id, controller);
+    const runId = run.id;
     try {
-      await this.admit();
-      if (controller.signal.aborted) return 'cancelled';
       const info = await this.options.engineInfo();
-      const missing = await this.missingDevice(runId, info);
-      if (missing) return 'queued';
-      return await this.options.withLock(runLockName(runId), () =>
-        driveRun(runId, controller.signal, {
+      const status = await this.options.withLock(runLockName(runId), () =>
+        driveClaimedRun(run, controller.signal, {
           ...this.options,
           runtimeFor: (choice) => this.options.runtimeFor(choice, info),
           onProgress: (node, done, total) => this.options.onProgress(runId, node, done, total),
@@ -59,48 +215,11 @@ export class RunService {
           onStorageStall: (waitedMs) => this.options.onStorageStall?.(runId, waitedMs),
         }),
       );
+      this.options.onFinished?.(runId, status);
+    } catch (error) {
+      this.options.onFailed?.(runId, error);
     } finally {
-      this.controllers.delete(runId);
-      this.release();
+      this.driving.delete(runId);
     }
-  }
-
-  /**
-   * A run that requires a device this engine lacks stays queued, with the
-   * reason on its record, for an engine that has it; it is not failed.
-   */
-  private async missingDevice(runId: RunId, info: EngineInfo): Promise<boolean> {
-    const { db } = this.options;
-    const run = await getRun(db, runId);
-    if (run?.status !== 'queued') return false;
-    // Every stored run lists `requires` (database version 3 backfilled older rows).
-    const missing = run.requires.find((device) => device === 'webgpu' && !info.adapter);
-    if (!missing) return false;
-    await updateRun(db, runId, { statusReason: waitingReason(missing) });
-    return true;
-  }
-
-  cancel(runId: RunId): boolean {
-    const controller = this.controllers.get(runId);
-    controller?.abort();
-    return controller !== undefined;
-  }
-
-  private admit(): Promise<void> {
-    if (this.active < (this.options.maxActive ?? 2)) {
-      this.active++;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) =>
-      this.waiting.push(() => {
-        this.active++;
-        resolve();
-      }),
-    );
-  }
-
-  private release(): void {
-    this.active--;
-    this.waiting.shift()?.();
   }
 }

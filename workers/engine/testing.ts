@@ -14,6 +14,9 @@ import { journalRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { engineInfo, OrtRuntime } from './ort-runtime';
 import type { RunDriverOptions } from './run-driver';
+import type { RunServiceOptions } from './run-service';
+import { createCatalog } from '../../src/core/catalog/catalog';
+import { defineNodeKind } from '../../src/core/catalog/kind';
 
 export function loadFlow(path: string): FlowDocument {
   return flowDocumentSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
@@ -62,4 +65,96 @@ export function testDriverOptions(
       return () => clearTimeout(timer);
     },
   };
+}
+
+/**
+ * Web Locks as one browser profile has them, shared by the engines of a
+ * test: a lock is held by one holder at a time, waiters get it in turn, and
+ * `tryLock` gives up at once when it is held.
+ */
+export function testLocks(): Pick<RunServiceOptions, 'withLock' | 'tryLock'> & {
+  held(): string[];
+} {
+  const held = new Set<string>();
+  const waiting = new Map<string, (() => void)[]>();
+  const release = (name: string) => {
+    const next = waiting.get(name)?.shift();
+    if (next) next();
+    else held.delete(name);
+  };
+  return {
+    held: () => [...held].sort(),
+    async withLock(name, body) {
+      if (held.has(name))
+        await new Promise<void>((resolve) => {
+          const queue = waiting.get(name) ?? [];
+          queue.push(resolve);
+          waiting.set(name, queue);
+        });
+      else held.add(name);
+      try {
+        return await body();
+      } finally {
+        release(name);
+      }
+    },
+    async tryLock(name, body) {
+      if (held.has(name)) return null;
+      held.add(name);
+      try {
+        return { value: await body() };
+      } finally {
+        release(name);
+      }
+    },
+  };
+}
+
+/**
+ * A node kind (`test.gate`) that logs, then waits until the test opens it or
+ * the run is cancelled: a run that stays running exactly as long as a test
+ * needs. `flow` is a one-node flow of it.
+ */
+export function testGate() {
+  const waiting: { open: () => void; log: (message: string) => void }[] = [];
+  const kind = defineNodeKind({
+    kind: 'test.gate',
+    title: 'Gate',
+    category: 'data',
+    description: 'Waits until the test opens it.',
+    params: {},
+    inputs: [],
+    outputs: [],
+    async execute(ctx) {
+      ctx.log('waiting at the gate');
+      await new Promise<void>((resolve, reject) => {
+        waiting.push({ open: resolve, log: (message) => ctx.log(message) });
+        ctx.signal.addEventListener('abort', () => reject(new Error('cancelled')), { once: true });
+      });
+      ctx.log('through the gate');
+    },
+  });
+  const flow: FlowDocument = {
+    format: 'flowbench.flow/1',
+    name: 'gate',
+    inputs: [],
+    outputs: [],
+    nodes: [{ id: 'gate', kind: 'test.gate', params: {}, position: { x: 0, y: 0 } }],
+    edges: [],
+  };
+  return {
+    catalog: createCatalog([kind]),
+    flow,
+    /** How many gates wait now. */
+    waiting: () => waiting.length,
+    /** Let the longest-waiting gate through. */
+    openOne: () => waiting.shift()?.open(),
+    /** Each waiting gate's node logs `message`. */
+    log: (message: string) => waiting.forEach((gate) => gate.log(message)),
+  };
+}
+
+/** Resolves once `condition` holds, checking every few milliseconds. */
+export async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 5));
 }

@@ -15,3 +15,14 @@ export function requiredDevices(flow: FlowDocument, choice: BackendChoice): Back
 export function waitingReason(device: Backend): string {
   return `Waiting for an engine with ${device}`;
 }
+
+/**
+ * The first device of `requires` that an engine lacks (it has WASM always,
+ * WebGPU only with an adapter), or undefined when it can run the run.
+ */
+export function missingDevice(
+  requires: readonly Backend[],
+  hasAdapter: boolean,
+): Backend | undefined {
+  return requires.find((device) => device === 'webgpu' && !hasAdapter);
+}

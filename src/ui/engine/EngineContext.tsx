@@ -1,7 +1,7 @@
 /** The engine client in React, and the actions that go through it. */
 import { createContext, useContext, useEffect, useState, type ReactNode } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { isFlowbenchError, runStorageFailures } from '../../core/errors';
+import { isFlowbenchError, reviveError, runStorageFailures } from '../../core/errors';
 import { builtinCatalog } from '../../core/nodes';
 import { StepRate } from '../../core/programs/step-rate';
 import { checkRequest } from '../../core/run/check';
@@ -48,6 +48,12 @@ export function EngineProvider({ children }: { children: ReactNode }) {
             event.runId,
             store.getState().alert(storageStallMessage(event.runId, event.waitedMs)),
           );
+      }
+      if (event.type === 'run-failed') {
+        const error = reviveError(event.error);
+        // A storage failure was reported as it happened (the 'storage-failure' event).
+        if (!isFlowbenchError(error, ...runStorageFailures))
+          store.getState().alertError(error, `Run ${event.runId} stopped: `);
       }
       if (event.type === 'storage-failure') {
         store.getState().setStopping(event.runId, event.reason);
@@ -97,12 +103,8 @@ export function useSubmitRuns() {
     if (ids[0]) store.getState().selectRun(ids[0]);
     // Runs are worth keeping: the first one asks the browser not to clear them.
     askPersistenceOnFirstRun();
-    for (const id of ids)
-      engine.call('start', { runId: id }).catch((error: unknown) => {
-        // A storage failure was reported as it happened (the 'storage-failure' event).
-        if (isFlowbenchError(error, ...runStorageFailures)) return;
-        store.getState().alertError(error, `Run ${id} stopped: `);
-      });
+    // Any tab's engine may run them: this tab's looks first, and tells the others what it leaves.
+    engine.call('take', {}).catch((error: unknown) => store.getState().alertError(error));
     return ids;
   };
 }

@@ -1,15 +1,15 @@
 /** The run actions behind the toolbar and the run panel: Run, Cancel run, Re-run. */
 import type { RunRow } from '../../core/run/record';
-import { cancelQueuedRun } from '../../db/runs';
+import { requestCancel } from '../../db/runs';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
-import { useEngine, useSubmitRun, useSubmitRuns } from './EngineContext';
+import { nudgeEngines } from './client';
+import { useSubmitRun, useSubmitRuns } from './EngineContext';
 import { v7 as uuidv7 } from 'uuid';
 import { formParams, planSweep } from '../../core/run/form';
 
 export function useRunActions() {
   const store = useEditorStore();
-  const engine = useEngine();
   const submit = useSubmitRun();
   const submitMany = useSubmitRuns();
 
@@ -66,11 +66,10 @@ export function useRunActions() {
   };
 
   const cancel = async (target: RunRow) => {
-    // A queued run may be waiting in this engine for a slot: stop it there too.
-    const { cancelled: cancelledHere } = await engine.call('cancel', { runId: target.id });
-    if (await cancelQueuedRun(db, target.id)) return;
-    if (!cancelledHere && target.status === 'running')
-      store.getState().alert(`Run ${target.id} is driven by another tab; cancel it there`);
+    // The request goes into the run's record, where the engine driving it, in any tab, sees it;
+    // the nudge makes that engine look at once. A queued run ends cancelled there and then.
+    if ((await requestCancel(db, target.id, new Date())) === 'requested')
+      nudgeEngines({ type: 'cancel', runId: target.id });
   };
 
   return { run, sweep, rerun, cancel };

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, expectTypeOf, it } from 'vitest';
 import type { EngineInfo } from '../../core/runtime/tensor-runtime';
 import { FlowbenchError, isFlowbenchError } from '../../core/errors';
 import type { RunParity } from '../../core/programs';
-import type { RunId, RunStatus } from '../../core/run/record';
+import type { RunId } from '../../core/run/record';
 import {
   answerRequest,
   sendReply,
@@ -20,12 +20,11 @@ const runId = 'r1' as RunId;
 /** A handler map as the worker has one, each answer made up. */
 const handlers: EngineHandlers = {
   info: () => Promise.resolve(info),
-  start: ({ runId }) =>
+  take: () => Promise.resolve({ taken: [runId] }),
+  checkParity: ({ runId }) =>
     runId === 'taken'
       ? Promise.reject(new FlowbenchError('run-claimed', { runId, status: 'running' }))
-      : Promise.resolve({ status: 'ok' }),
-  cancel: () => Promise.reject(new TypeError('cancel is broken')),
-  checkParity: () => Promise.reject(new FlowbenchError('run-not-found', { runId })),
+      : Promise.reject(new TypeError('parity is broken')),
   poolBudgets: ({ backend = 'wasm', bytes }) =>
     Promise.resolve([{ backend, bytes: bytes ?? 1024, source: 'default' }]),
   importFile: ({ name }) => Promise.resolve({ kind: 'document', value: name }),
@@ -52,7 +51,7 @@ describe('the engine protocol', () => {
   it('resolves each call with its handler’s result, across a message channel', async () => {
     const client = connect((request) => answerRequest(handlers, request));
     expect(await client.call('info', {})).toEqual(info);
-    expect(await client.call('start', { runId })).toEqual({ status: 'ok' });
+    expect(await client.call('take', {})).toEqual({ taken: [runId] });
     expect(await client.call('poolBudgets', { backend: 'webgpu', bytes: 7 })).toEqual([
       { backend: 'webgpu', bytes: 7, source: 'default' },
     ]);
@@ -60,7 +59,9 @@ describe('the engine protocol', () => {
 
   it('rejects with the catalogue error the handler threw, code and data intact', async () => {
     const client = connect((request) => answerRequest(handlers, request));
-    const error = await client.call('start', { runId: 'taken' as RunId }).catch((e: unknown) => e);
+    const error = await client
+      .call('checkParity', { runId: 'taken' as RunId })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(FlowbenchError);
     expect(error).toMatchObject({
       code: 'run-claimed',
@@ -68,9 +69,9 @@ describe('the engine protocol', () => {
       data: { runId: 'taken', status: 'running' },
       message: 'run taken is running, not queued: another engine owns it',
     });
-    const other = await client.call('cancel', { runId }).catch((e: unknown) => e);
+    const other = await client.call('checkParity', { runId }).catch((e: unknown) => e);
     expect(isFlowbenchError(other, 'unexpected')).toBe(true);
-    expect(other).toMatchObject({ data: { name: 'TypeError' }, message: 'cancel is broken' });
+    expect(other).toMatchObject({ data: { name: 'TypeError' }, message: 'parity is broken' });
   });
 
   it('refuses a reply that answers another call than the one asked', async () => {
@@ -78,12 +79,12 @@ describe('the engine protocol', () => {
       Promise.resolve({
         type: 'reply',
         id: request.id,
-        call: 'cancel',
+        call: 'take',
         ok: true,
-        result: { cancelled: true },
+        result: { taken: [] },
       }),
     );
-    await expect(client.call('info', {})).rejects.toThrow(/for 'info' as one for 'cancel'/);
+    await expect(client.call('info', {})).rejects.toThrow(/for 'info' as one for 'take'/);
   });
 
   it('fails a call whose answer cannot be copied to the page, saying why, instead of never settling', async () => {
@@ -117,35 +118,34 @@ describe('the engine protocol', () => {
   it('types each call’s params and result from the one map of calls', () => {
     const client = new EngineClient({ postMessage: () => undefined, onmessage: null });
     expectTypeOf(client.call('info', {})).resolves.toEqualTypeOf<EngineInfo>();
-    expectTypeOf(client.call('start', { runId })).resolves.toEqualTypeOf<{ status: RunStatus }>();
+    expectTypeOf(client.call('take', {})).resolves.toEqualTypeOf<{ taken: RunId[] }>();
     expectTypeOf(client.call('checkParity', { runId })).resolves.toEqualTypeOf<RunParity>();
     expectTypeOf(client.call('poolBudgets', {})).resolves.toEqualTypeOf<PoolBudgetInfo[]>();
     expectTypeOf(
       client.call('importFile', { name: 'a', file: new Blob() }),
     ).resolves.toEqualTypeOf<ImportedFile>();
-    // @ts-expect-error start takes a run id
-    void client.call('start', {}).catch(() => undefined);
+    // @ts-expect-error checkParity takes a run id
+    void client.call('checkParity', {}).catch(() => undefined);
     // @ts-expect-error no such call
     void client.call('delete', { runId }).catch(() => undefined);
   });
 
   it('makes the worker’s handler map complete and typed', () => {
-    expectTypeOf<EngineHandlers['cancel']>().parameters.toEqualTypeOf<[{ runId: RunId }]>();
-    expectTypeOf<EngineHandlers['cancel']>().returns.resolves.toEqualTypeOf<{
-      cancelled: boolean;
+    expectTypeOf<EngineHandlers['checkParity']>().parameters.toEqualTypeOf<[{ runId: RunId }]>();
+    expectTypeOf<EngineHandlers['take']>().returns.resolves.toEqualTypeOf<{
+      taken: RunId[];
     }>();
     // @ts-expect-error a handler map without `importFile` does not compile
     const incomplete: EngineHandlers = {
       info: handlers.info,
-      start: handlers.start,
-      cancel: handlers.cancel,
+      take: handlers.take,
       checkParity: handlers.checkParity,
       poolBudgets: handlers.poolBudgets,
     };
     const wrongResult: EngineHandlers = {
       ...handlers,
-      // @ts-expect-error cancel resolves with `{ cancelled }`, not a status
-      cancel: () => Promise.resolve({ status: 'ok' }),
+      // @ts-expect-error take resolves with `{ taken }`, not a status
+      take: () => Promise.resolve({ status: 'ok' }),
     };
     expect([incomplete, wrongResult]).toHaveLength(2);
   });

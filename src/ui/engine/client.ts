@@ -9,6 +9,8 @@
 import { FlowbenchError, reviveError } from '../../core/errors';
 import {
   isResultOf,
+  QUEUE_CHANNEL,
+  type QueueNudge,
   type EngineCall,
   type EngineEvent,
   type EngineMessage,
@@ -100,4 +102,15 @@ export function startEngine(onCrash: (error: FlowbenchError) => void): EngineCli
     onCrash(error);
   };
   return client;
+}
+
+let queueChannel: BroadcastChannel | null = null;
+
+/**
+ * Nudge every tab's engine, this tab's too, about the queue (`QUEUE_CHANNEL`
+ * in the protocol): after a cancel request was written, say.
+ */
+export function nudgeEngines(nudge: QueueNudge): void {
+  queueChannel ??= new BroadcastChannel(QUEUE_CHANNEL);
+  queueChannel.postMessage(nudge);
 }
