@@ -8,7 +8,7 @@ import { noImportCycle } from './scripts/lint/no-import-cycle.js';
 
 /** The Dexie tables, as a selector's name pattern. */
 const storedTables =
-  '/^(flows|runs|runNodes|metrics|artifacts|intervals|settings|files|transaction|table|tables)$/';
+  '/^(flows|runs|runNodes|metrics|artifacts|intervals|settings|files|poolBookings|transaction|table|tables)$/';
 
 /** Imports a layer may not make (docs/architecture.md, "Layers"). */
 const forbid = (...groups) => ({

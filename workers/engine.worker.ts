@@ -18,6 +18,7 @@ import { storePendingEndings, type RunEnding } from './engine/run-ending';
 import { throttlePoolReports } from './engine/pool-events';
 import { EnginePools, engineProgramHost } from './engine/programs';
 import { settingsBudgetStore } from './engine/programs-budgets';
+import { startBrowserBudget } from './engine/browser-budget';
 import { throttleProgress } from './engine/progress';
 import { browserProducers } from './engine/producer-workers';
 import { RunService, runLockName } from './engine/run-service';
@@ -35,8 +36,14 @@ declare const self: DedicatedWorkerGlobalScope;
 const db = new FlowbenchDb();
 let info: Promise<EngineInfo> | null = null;
 let adapter: AdapterInfo | null = null;
+/** This engine's share of the one budget every tab's engine admits against. */
+const shared = startBrowserBudget(db, () => void pools.restore().catch(() => undefined));
 /** The engine's device memory pools, shared by every run it drives; budgets set survive a reload. */
-const pools = new EnginePools(() => adapter, settingsBudgetStore(db));
+const pools = new EnginePools(
+  () => adapter,
+  shared.announcing(settingsBudgetStore(db)),
+  (backend) => shared.budget.ledger(backend),
+);
 const restored = pools.restore().catch(() => undefined);
 const currentInfo = () =>
   (info ??= Promise.all([detectAdapter(), restored]).then(([found]) => {
@@ -74,6 +81,7 @@ const service = new RunService({
   fingerprint: async (choice) => engineFingerprint(await currentInfo(), choice),
   programHost: (runtime, runId) =>
     engineProgramHost(runtime, pools, {
+      runId,
       yieldNow: throttledYield(Date.now, messageTurn),
       onTick: (node, backend, { mode, tick, pool, requests }, final) =>
         poolReports({ runId, node, backend, mode, tick, final, pool, requests }),

@@ -44,3 +44,34 @@ export function readStoredRuns(page: Page): Promise<StoredRuns> {
       }),
   );
 }
+
+/** A pool booking as IndexedDB holds it: bytes of the one budget an engine (tab) holds. */
+export interface StoredBooking {
+  engine: string;
+  backend: string;
+  bytes: number;
+  holder: string;
+  label: string;
+  leaseUntil: number;
+}
+
+/** Every pool booking, read in one read-only transaction in `page`. */
+export function readPoolBookings(page: Page): Promise<StoredBooking[]> {
+  return page.evaluate(
+    () =>
+      new Promise<StoredBooking[]>((resolve, reject) => {
+        const open = indexedDB.open('flowbench');
+        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction('poolBookings', 'readonly');
+          const rows = tx.objectStore('poolBookings').getAll();
+          tx.onabort = () => reject(tx.error ?? new Error('cannot read the pool bookings'));
+          tx.oncomplete = () => {
+            db.close();
+            resolve(rows.result as StoredBooking[]);
+          };
+        };
+      }),
+  );
+}

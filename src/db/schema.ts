@@ -13,12 +13,13 @@ import { storedRecords, type StoredRecords } from '../core/records';
 import type { FileRow } from '../core/records/file';
 import type { FlowRow } from '../core/records/flow';
 import type { IntervalRecord } from '../core/records/interval';
+import type { PoolBookingRow } from '../core/records/pool-booking';
 import { latestDbVersion } from '../core/records/migration';
 import type { SettingRow } from '../core/records/setting';
 import type { ArtifactRow, MetricRow, RunId, RunNodeRow, RunRow } from '../core/run/record';
 import { upgradeFor, upgradesAt } from './upgrade';
 
-export type { FileRow, FlowRow, IntervalRecord, SettingRow };
+export type { FileRow, FlowRow, IntervalRecord, PoolBookingRow, SettingRow };
 
 /** The stores each database version adds or changes, in Dexie's syntax. */
 const storeChanges: Readonly<Record<number, Readonly<Record<string, string | null>>>> = {
@@ -35,6 +36,8 @@ const storeChanges: Readonly<Record<number, Readonly<Record<string, string | nul
   2: { files: 'digest' },
   // 3: no store changes; run rows gain their provenance fields (run record v2).
   // 4: no store changes; run rows gain `cancelRequestedAt` (run record v3).
+  // Bytes of the device pools' budget each engine (tab) holds, so every tab books one budget.
+  5: { poolBookings: 'id, backend, engine' },
 };
 
 /** The database's current version: the newest that changes a store or migrates a record. */
@@ -54,6 +57,7 @@ export class FlowbenchDb extends Dexie {
   intervals!: EntityTable<IntervalRecord, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;
   files!: EntityTable<FileRow, 'digest'>;
+  poolBookings!: EntityTable<PoolBookingRow, 'id'>;
 
   /** `records`: the record list whose migrations upgrade old rows (a test may pass one with more). */
   constructor(name = 'flowbench', records: StoredRecords = storedRecords) {

@@ -52,6 +52,7 @@ export async function checkRunParity(runId: RunId, options: ParityRunOptions): P
   const signal = options.signal ?? new AbortController().signal;
   const backend = runtime.backendFor?.('auto') ?? runtime.info.backend;
   const programs = engineProgramHost(runtime, options.pools, {
+    runId,
     mode: 'parity',
     onParity: (node, report) => nodes.push(summariseNodeParity(node, report)),
     yieldNow: throttledYield(options.now, messageTurn),

@@ -9,7 +9,9 @@
  * see `defaultPoolBudget`. A new budget takes effect when its pool is idle —
  * a pool's budget never shrinks under a running program. A budget a person
  * sets is kept in a `BudgetStore` (the settings table) and restored when the
- * engine starts, so it survives a reload. Trade-off: the
+ * engine starts, so it survives a reload. With a ledger (`pool-ledger.ts`)
+ * each pool shares its budget with the pools of the other tabs' engines, so
+ * the whole browser profile admits against one budget. Trade-off: the
  * pools trust the estimates the programs declare; they do not measure the
  * device.
  */
@@ -24,6 +26,7 @@ import {
   defaultPoolBudget,
   DeviceMemoryPool,
   type ParityReport,
+  type PoolLedger,
   type ProgramHost,
   type TickReport,
 } from '../../src/core/programs';
@@ -53,15 +56,23 @@ export class EnginePools {
   /**
    * @param adapter the engine's WebGPU adapter, once known (it sizes the WebGPU default).
    * @param store where set budgets are kept; none keeps them for this engine's life only.
+   * @param ledger where a backend's pool books its budget beside other engines'; none: this engine has it alone.
    */
   constructor(
     private readonly adapter: () => AdapterInfo | null,
     private readonly store?: BudgetStore,
+    private readonly ledger?: (backend: Backend) => PoolLedger,
   ) {}
 
-  /** Applies the budgets kept in the store (a stored value that is not a budget is skipped). */
+  /**
+   * Applies the budgets kept in the store, as they are there (another tab may
+   * have set one, or set one back to its default); a stored value that is
+   * not a budget is skipped.
+   */
   async restore(): Promise<void> {
-    const kept = (await this.store?.load()) ?? {};
+    if (this.store === undefined) return;
+    const kept = await this.store.load();
+    this.settings.clear();
     for (const backend of poolBackends) {
       const bytes = kept[backend];
       if (typeof bytes === 'number' && Number.isFinite(bytes) && bytes > 0)
@@ -80,7 +91,7 @@ export class EnginePools {
     const budget = this.budget(backend).bytes;
     const current = this.pools.get(backend);
     if (current !== undefined && (current.budget === budget || current.used > 0)) return current;
-    const pool = new DeviceMemoryPool(budget);
+    const pool = new DeviceMemoryPool(budget, this.ledger?.(backend) ?? null);
     this.pools.set(backend, pool);
     return pool;
   }
@@ -107,6 +118,8 @@ export class EnginePools {
 }
 
 export interface EngineHostOptions {
+  /** The run the host serves: named with its bookings in other tabs' pool views. */
+  readonly runId?: string;
   /** `parity`: each node's requests serially, then interleaved, compared (see `ProgramHost`). */
   readonly mode?: 'run' | 'parity';
   onTick?(node: string, backend: Backend, report: TickReport, final: boolean): void;
@@ -131,6 +144,7 @@ export function engineProgramHost(
     },
     ...(options.mode && { mode: options.mode }),
     ...(options.yieldNow && { yieldNow: options.yieldNow }),
+    ...(options.runId !== undefined && { run: options.runId }),
     // A run's nodes share equal models; the run driver closes the host when the run ends.
     shareModels: true,
     onTick: (node, backend, report) => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceMemoryPool } from './pool.ts';
 import { ProgramRunner } from './runner.ts';
-import { events, noModels, request, setup, trainLoop } from './synthetic-programs.ts';
+import { events, memoryLedger, noModels, request, setup, trainLoop } from './synthetic-programs.ts';
 
 describe('admission: what can never fit', () => {
   it('fails at once with the numbers, before any unit runs; the rest of the run goes on', async () => {
@@ -170,5 +170,88 @@ describe('admission: deadlock', () => {
     expect(e.disposals).toBe(1);
     // All of this run's bytes are back; the other run's are its own.
     expect(pool.allHolds().map((h) => h.holder)).toEqual([other]);
+  });
+});
+
+describe('admission on a pool shared with other tabs', () => {
+  it("books a loop's state and one step's peak once, when it starts; its units book nothing", async () => {
+    const ledger = memoryLedger();
+    const pool = new DeviceMemoryPool(100, ledger);
+    const inUse: number[] = [];
+    const runner = new ProgramRunner({
+      runtime: noModels,
+      pool,
+      models: [],
+      sleep: () => Promise.resolve(),
+      onTick: (t) => inUse.push(t.pool.reserved),
+    });
+    const e = events();
+    const report = await runner.run(
+      [
+        request('r', [
+          trainLoop('r', e, {
+            units: 5,
+            resident: 60,
+            peak: 20,
+            during: () => inUse.push(pool.bytesOf('activation')),
+          }),
+        ]),
+      ],
+      'serial',
+    );
+    expect(report.results[0]?.status).toBe('ok');
+    expect(ledger.asked).toEqual(['book r state 80', 'release 1']);
+    // Each unit ran with its 20 B peak drawn from the loop's 80 B; between units all 80 B
+    // are reserved, until the loop ends.
+    expect(inUse).toEqual([20, 80, 20, 80, 20, 80, 20, 80, 20, 0]);
+    expect(ledger.booked.size).toBe(0);
+    expect(pool.used).toBe(0);
+  });
+
+  it('waits, saying so, while other tabs that move hold the bytes; fails at once what could never fit', async () => {
+    const other = {
+      engine: 'other tab',
+      kind: 'state' as const,
+      bytes: 50,
+      holder: 'train',
+      label: 'train: weights',
+      run: 'r1',
+      node: 'train',
+    };
+    const ledger = memoryLedger([other]);
+    ledger.active = true;
+    const pool = new DeviceMemoryPool(100, ledger);
+    let sleeps = 0;
+    const waits: string[] = [];
+    const runner = new ProgramRunner({
+      runtime: noModels,
+      pool,
+      models: [],
+      onTick: (t) => waits.push(...t.pool.waiting.map((w) => w.label)),
+      sleep: () => {
+        // The other tab ends its loop after a few of our idle ticks.
+        if (++sleeps === 5) ledger.others.splice(0);
+        return Promise.resolve();
+      },
+    });
+    const e = events();
+    const report = await runner.run(
+      [request('r', [trainLoop('r', e, { units: 2, resident: 40, peak: 20 })])],
+      'serial',
+    );
+    // Not a deadlock: the other tab's bytes are not this run's to free.
+    expect(report.results[0]?.status).toBe('ok');
+    expect(sleeps).toBe(5);
+    expect(waits[0]).toBe(
+      'train: needs 40 B weights and optimizer state + 20 B step peak = 60 B; other tabs hold 50 B',
+    );
+    expect(pool.snapshot().others).toBe(0);
+    const [never] = (
+      await runner.run(
+        [request('big', [trainLoop('big', e, { units: 2, resident: 90, peak: 20 })])],
+        'serial',
+      )
+    ).results;
+    expect(never?.error?.code).toBe('infeasible');
   });
 });

@@ -78,6 +78,8 @@ export interface ProgramHostOptions {
    * sessions end with its requests.
    */
   readonly shareModels?: boolean;
+  /** The run whose nodes use the host: named with its bookings in other tabs' pool views. */
+  readonly run?: string;
 }
 
 /** A host over `options.runtime`; see the module comment. */
@@ -95,6 +97,7 @@ export function createProgramHost(options: ProgramHostOptions): ProgramHost {
         pool,
         models: job.models,
         ...(shelf && { shared: shelf }),
+        origin: { node: job.node, ...(options.run !== undefined && { run: options.run }) },
         ...(options.now && { now: options.now }),
         ...(options.yieldNow && { yieldNow: options.yieldNow }),
         onTick: (report) => {

@@ -48,6 +48,7 @@ export {
   type ParityLine,
   type RunParity,
 } from './parity-summary.ts';
+export type { BookingRequest, ExternalBooking, PoolLedger } from './ledger.ts';
 export {
   DeviceMemoryPool,
   formatBytes,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DeviceMemoryPool, formatBytes } from './pool.ts';
+import { memoryLedger } from './synthetic-programs.ts';
 
 describe('formatBytes', () => {
   it('writes decimal units with three significant digits', () => {
@@ -72,5 +73,36 @@ describe('DeviceMemoryPool', () => {
     expect(() =>
       new DeviceMemoryPool(10).tryHold({ name: 'x' }, 'state', Number.NaN, 'odd'),
     ).toThrow(/odd: cannot hold NaN bytes/);
+  });
+
+  it('shared: books what takes bytes, draws a hold within another from its bytes, counts the others', async () => {
+    const other = {
+      engine: 'B',
+      kind: 'model' as const,
+      bytes: 30,
+      holder: 'mlp',
+      label: 'model mlp',
+      run: null,
+      node: null,
+    };
+    const ledger = memoryLedger([other]);
+    const pool = new DeviceMemoryPool(100, ledger);
+    const r = { name: 'r', run: 'run-1', node: 'train' };
+    expect(() => pool.tryHold(r, 'state', 10, 'train')).toThrow(/books bytes with hold/);
+    const state = await pool.hold(r, 'state', 60, 'train: state and peak');
+    expect(ledger.asked).toEqual(['book r state 60']);
+    expect([...ledger.booked.values()][0]).toMatchObject({ run: 'run-1', node: 'train' });
+    expect(await pool.hold(r, 'activation', 11, 'eval: peak')).toBeNull();
+    expect(pool.free).toBe(10);
+    // A unit's peak from its loop's reservation: no booking, no bytes more.
+    const peak = pool.tryHold(r, 'activation', 20, 'train: step peak', state!);
+    expect(pool.tryHold(r, 'activation', 41, 'too much', state!)).toBeNull();
+    expect(pool.snapshot()).toMatchObject({ reserved: 40, inUse: 20, others: 30, free: 10 });
+    expect(pool.snapshot().otherBookings).toEqual([other]);
+    pool.release(state!);
+    // Its units' holds go with it, and so does its booking.
+    expect(pool.allHolds()).not.toContain(peak);
+    expect(ledger.asked).toEqual(['book r state 60', 'book r activation 11', 'release 1']);
+    expect(pool.used).toBe(0);
   });
 });

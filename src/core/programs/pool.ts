@@ -8,18 +8,24 @@
  * the runner lives), reserved loop state (weights and optimizer state, held
  * from a loop's first unit to its last) and in-use step activations (held for
  * one unit). Holders are identities, so one pool can serve several runners
- * (runs) in one engine. Trade-off: the bytes are estimates from graph shapes,
- * so the budget should leave room for the runtime's own overhead.
+ * (runs) in one engine. A pool with a ledger shares its budget with the
+ * pools of other engines (tabs): every hold that takes bytes is booked there
+ * first (`hold`), and what the others booked is not free here (see
+ * `ledger.ts`). Trade-off: the bytes are estimates from graph shapes, so the
+ * budget should leave room for the runtime's own overhead.
  */
+import type { ExternalBooking, HoldKind, PoolLedger } from './ledger.ts';
+
+export type { HoldKind };
 
 /** Who holds bytes: a request or a resident model. Compared by identity. */
 export interface Holder {
   /** Shown to people: a request id or a model's label. */
   readonly name: string;
+  /** The run and node it works for, told to other engines with its bookings. */
+  readonly run?: string;
+  readonly node?: string;
 }
-
-/** `model`: a resident model; `state`: a loop's reservation; `activation`: one step's peak. */
-export type HoldKind = 'model' | 'state' | 'activation';
 
 /** Bytes one holder holds for one purpose. */
 export interface Hold {
@@ -28,6 +34,8 @@ export interface Hold {
   readonly bytes: number;
   /** What the bytes are for, e.g. "train: weights and optimizer state". */
   readonly label: string;
+  /** A hold drawn from another's bytes (a loop's unit, from the step peak its loop booked). */
+  readonly within?: Hold;
 }
 
 /** Why a holder waits: how many bytes, for what. */
@@ -60,6 +68,10 @@ export interface PoolSnapshot {
     /** Bytes it already holds while it waits. */
     readonly holding: number;
   }[];
+  /** Bytes other engines (tabs) booked on this budget, as last read. */
+  readonly others: number;
+  /** Their bookings, as last read. */
+  readonly otherBookings: readonly ExternalBooking[];
 }
 
 /** `412 MB`, `4.2 KB`, `96 B`: decimal units, three significant digits. */
@@ -78,59 +90,149 @@ export function formatBytes(bytes: number): string {
 /** A byte budget for the device and the holds on it. */
 export class DeviceMemoryPool {
   private readonly holds = new Set<Hold>();
+  /** The ledger's id of each hold booked there. */
+  private readonly bookings = new Map<Hold, string>();
   private readonly waits = new Map<Holder, Wait>();
   private changes = 0;
   private changeWaiters: (() => void)[] = [];
 
-  /** @param budget bytes the device may hold for Flowbench at once. */
-  constructor(readonly budget: number) {
+  /**
+   * @param budget bytes the device may hold for Flowbench at once.
+   * @param ledger where engines that share the budget book it; none: this pool has it alone.
+   */
+  constructor(
+    readonly budget: number,
+    private readonly ledger: PoolLedger | null = null,
+  ) {
     if (!Number.isFinite(budget) || budget < 0)
       throw new RangeError(`pool budget must be a non-negative number of bytes, got ${budget}`);
   }
 
-  /** Bytes held in all. */
+  /** Whether other engines share the budget: holds of bytes go through `hold`. */
+  get shared(): boolean {
+    return this.ledger !== null;
+  }
+
+  /** Bytes held in all (a hold within another counts once, in the other). */
   get used(): number {
     let sum = 0;
-    for (const h of this.holds) sum += h.bytes;
+    for (const h of this.holds) if (h.within === undefined) sum += h.bytes;
+    return sum;
+  }
+
+  /** Bytes other engines booked, as last read. */
+  get others(): number {
+    let sum = 0;
+    for (const b of this.ledger?.others ?? []) sum += b.bytes;
     return sum;
   }
 
   get free(): number {
-    return this.budget - this.used;
+    return this.budget - this.used - this.others;
   }
 
-  /** Counts every hold and release; unchanged means nobody moved. */
+  /** Counts every hold and release, here and by other engines; unchanged means nobody moved. */
   get version(): number {
-    return this.changes;
+    return this.changes + (this.ledger?.version ?? 0);
   }
 
-  /** Holds `bytes` for `holder` if they fit now; null (and nothing held) if not. */
-  tryHold(holder: Holder, kind: HoldKind, bytes: number, label: string): Hold | null {
+  /**
+   * Holds `bytes` for `holder` if they fit now; null (and nothing held) if
+   * not. On a shared pool only a hold `within` one already booked, or of no
+   * bytes, is taken this way: others go through `hold`.
+   */
+  tryHold(
+    holder: Holder,
+    kind: HoldKind,
+    bytes: number,
+    label: string,
+    within?: Hold,
+  ): Hold | null {
     if (!Number.isFinite(bytes) || bytes < 0)
       throw new RangeError(`${label}: cannot hold ${bytes} bytes`);
-    if (bytes > this.free) return null;
-    const hold: Hold = { holder, kind, bytes, label };
+    if (within !== undefined) {
+      if (!this.holds.has(within)) throw new RangeError(`${label}: ${within.label} is not held`);
+      let drawn = 0;
+      for (const h of this.holds) if (h.within === within) drawn += h.bytes;
+      if (bytes > within.bytes - drawn) return null;
+    } else {
+      if (this.ledger !== null && bytes > 0)
+        throw new RangeError(`${label}: a shared pool books bytes with hold()`);
+      if (bytes > this.free) return null;
+    }
+    const hold: Hold = { holder, kind, bytes, label, ...(within && { within }) };
     this.holds.add(hold);
     this.changed();
     return hold;
   }
 
-  /** Gives a hold back; releasing twice is harmless. */
+  /**
+   * Holds `bytes` for `holder` if they fit now — on a shared pool, if the
+   * ledger books them beside every other engine's bookings; null (and
+   * nothing held) if not. While it books, the bytes count as held here, so
+   * this engine's other holders do not count on them.
+   */
+  async hold(holder: Holder, kind: HoldKind, bytes: number, label: string): Promise<Hold | null> {
+    const ledger = this.ledger;
+    if (ledger === null || bytes === 0) return this.tryHold(holder, kind, bytes, label);
+    if (!Number.isFinite(bytes) || bytes < 0)
+      throw new RangeError(`${label}: cannot hold ${bytes} bytes`);
+    if (bytes > this.budget - this.used) return null;
+    const hold: Hold = { holder, kind, bytes, label };
+    this.holds.add(hold);
+    let id: string | null;
+    try {
+      id = await ledger.book(
+        {
+          kind,
+          bytes,
+          holder: holder.name,
+          label,
+          run: holder.run ?? null,
+          node: holder.node ?? null,
+        },
+        this.budget,
+      );
+    } catch (error) {
+      this.holds.delete(hold);
+      throw error;
+    }
+    // Refused, or given back (`releaseAll`) while it was being booked.
+    if (id === null || !this.holds.has(hold)) {
+      this.holds.delete(hold);
+      if (id !== null) ledger.release(id);
+      return null;
+    }
+    this.bookings.set(hold, id);
+    this.changed();
+    return hold;
+  }
+
+  /** Gives a hold back (and any held within it); releasing twice is harmless. */
   release(hold: Hold): void {
-    if (this.holds.delete(hold)) this.changed();
+    if (!this.drop(hold)) return;
+    for (const h of [...this.holds]) if (h.within === hold) this.drop(h);
+    this.changed();
   }
 
   /** Gives back everything `holder` holds and forgets its wait; returns the bytes freed. */
   releaseAll(holder: Holder): number {
     let freed = 0;
     for (const h of [...this.holds])
-      if (h.holder === holder) {
-        this.holds.delete(h);
-        freed += h.bytes;
-      }
+      if (h.holder === holder && this.drop(h) && h.within === undefined) freed += h.bytes;
     this.waits.delete(holder);
     if (freed > 0) this.changed();
     return freed;
+  }
+
+  private drop(hold: Hold): boolean {
+    if (!this.holds.delete(hold)) return false;
+    const id = this.bookings.get(hold);
+    if (id !== undefined) {
+      this.bookings.delete(hold);
+      this.ledger?.release(id);
+    }
+    return true;
   }
 
   /** Every hold, oldest first. */
@@ -152,7 +254,7 @@ export class DeviceMemoryPool {
 
   /** Bytes `holder` holds. */
   heldBy(holder: Holder): number {
-    return this.holdsOf(holder).reduce((sum, h) => sum + h.bytes, 0);
+    return this.holdsOf(holder).reduce((sum, h) => sum + (h.within ? 0 : h.bytes), 0);
   }
 
   /** Records that `holder` waits for bytes (shown in the snapshot until cleared). */
@@ -169,9 +271,15 @@ export class DeviceMemoryPool {
     return this.waits.get(holder);
   }
 
-  /** Resolves at the next hold or release by anyone. */
+  /** Whether an engine that shares the budget moved lately (see `PoolLedger.othersActive`). */
+  othersActive(): boolean {
+    return this.ledger?.othersActive() ?? false;
+  }
+
+  /** Resolves at the next hold or release by anyone, here or (shared) in another engine. */
   nextChange(): Promise<void> {
-    return new Promise((resolve) => this.changeWaiters.push(resolve));
+    const here = new Promise<void>((resolve) => this.changeWaiters.push(resolve));
+    return this.ledger === null ? here : Promise.race([here, this.ledger.nextChange()]);
   }
 
   private changed(): void {
@@ -179,14 +287,18 @@ export class DeviceMemoryPool {
     const waiters = this.changeWaiters;
     this.changeWaiters = [];
     for (const resolve of waiters) resolve();
+    this.ledger?.moved(this.bytesOf('activation') > 0);
   }
 
   snapshot(): PoolSnapshot {
     const holds = [...this.holds];
+    // A unit's peak drawn from its loop's reservation is in use, no longer reserved.
+    const drawn = holds.reduce((sum, h) => sum + (h.within ? h.bytes : 0), 0);
+    const otherBookings = [...(this.ledger?.others ?? [])];
     return {
       budget: this.budget,
       models: this.bytesOf('model'),
-      reserved: this.bytesOf('state'),
+      reserved: this.bytesOf('state') - drawn,
       inUse: this.bytesOf('activation'),
       free: this.free,
       residentModels: holds
@@ -204,6 +316,8 @@ export class DeviceMemoryPool {
         label: wait.label,
         holding: this.heldBy(holder),
       })),
+      others: this.others,
+      otherBookings,
     };
   }
 }

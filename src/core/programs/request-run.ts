@@ -23,7 +23,7 @@ import {
   programError,
   type ProgramErrorCode,
 } from './errors.ts';
-import { formatBytes, type DeviceMemoryPool, type Holder, type Wait } from './pool.ts';
+import { formatBytes, type DeviceMemoryPool, type Hold, type Holder, type Wait } from './pool.ts';
 import type {
   LoopBody,
   ModelId,
@@ -81,6 +81,8 @@ export interface RunnerServices {
   residentModelBytes(): number;
   /** Hears every metric point as it is emitted. */
   readonly onEmit?: ((request: RequestId, metric: string, value: number) => void) | undefined;
+  /** The run and node the requests work for (told to other engines with their bookings). */
+  readonly origin?: Omit<Holder, 'name'> | undefined;
 }
 
 /** `progressed`: a unit ran or the request ended; `waiting`: deferred to a later tick. */
@@ -89,6 +91,8 @@ export type Advance = 'progressed' | 'waiting' | 'finished';
 interface ActiveLoop {
   readonly body: LoopBody;
   readonly startedAt: number;
+  /** Its weights and optimizer state (on a shared pool, and its units' peak). */
+  readonly state: Hold;
   unit: number;
 }
 
@@ -108,7 +112,7 @@ export class RequestRun {
     readonly request: ProgramRequest,
     private readonly services: RunnerServices,
   ) {
-    this.holder = { name: request.id };
+    this.holder = { ...services.origin, name: request.id };
   }
 
   get id(): RequestId {
@@ -155,7 +159,9 @@ export class RequestRun {
    * to load, the loop's state, the unit's peak — must fit *together*, or
    * nothing is taken. Reserving a loop's state only with room for its first
    * peak means the request that took bytes last can always run its unit,
-   * so requests of one runner defer rather than deadlock.
+   * so requests of one runner defer rather than deadlock. On a shared pool
+   * the loop books its first peak with its state, as an allowance every
+   * later unit draws from, so a unit needs nothing more.
    */
   private admitStep(step: ProgramStep): Wait | null {
     const { pool } = this.services;
@@ -171,11 +177,13 @@ export class RequestRun {
       bytes += step.residentBytes;
       parts.push(`${formatBytes(step.residentBytes)} weights and optimizer state`);
     }
-    bytes += step.peakBytes;
+    const allowance = pool.shared && step.kind === 'loop' && this.loop !== null;
+    if (!allowance) bytes += step.peakBytes;
     if (bytes <= pool.free) return null;
-    parts.push(`${formatBytes(step.peakBytes)} step peak`);
+    if (!allowance) parts.push(`${formatBytes(step.peakBytes)} step peak`);
     const total = parts.length > 1 ? ` = ${formatBytes(bytes)}` : '';
-    return { bytes, label: `${step.name}: needs ${parts.join(' + ')}${total}` };
+    const others = pool.others > 0 ? `; other tabs hold ${formatBytes(pool.others)}` : '';
+    return { bytes, label: `${step.name}: needs ${parts.join(' + ')}${total}${others}` };
   }
 
   private async advanceStep(step: ProgramStep): Promise<Advance> {
@@ -201,14 +209,31 @@ export class RequestRun {
     }
     let started = false;
     if (step.kind === 'loop' && this.loop === null) {
-      const label = `${step.name}: weights and optimizer state`;
-      if (pool.tryHold(this.holder, 'state', step.residentBytes, label) === null)
-        return deferNow(false);
+      // Shared: the reservation takes the units' peak too (see admitStep).
+      const state = pool.shared
+        ? await pool.hold(
+            this.holder,
+            'state',
+            step.residentBytes + step.peakBytes,
+            `${step.name}: weights, optimizer state and a step's peak`,
+          )
+        : pool.tryHold(
+            this.holder,
+            'state',
+            step.residentBytes,
+            `${step.name}: weights and optimizer state`,
+          );
+      if (state === null) return deferNow(false);
       const body = await step.start(this.context(step, sessions));
-      this.loop = { body, startedAt: this.services.now(), unit: 0 };
+      this.loop = { body, startedAt: this.services.now(), unit: 0, state };
       started = true;
     }
-    const peak = pool.tryHold(this.holder, 'activation', step.peakBytes, `${step.name}: step peak`);
+    const peakLabel = `${step.name}: step peak`;
+    const peak = !pool.shared
+      ? pool.tryHold(this.holder, 'activation', step.peakBytes, peakLabel)
+      : this.loop !== null
+        ? pool.tryHold(this.holder, 'activation', step.peakBytes, peakLabel, this.loop.state)
+        : await pool.hold(this.holder, 'activation', step.peakBytes, peakLabel);
     if (peak === null) return deferNow(started);
     try {
       if (step.kind === 'component') await step.run(this.context(step, sessions));

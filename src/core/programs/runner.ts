@@ -14,8 +14,9 @@
  * fit yet waits (see `RequestRun.admitStep`), and the runner sleeps until the
  * pool changes or a retry interval passes, instead of spinning; when for
  * `deadlockTicks` ticks no request progresses, nobody else touches the pool
- * and no unit runs anywhere on it, the stuck requests fail with who holds
- * what. Time and sleeping are injected, so tests run without clocks.
+ * and no unit runs anywhere on it (nor, on a shared pool, did another
+ * engine move lately), the stuck requests fail with who holds what. Time
+ * and sleeping are injected, so tests run without clocks.
  * Trade-off: one unit at a time leaves a GPU's parallelism across requests
  * unused, in exchange for determinism and simple accounting.
  */
@@ -79,6 +80,8 @@ export interface ProgramRunnerOptions {
    * there (and released there, not by `close()`).
    */
   readonly shared?: SharedModels;
+  /** The run and node the requests work for: named with their bookings in other tabs' views. */
+  readonly origin?: { readonly run?: string; readonly node?: string };
 }
 
 const defaultSleep = (ms: number): Promise<void> =>
@@ -100,7 +103,7 @@ export class ProgramRunner {
     const models = new Map<ModelId, { def: ModelDef; holder: Holder }>();
     for (const def of options.models) {
       if (models.has(def.id)) throw new RangeError(`model ${def.id} is defined twice`);
-      models.set(def.id, { def, holder: { name: def.label ?? def.id } });
+      models.set(def.id, { def, holder: { ...options.origin, name: def.label ?? def.id } });
     }
     this.models = models;
     this.pool = options.pool;
@@ -135,6 +138,7 @@ export class ProgramRunner {
       loadModel: (id) => this.loadModel(id),
       residentModelBytes: () => this.residentModelBytes(),
       onEmit: this.options.onEmit,
+      origin: this.options.origin,
     };
     const runs = requests.map((r) => new RequestRun(r, services));
     let tick = 0;
@@ -166,9 +170,11 @@ export class ProgramRunner {
           await this.options.yieldNow?.();
           continue;
         }
-        // Someone outside this run moved in the pool, or is inside a unit now
-        // (holds a step's peak): not stuck, but nothing for us to do yet.
-        stalled = moved || this.pool.bytesOf('activation') > 0 ? 0 : stalled + 1;
+        // Someone outside this run moved in the pool, is inside a unit now
+        // (holds a step's peak), or another engine sharing the budget moved
+        // lately: not stuck, but nothing for us to do yet.
+        const busy = this.pool.bytesOf('activation') > 0 || this.pool.othersActive();
+        stalled = moved || busy ? 0 : stalled + 1;
         if (stalled >= this.deadlockTicks) {
           const error = this.deadlock(active, stalled);
           for (const run of active) await run.fail(error);
@@ -218,7 +224,7 @@ export class ProgramRunner {
     const { def, holder } = this.model(id);
     const load = async (): Promise<LoadedModel | null> => {
       const label = `model ${holder.name}`;
-      const hold = this.pool.tryHold(holder, 'model', def.residentBytes, label);
+      const hold = await this.pool.hold(holder, 'model', def.residentBytes, label);
       if (hold === null) return null;
       try {
         const session = await this.options.runtime.createSession(
@@ -296,12 +302,18 @@ export class ProgramRunner {
       const held = others.map((h) => `${h.holder.name} holds ${formatBytes(h.bytes)} (${h.label})`);
       who.push(`outside this run: ${held.join(', ')}`);
     }
+    const elsewhere = this.pool.snapshot().otherBookings;
+    if (elsewhere.length > 0) {
+      const held = elsewhere.map((b) => `${b.holder} holds ${formatBytes(b.bytes)} (${b.label})`);
+      who.push(`in other tabs: ${held.join(', ')}`);
+    }
     const s = this.pool.snapshot();
     return programError(
       'deadlock',
       `deadlock: no request progressed for ${ticks} ticks; ${who.join('; ')}. ` +
         `Pool ${formatBytes(s.budget)}: ${formatBytes(s.models)} resident models, ` +
         `${formatBytes(s.reserved)} reserved, ${formatBytes(s.inUse)} in use, ` +
+        (s.others > 0 ? `${formatBytes(s.others)} booked by other tabs, ` : '') +
         `${formatBytes(s.free)} free.`,
     );
   }

@@ -5,6 +5,7 @@
  * onnxruntime (runner.test.ts covers the runner with real sessions).
  */
 import type { TensorRuntime } from '../runtime/tensor-runtime.ts';
+import type { BookingRequest, ExternalBooking, PoolLedger } from './ledger.ts';
 import { DeviceMemoryPool } from './pool.ts';
 import {
   loop,
@@ -97,4 +98,44 @@ export function setup(budget: number) {
     runner,
     advanceClock: (ms: number) => (clock += ms),
   };
+}
+
+/**
+ * A ledger in memory, for one engine beside bookings of others the test
+ * sets (`others`, and whether they move: `active`): it grants what fits
+ * beside them and keeps every booking and release it was asked for.
+ */
+export function memoryLedger(others: ExternalBooking[] = []) {
+  const booked = new Map<string, BookingRequest>();
+  const asked: string[] = [];
+  let n = 0;
+  const ledger: PoolLedger & {
+    others: ExternalBooking[];
+    booked: typeof booked;
+    asked: string[];
+    /** Whether the others moved lately (see `PoolLedger.othersActive`). */
+    active: boolean;
+  } = {
+    booked,
+    asked,
+    active: false,
+    others,
+    version: 0,
+    book(request, budget) {
+      asked.push(`book ${request.holder} ${request.kind} ${request.bytes}`);
+      let sum = request.bytes;
+      for (const b of [...booked.values(), ...others]) sum += b.bytes;
+      if (sum > budget) return Promise.resolve(null);
+      const id = String(++n);
+      booked.set(id, request);
+      return Promise.resolve(id);
+    },
+    release(id) {
+      if (booked.delete(id)) asked.push(`release ${id}`);
+    },
+    nextChange: () => new Promise(() => undefined),
+    othersActive: () => ledger.active,
+    moved: () => undefined,
+  };
+  return ledger;
 }

@@ -9,6 +9,7 @@ import { flowRecord } from './flow';
 import { intervalRecord } from './interval';
 import { metricRecord } from './metric';
 import type { RecordKind } from './migration';
+import { poolBookingRecord } from './pool-booking';
 import { runRecord } from './run';
 import { runNodeRecord } from './run-node';
 import { settingRecord } from './setting';
@@ -22,6 +23,7 @@ export const storedRecords = {
   intervals: intervalRecord,
   settings: settingRecord,
   files: fileRecord,
+  poolBookings: poolBookingRecord,
 } as const satisfies Record<string, RecordKind>;
 
 /** The record list, by table; the shape every consumer of `storedRecords` accepts. */

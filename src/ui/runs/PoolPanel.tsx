@@ -1,8 +1,10 @@
 /**
  * The device pool as the selected run's programs see it: the budget, the
- * resident models, reserved and in-use bytes, each request's steps done /
- * total and steps per second, and who waits for what. Live while the run
- * runs (the engine's `pool` events); afterwards, the last tick it saw.
+ * resident models, reserved and in-use bytes, what other tabs booked of the
+ * same budget (every tab of the browser admits against one), each request's
+ * steps done / total and steps per second, and who waits for what. Live
+ * while the run runs (the engine's `pool` events); afterwards, the last
+ * tick it saw.
  */
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -44,9 +46,28 @@ function NodePool({ report }: { report: PoolEvent }) {
         <dd>{formatBytes(pool.reserved)}</dd>
         <dt>In use</dt>
         <dd>{formatBytes(pool.inUse)}</dd>
+        <dt>Other tabs</dt>
+        <dd>{formatBytes(pool.others)}</dd>
         <dt>Free</dt>
         <dd>{formatBytes(pool.free)}</dd>
       </dl>
+      {pool.otherBookings.length > 0 && <p className="fb-muted">Booked by other tabs:</p>}
+      {pool.otherBookings.length > 0 && (
+        <ul aria-label="Booked by other tabs" className="fb-pool-others">
+          {pool.otherBookings.map((b, i) => (
+            <li key={i}>
+              <code>{b.holder}</code> {formatBytes(b.bytes)}: {b.label}
+              {b.run !== null && (
+                <span className="fb-muted">
+                  {' '}
+                  (run {b.run.slice(0, 8)}
+                  {b.node !== null && `, node ${b.node}`})
+                </span>
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
       <ul aria-label={`Requests of ${report.node}`} className="fb-pool-requests">
         {report.requests.map((r) => (
           <li key={r.request}>
@@ -107,7 +128,7 @@ function BudgetSetting({ backend }: { backend: PoolEvent['backend'] }) {
           min={0}
           step="any"
           value={text}
-          placeholder={current ? String(Math.round(current.bytes / 1e6)) : ''}
+          placeholder={current ? String(Number((current.bytes / 1e6).toPrecision(3))) : ''}
           onChange={(event) => setText(event.target.value)}
         />
       </label>
