@@ -13,9 +13,14 @@ import { expect, test } from './fixtures';
 import type { RunFile } from './support/formats';
 import {
   firstDifference,
+  poolHeld,
+  poolOverruns,
+  readPool,
   readStore,
+  storePoolBudgets,
   unfinishedRuns,
   violations,
+  type PoolSample,
   type StoredState,
 } from './support/fuzz/invariants';
 import { describeScenario, scenarioFor, type Action, type Scenario } from './support/fuzz/scenario';
@@ -37,6 +42,15 @@ const SWEEP_MS = 5_000;
 const SETTLE_MS = 120_000;
 /** How long a cancelled run may still end `ok` (a cancel as its last step runs may lose). */
 const CANCEL_GRACE_MS = 5_000;
+/**
+ * The device pools' budget in every scenario, in bytes: room for one
+ * evaluation of the default flow (84 KB) or two trainings (40 KB each), not
+ * for an evaluation beside a training, so runs in different tabs contend for
+ * it and the one budget has something to refuse.
+ */
+const POOL_BUDGET = 100_000;
+/** How often the pool bookings are looked at while the scenario runs and settles. */
+const POOL_LOOK_MS = 100;
 
 /** The scenario with only the steps `keep` lists (`0,2,5`: indices), as the minimiser replays it. */
 function only(scenario: Scenario, keep: string | undefined): Scenario {
@@ -149,6 +163,33 @@ function ignoredCancels(state: StoredState, cancels: Tabs['cancels']): string[] 
   return found;
 }
 
+/**
+ * Look at every tab's pool bookings until stopped, from the first open tab
+ * (a tab closing mid-look costs one look).
+ */
+function watchPool(pages: () => Page[]): () => Promise<PoolSample[]> {
+  const samples: PoolSample[] = [];
+  let watching = true;
+  const looking = (async () => {
+    while (watching) {
+      const page = pages().find((p) => !p.isClosed());
+      if (page)
+        samples.push(
+          ...(await readPool(page).then(
+            (s) => [s],
+            () => [],
+          )),
+        );
+      await new Promise((resolve) => setTimeout(resolve, POOL_LOOK_MS));
+    }
+  })();
+  return async () => {
+    watching = false;
+    await looking;
+    return samples;
+  };
+}
+
 /** Wait until no run is queued or running, or SETTLE_MS have passed; the last read of the stores. */
 async function settle(page: Page): Promise<StoredState> {
   const deadline = Date.now() + SETTLE_MS;
@@ -199,6 +240,10 @@ async function runScenario(
     errors: [],
     cancels: [],
   };
+  let checker: Tab | null = null;
+  const stopWatching = watchPool(() =>
+    [checker, ...tabs.open.values()].flatMap((tab) => (tab ? [tab.app.page] : [])),
+  );
   for (let slot = 1; slot < scenario.tabs; slot++) tabs.open.set(slot, await openTab(context));
   for (const { afterMs, action } of scenario.steps) {
     await new Promise((resolve) => setTimeout(resolve, afterMs));
@@ -206,14 +251,24 @@ async function runScenario(
   }
 
   // A later visit: a fresh tab (and engine) beside the survivors, past every lease.
-  const checker = await openTab(context);
+  checker = await openTab(context);
   const state = await settle(checker.app.page);
-  const found = [...violations(state), ...ignoredCancels(state, tabs.cancels)];
+  const pool = await stopWatching();
+  const found = [
+    ...violations(state),
+    ...ignoredCancels(state, tabs.cancels),
+    ...poolOverruns(pool, { wasm: POOL_BUDGET, webgpu: POOL_BUDGET }),
+  ];
   const outcome = new Map<string, number>();
   for (const run of state.runs) outcome.set(run.status, (outcome.get(run.status) ?? 0) + 1);
+  const most = Math.max(
+    0,
+    ...pool.flatMap((look) => [...poolHeld(look).values()].map((h) => h.bytes)),
+  );
   console.log(
     `seed ${scenario.seed}: ${state.runs.length} runs (` +
-      `${[...outcome].map(([status, n]) => `${n} ${status}`).join(', ')}), ${found.length} broken rules`,
+      `${[...outcome].map(([status, n]) => `${n} ${status}`).join(', ')}), ` +
+      `pool at most ${most} of ${POOL_BUDGET} bytes in ${pool.length} looks, ${found.length} broken rules`,
   );
   const stuck = unfinishedRuns(state).length > 0;
   if (!stuck) {
@@ -244,9 +299,12 @@ for (const seed of seeds()) {
       contexts.push(context);
       return context;
     };
-    // The fixture's page is tab 0 (its uncaught errors fail the test as everywhere).
+    // The fixture's page is tab 0 (its uncaught errors fail the test as everywhere). The pool
+    // budget is a setting kept from an earlier visit: every engine reads it when it starts.
     const first: Tab = { app: new Workbench(page), errors: [] };
     await first.app.open();
+    await storePoolBudgets(page, { wasm: POOL_BUDGET, webgpu: POOL_BUDGET });
+    await first.app.reload();
     try {
       const found = await runScenario(scenario, first, newContext);
       const steps =

@@ -4,7 +4,13 @@
  * the stores they are meant to catch.
  */
 import { describe, expect, it } from 'vitest';
-import { firstDifference, violations, type StoredRunRow, type StoredState } from './invariants';
+import {
+  firstDifference,
+  poolOverruns,
+  violations,
+  type StoredRunRow,
+  type StoredState,
+} from './invariants';
 import { describeScenario, scenarioFor } from './scenario';
 
 describe('scenarioFor', () => {
@@ -137,5 +143,31 @@ describe('firstDifference', () => {
     expect(firstDifference({ run: { x: [1, 2] } }, { run: { x: [1, 3] } })).toBe('run.x.1: 2 vs 3');
     expect(firstDifference({ a: 0 }, { a: -0 })).toBe('a: 0 vs 0');
     expect(firstDifference({ a: 1 }, {})).toBe('a: 1 vs undefined');
+  });
+});
+
+describe('poolOverruns', () => {
+  const booking = (engine: string, bytes: number, leaseUntil = 100) => ({
+    engine,
+    backend: 'wasm',
+    bytes,
+    leaseUntil,
+  });
+
+  it('finds nothing while the tabs together hold no more than the budget', () => {
+    const sample = { now: 50, live: ['a', 'b'], bookings: [booking('a', 60), booking('b', 40)] };
+    expect(poolOverruns([sample], { wasm: 100 })).toEqual([]);
+  });
+
+  it('names a look where two tabs together held more than the budget', () => {
+    const sample = { now: 50, live: ['a'], bookings: [booking('a', 60), booking('b', 41)] };
+    expect(poolOverruns([sample], { wasm: 100 })).toEqual([
+      'the wasm pool held 101 bytes (2 engines) at 50, its budget is 100',
+    ]);
+  });
+
+  it('leaves out a dead tab’s booking that no lease or lock vouches for any more', () => {
+    const sample = { now: 150, live: ['a'], bookings: [booking('a', 60), booking('b', 60)] };
+    expect(poolOverruns([sample], { wasm: 100 })).toEqual([]);
   });
 });

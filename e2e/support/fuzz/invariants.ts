@@ -241,3 +241,96 @@ export function firstDifference(a: unknown, b: unknown, path = ''): string | nul
   }
   return null;
 }
+
+/** One look at the pool bookings of every tab, as IndexedDB holds them. */
+export interface PoolSample {
+  /** The page's clock when it looked (leases are epoch ms on it). */
+  now: number;
+  /** Engines that held their Web Lock just before the bookings were read: alive. */
+  live: string[];
+  bookings: { engine: string; backend: string; bytes: number; leaseUntil: number }[];
+}
+
+/**
+ * Every look at the bookings where what counts on one backend passed its
+ * budget: the pool admitted more than it had. A booking counts as the
+ * engines count it (db/pool-bookings.ts): its lease runs, or its engine is
+ * alive; one that neither vouches for is left over, swept by the next booking.
+ */
+export function poolOverruns(
+  samples: readonly PoolSample[],
+  budgets: Readonly<Record<string, number>>,
+): string[] {
+  const found: string[] = [];
+  for (const sample of samples)
+    for (const [backend, { bytes, engines }] of poolHeld(sample)) {
+      const budget = budgets[backend];
+      if (budget !== undefined && bytes > budget)
+        found.push(
+          `the ${backend} pool held ${bytes} bytes (${engines} engines) at ${sample.now}, its budget is ${budget}`,
+        );
+    }
+  return found;
+}
+
+/** What counts on each backend in one look: bytes, and how many engines hold them. */
+export function poolHeld(sample: PoolSample): Map<string, { bytes: number; engines: number }> {
+  const held = new Map<string, { bytes: number; engines: Set<string> }>();
+  for (const row of sample.bookings)
+    if (row.leaseUntil > sample.now || sample.live.includes(row.engine)) {
+      const backend = held.get(row.backend) ?? { bytes: 0, engines: new Set<string>() };
+      backend.bytes += row.bytes;
+      backend.engines.add(row.engine);
+      held.set(row.backend, backend);
+    }
+  return new Map(
+    [...held].map(([backend, { bytes, engines }]) => [backend, { bytes, engines: engines.size }]),
+  );
+}
+
+/** Engines alive and every pool booking, read in `page` (the locks first, as the engines do). */
+export function readPool(page: Page): Promise<PoolSample> {
+  return page.evaluate(async () => {
+    const { held = [] } = await navigator.locks.query();
+    const prefix = 'flowbench-engine/';
+    const live = held.flatMap((lock) =>
+      lock.name?.startsWith(prefix) === true ? [lock.name.slice(prefix.length)] : [],
+    );
+    return new Promise<PoolSample>((resolve, reject) => {
+      const open = indexedDB.open('flowbench');
+      open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+      open.onsuccess = () => {
+        const db = open.result;
+        const tx = db.transaction('poolBookings', 'readonly');
+        const rows = tx.objectStore('poolBookings').getAll();
+        tx.onabort = () => reject(tx.error ?? new Error('cannot read the pool bookings'));
+        tx.oncomplete = () => {
+          db.close();
+          resolve({ now: Date.now(), live, bookings: rows.result as PoolSample['bookings'] });
+        };
+      };
+    });
+  });
+}
+
+/** Set the device pools' budgets, as a person's setting kept from an earlier visit (read when an engine starts). */
+export function storePoolBudgets(page: Page, budgets: Record<string, number>): Promise<void> {
+  return page.evaluate(
+    (value) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('flowbench');
+        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction('settings', 'readwrite');
+          tx.objectStore('settings').put({ key: 'pool-budgets', value });
+          tx.onabort = () => reject(tx.error ?? new Error('cannot write the pool budgets'));
+          tx.oncomplete = () => {
+            db.close();
+            resolve();
+          };
+        };
+      }),
+    budgets,
+  );
+}
