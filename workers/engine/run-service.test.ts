@@ -212,6 +212,20 @@ it('a cancel request with no nudge is found at the next lease renewal', async ()
   expect(driver.finished.get(id!)).toBe('cancelled');
 });
 
+it('a cancel request that lands between the claim and the driving is not left to the lease renewal', async () => {
+  const { db, connect } = database();
+  const locks = testLocks();
+  const gate = testGate();
+  // As if written just after the claim, before any engine drove the run: nobody was there to nudge.
+  const [id] = await journalGates(db, gate, 1, { cancelRequestedAt: new Date().toISOString() });
+  // A renewal would come after a minute; the run must not wait for it.
+  const driver = engine(connect(), locks, { catalog: gate.catalog, leaseMs: 180_000 });
+  expect(await driver.service.take({ announce: true })).toEqual([id]);
+  await until(() => driver.finished.has(id!));
+  expect(driver.finished.get(id!)).toBe('cancelled');
+  expect(gate.waiting()).toBe(0);
+});
+
 it('a queued run cancelled from any tab ends at once, and no engine takes it', async () => {
   const { db, connect } = database();
   const locks = testLocks();

@@ -31,6 +31,9 @@
  * Cancel goes through the record too: any tab writes a cancel request into a
  * running run (`requestCancel`); the driver reads it at each lease renewal,
  * and a nudge (`cancelRequested`) makes the engine driving it look at once.
+ * A nudge that arrives between the claim and the moment the engine counts the
+ * run as driven finds nothing to stop, so the engine also reads the record
+ * once as it starts driving.
  */
 import type { BackendChoice, EngineInfo } from '../../src/core/runtime/tensor-runtime';
 import type { RunId, RunRow, RunStatus } from '../../src/core/run/record';
@@ -203,6 +206,12 @@ export class RunService {
     const controller = new AbortController();
     this.driving.set(run.id, controller);
     const runId = run.id;
+    // A cancel request written between the claim and this moment found no driver to nudge:
+    // read the record once now, so it lands at once rather than at the next lease renewal.
+    void cancelRequested(this.options.db, runId).then(
+      (asked) => asked && controller.abort(),
+      () => undefined,
+    );
     try {
       const info = await this.options.engineInfo();
       const status = await this.options.withLock(runLockName(runId), () =>
