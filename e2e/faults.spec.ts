@@ -8,6 +8,7 @@ import { expect, test } from './fixtures';
 import { fixtureRunPath } from './support/files';
 import { pointSteps, pointValue, type RunFile } from './support/formats';
 import { StorageQuota } from './support/quota';
+import { openTab } from './support/tabs';
 
 // Traces keep their DOM snapshots but not the screencast: a JPEG of every frame, while the canvas
 // and a run's progress repaint about ten times a second for a minute (the quota test), starved
@@ -137,12 +138,13 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
  * (through the DevTools protocol, see support/quota.ts), so Chromium refuses
  * the app's writes for real once the run has written that much: the metric
  * batch's transaction aborts at commit with QuotaExceededError. The engine
- * stops the run and says so at once (an alert naming the quota). Its ending
- * is a write too, and while the quota stays full even that small write is
- * refused: the engine keeps the ending and writes it once a write fits.
- * Giving the site its storage back (what the message tells the person to do)
- * is that moment; the record then ends `error` naming the quota, with every
- * point committed before the refusal, and the app runs as before.
+ * stops the run and says so at once: an alert naming the quota, in every
+ * open tab. Its ending is a write too, and while the quota stays full even
+ * that small write is refused: the engine keeps the ending and writes it
+ * once a write fits. Giving the site its storage back (what the message tells
+ * the person to do) is that moment; the record then ends `error` naming the
+ * quota, with every point committed before the refusal, and the app runs as
+ * before.
  *
  * Why the quota is forced before the run, and the page reloaded: Chromium
  * checks a write against a figure of the room left that it keeps for many
@@ -165,10 +167,13 @@ test('storage quota exceeded mid-run: the run ends error naming it, its points k
   // (the reload), so no room left counted under the ordinary quota lingers in the browser.
   await quota.force((await quota.usage()) + ROOM_FOR_THE_RUN);
   await app.reload();
+  // Another tab of the same browser hears of the failure too, whichever tab's engine runs it.
+  const other = await openTab(page.context());
   await app.params.set('steps', 100000);
   await app.toolbar.run();
   const row = app.runs.newest;
-  await app.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');
+  for (const tab of [app, other.app])
+    await tab.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');
   // While the quota stays full the record cannot say it ended; the run's page says why.
   await expect(app.runs.detail).toContainText(
     /Stopped: storage quota exceeded.*ending is saved once storage has room/,

@@ -1,8 +1,8 @@
 /**
  * The durable run queue: runs wait in IndexedDB, and any open tab's engine
  * runs them, so a sweep outlives the tab that submitted it; a cancel reaches
- * the engine driving a run from any tab; a run that requires WebGPU waits for
- * a visit that has it.
+ * the engine driving a run from any tab, and the run's progress reaches every
+ * tab; a run that requires WebGPU waits for a visit that has it.
  */
 import { chromium } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -59,7 +59,10 @@ test('a sweep goes on in another tab after the tab that submitted it is closed',
   expect(errors).toEqual([]);
 });
 
-test('a run driven by one tab is cancelled from another', async ({ app, page }) => {
+test('a run driven by one tab shows its progress in another, and is cancelled from there', async ({
+  app,
+  page,
+}) => {
   await app.params.set('steps', 100000);
   await app.toolbar.run();
   await expect(app.runs.rows).toHaveCount(1);
@@ -71,6 +74,10 @@ test('a run driven by one tab is cancelled from another', async ({ app, page }) 
   const row = other.runs.row(id);
   await other.runs.expectStatus(row, 'running');
   await other.runs.select(row);
+  // Its live progress reaches this tab too, relayed from the tab that drives it.
+  await expect(
+    other.canvas.node('train').getByRole('progressbar', { name: 'train progress' }),
+  ).toHaveAttribute('max', '100000');
   await other.toolbar.cancelRun();
   await other.runs.expectStatus(row, 'cancelled');
   await app.runs.expectStatus(app.runs.newest, 'cancelled');

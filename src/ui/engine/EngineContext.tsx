@@ -10,7 +10,7 @@ import type { RunRequest } from '../../core/run/request';
 import { journalRequest } from '../../db/submit';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
-import { startEngine, type EngineClient } from './client';
+import { startEngine, type EngineClient, type EventOrigin } from './client';
 import { askPersistenceOnFirstRun } from '../runs/persistence';
 
 const EngineContext = createContext<EngineClient | null>(null);
@@ -24,7 +24,8 @@ export function EngineProvider({ children }: { children: ReactNode }) {
     const rates = new Map<string, StepRate>();
     /** The alert each run's stalled storage raised, taken down when its writes answer. */
     const stalls = new Map<RunId, number>();
-    return client.subscribe((event) => {
+    // Events of every tab's engine: a run shows its progress and failures in every tab.
+    return client.subscribe((event, from) => {
       if (event.type === 'progress') {
         const key = `${event.runId}/${event.node}`;
         let rate = rates.get(key);
@@ -46,7 +47,7 @@ export function EngineProvider({ children }: { children: ReactNode }) {
         if (event.waitedMs !== null)
           stalls.set(
             event.runId,
-            store.getState().alert(storageStallMessage(event.runId, event.waitedMs)),
+            store.getState().alert(storageStallMessage(event.runId, event.waitedMs, from)),
           );
       }
       if (event.type === 'run-failed') {
@@ -64,8 +65,12 @@ export function EngineProvider({ children }: { children: ReactNode }) {
   return <EngineContext.Provider value={client}>{children}</EngineContext.Provider>;
 }
 
-function storageStallMessage(runId: RunId, waitedMs: number): string {
-  return `Run ${runId}: the browser's storage (IndexedDB) has not answered its writes for ${Math.round(waitedMs / 1000)} s; another tab may be holding it, or the browser has stalled. What the run records is kept in memory until storage answers; closing this tab now would lose it.`;
+function storageStallMessage(runId: RunId, waitedMs: number, from: EventOrigin): string {
+  const kept =
+    from === 'this-tab'
+      ? 'closing this tab now would lose it'
+      : 'closing the tab that runs it now would lose it';
+  return `Run ${runId}: the browser's storage (IndexedDB) has not answered its writes for ${Math.round(waitedMs / 1000)} s; another tab may be holding it, or the browser has stalled. What the run records is kept in memory until storage answers; ${kept}.`;
 }
 
 export function useEngine(): EngineClient {

@@ -6,13 +6,14 @@ import type { RunId } from '../../core/run/record';
 import {
   answerRequest,
   sendReply,
+  type EngineEvent,
   type EngineHandlers,
   type EngineMessage,
   type EngineRequest,
   type ImportedFile,
   type PoolBudgetInfo,
 } from '../../../workers/protocol';
-import { EngineClient } from './client';
+import { EngineClient, relayRunEvents, type EventOrigin } from './client';
 
 const info: EngineInfo = { backend: 'wasm', adapter: null };
 const runId = 'r1' as RunId;
@@ -148,5 +149,46 @@ describe('the engine protocol', () => {
       take: () => Promise.resolve({ status: 'ok' }),
     };
     expect([incomplete, wrongResult]).toHaveLength(2);
+  });
+});
+
+describe('events across tabs', () => {
+  /** A tab: its client, the port its engine posts events on, and what its listeners heard. */
+  function tab() {
+    const engine = new MessageChannel();
+    channels.push(engine);
+    const client = new EngineClient(engine.port1);
+    const heard: [EngineEvent, EventOrigin][] = [];
+    client.subscribe((event, from) => heard.push([event, from]));
+    return { client, engine: engine.port2, heard };
+  }
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise((resolve) => setTimeout(resolve, 1));
+  };
+
+  it('shows a run driven by one tab in the other, each event once, saying whose engine sent it', async () => {
+    const [a, b] = [tab(), tab()];
+    const between = new MessageChannel();
+    channels.push(between);
+    relayRunEvents(a.client, between.port1);
+    relayRunEvents(b.client, between.port2);
+    const progress: EngineEvent = { type: 'progress', runId, node: 'train', done: 5, total: 20 };
+    const failure: EngineEvent = { type: 'storage-failure', runId, reason: 'quota' };
+    a.engine.postMessage(progress);
+    a.engine.postMessage(failure);
+    await until(() => b.heard.length === 2);
+    expect(b.heard).toEqual([
+      [progress, 'another-tab'],
+      [failure, 'another-tab'],
+    ]);
+    expect(a.heard).toEqual([
+      [progress, 'this-tab'],
+      [failure, 'this-tab'],
+    ]);
+    // What B hears from A is not sent back: A heard each event once.
+    b.engine.postMessage(progress);
+    await until(() => a.heard.length === 3);
+    expect(a.heard[2]).toEqual([progress, 'another-tab']);
+    expect(b.heard).toHaveLength(3);
   });
 });

@@ -5,6 +5,13 @@
  * calls, and a reply is checked to answer the call it settles, so nothing is
  * cast; a failure arrives as the catalogue error the worker threw. A worker
  * that dies is reported, not hidden.
+ *
+ * A run is driven by whichever tab's engine took it from the queue, so the
+ * events of this tab's engine are relayed to every other tab's page (a
+ * BroadcastChannel, `relayRunEvents`), and theirs to this one: every tab
+ * shows a run's live progress and its failures, whichever tab drives it.
+ * The page relays, not the worker, so no tab hears its own engine twice and
+ * each listener knows whether the event came from this tab's engine.
  */
 import { FlowbenchError, reviveError } from '../../core/errors';
 import {
@@ -32,9 +39,15 @@ interface Pending {
   reject(error: Error): void;
 }
 
+/** Whose engine sent an event: this tab's, or another tab's (relayed). */
+export type EventOrigin = 'this-tab' | 'another-tab';
+
+/** Hears the events of every tab's engine. */
+export type EngineListener = (event: EngineEvent, from: EventOrigin) => void;
+
 export class EngineClient {
   private readonly pending = new Map<number, Pending>();
-  private readonly listeners = new Set<(event: EngineEvent) => void>();
+  private readonly listeners = new Set<EngineListener>();
   private nextId = 1;
 
   constructor(private readonly port: EnginePort) {
@@ -61,9 +74,14 @@ export class EngineClient {
     });
   }
 
-  subscribe(listener: (event: EngineEvent) => void): () => void {
+  subscribe(listener: EngineListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Tell every listener an event another tab's engine sent (see `relayRunEvents`). */
+  deliverRelayed(event: EngineEvent): void {
+    for (const listener of this.listeners) listener(event, 'another-tab');
   }
 
   /** Fail every call in flight with `error`: nothing will answer them. */
@@ -74,7 +92,7 @@ export class EngineClient {
 
   private receive(message: EngineMessage): void {
     if (message.type !== 'reply') {
-      for (const listener of this.listeners) listener(message);
+      for (const listener of this.listeners) listener(message, 'this-tab');
       return;
     }
     const pending = this.pending.get(message.id);
@@ -94,6 +112,7 @@ export function startEngine(onCrash: (error: FlowbenchError) => void): EngineCli
     name: 'flowbench-engine',
   });
   const client = new EngineClient(worker);
+  relayRunEvents(client, new BroadcastChannel(RUN_EVENTS_CHANNEL));
   worker.onerror = (event) => {
     const error = new FlowbenchError('engine-crashed', {
       reason: event.message || 'unknown error',
@@ -113,4 +132,25 @@ let queueChannel: BroadcastChannel | null = null;
 export function nudgeEngines(nudge: QueueNudge): void {
   queueChannel ??= new BroadcastChannel(QUEUE_CHANNEL);
   queueChannel.postMessage(nudge);
+}
+
+/** The BroadcastChannel on which each tab's page relays its engine's events to the others. */
+export const RUN_EVENTS_CHANNEL = 'flowbench.run-events';
+
+/** A channel to every other tab's page (a `BroadcastChannel`; a `MessagePort` in tests). */
+export interface TabChannel {
+  postMessage(event: EngineEvent): void;
+  onmessage: ((message: MessageEvent<EngineEvent>) => void) | null;
+}
+
+/**
+ * Relay the events of `client`'s engine (this tab's) to the other tabs over
+ * `channel`, and theirs to `client`'s listeners; returns a function that
+ * stops relaying this tab's.
+ */
+export function relayRunEvents(client: EngineClient, channel: TabChannel): () => void {
+  channel.onmessage = (message) => client.deliverRelayed(message.data);
+  return client.subscribe((event, from) => {
+    if (from === 'this-tab') channel.postMessage(event);
+  });
 }
