@@ -86,6 +86,7 @@ const coreLayers = [
   ['programs'],
   ['data'],
   ['catalog', 'records'],
+  ['tables'],
   ['flow'],
   ['run', 'live'],
   ['engine', 'nodes'],

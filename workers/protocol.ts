@@ -17,6 +17,7 @@ import type { Backend, EngineInfo } from '../src/core/runtime/tensor-runtime';
 import { FlowbenchError, serializeError, type SerializedError } from '../src/core/errors';
 import type { PoolSnapshot, RequestProgress, RunMode, RunParity } from '../src/core/programs';
 import type { RunId, RunStatus } from '../src/core/run/record';
+import type { HeaderChoice, TablePreview } from '../src/core/tables';
 
 /** Every call: its params and its result. */
 export interface EngineCalls {
@@ -45,6 +46,12 @@ export interface EngineCalls {
    * back parsed, for the page to import as a flow.
    */
   importFile: { params: { name: string; file: Blob }; result: ImportedFile };
+  /**
+   * A stored table file's columns (type, missing count) and first rows, for
+   * the inspector: parsed here, in the engine, never on the page. A file that
+   * does not parse fails with the same error the table node would.
+   */
+  describeTable: { params: { digest: string; header: HeaderChoice }; result: TablePreview };
 }
 export type EngineCall = keyof EngineCalls;
 /** What call `C` takes. */

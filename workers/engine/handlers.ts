@@ -16,6 +16,7 @@ import { checkRunParity } from './parity-run';
 import type { EnginePools } from './programs';
 import { RunEndingError, type RunEnding } from './run-ending';
 import { importFile } from './run-import';
+import { describeTable } from './table-preview';
 import type { RunService, RunServiceOptions } from './run-service';
 
 /** What the handlers route to. */
@@ -74,5 +75,6 @@ export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
       return pools.budgets();
     },
     importFile: ({ name, file }) => importFile(db, name, file),
+    describeTable: ({ digest, header }) => describeTable(db, digest, header),
   };
 }

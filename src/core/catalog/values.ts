@@ -5,7 +5,11 @@
 import type { MlpActivation, MlpWeights } from '../onnx/mlp-spec';
 import { FlowbenchError } from '../errors';
 
-/** A labelled classification dataset, row-major. */
+/**
+ * A labelled dataset, row-major. Classification by default (`labels` are
+ * class indices); a regression dataset (`task: 'regression'`) has one real
+ * target per row in `targets`, `classes` 1 and `labels` all 0.
+ */
 export interface Dataset {
   readonly kind: 'dataset';
   readonly name: string;
@@ -14,6 +18,37 @@ export interface Dataset {
   readonly count: number;
   readonly featureSize: number;
   readonly classes: number;
+  /** `classification` when absent. */
+  readonly task?: DatasetTask;
+  /** Regression targets, one per row. */
+  readonly targets?: Float32Array;
+  /** What each feature column is (a table's column, or `column=value` for a one-hot category). */
+  readonly featureNames?: readonly string[];
+  /** What each class index stands for. */
+  readonly classNames?: readonly string[];
+  /** Standardisation still to fit (`pending`), or fitted and already applied to `features`. */
+  readonly standardisation?: Standardisation;
+}
+
+export type DatasetTask = 'classification' | 'regression';
+
+/**
+ * Standardisation of some feature columns, `(x − mean) / std`. It is fitted
+ * on the training rows only (data.split, or a trainer given unsplit rows)
+ * and travels with the dataset and the trained model, so evaluation applies
+ * the same transform to rows the statistics never saw.
+ */
+export type Standardisation =
+  { readonly state: 'pending'; readonly columns: readonly number[] } | FittedStandardisation;
+
+export interface FittedStandardisation {
+  readonly state: 'fitted';
+  /** The feature columns it applies to; the others pass through. */
+  readonly columns: readonly number[];
+  readonly mean: readonly number[];
+  readonly std: readonly number[];
+  /** Rows the statistics came from. */
+  readonly rows: number;
 }
 
 export interface MlpArchitecture {
@@ -28,6 +63,10 @@ export interface ModelValue extends MlpArchitecture {
   readonly inputSize?: number;
   readonly outputSize?: number;
   readonly weights?: MlpWeights;
+  /** The standardisation its training rows had; evaluation applies it to rows still pending. */
+  readonly standardisation?: FittedStandardisation;
+  readonly featureNames?: readonly string[];
+  readonly classNames?: readonly string[];
 }
 
 /** The `kind` tag of a value that travelled along an edge, if it has one. */
@@ -47,13 +86,29 @@ export function expectModel(value: unknown, port: string): ModelValue {
   throw new FlowbenchError('node-input', { problem: `input '${port}' expected a model` });
 }
 
-export function expectTrainedModel(value: unknown, port: string): Required<ModelValue> {
+/** A model with its sizes and weights (the output of a training node). */
+export type TrainedModel = ModelValue &
+  Required<Pick<ModelValue, 'inputSize' | 'outputSize' | 'weights'>>;
+
+export function expectTrainedModel(value: unknown, port: string): TrainedModel {
   const model = expectModel(value, port);
   if (!model.weights || model.inputSize === undefined || model.outputSize === undefined)
     throw new FlowbenchError('node-input', {
       problem: `input '${port}' is a model without weights: connect the output of a training node`,
     });
-  return model as Required<ModelValue>;
+  return model as TrainedModel;
+}
+
+/** What a model trained on `data` keeps of it: its standardisation and names, for evaluation. */
+export function carriedFrom(
+  data: Dataset,
+): Pick<ModelValue, 'standardisation' | 'featureNames' | 'classNames'> {
+  const s = data.standardisation;
+  return {
+    ...(s?.state === 'fitted' ? { standardisation: s } : {}),
+    ...(data.featureNames ? { featureNames: data.featureNames } : {}),
+    ...(data.classNames ? { classNames: data.classNames } : {}),
+  };
 }
 
 /** One row of a dataset as a subset, e.g. for a train/test split. */
@@ -68,5 +123,6 @@ export function subset(data: Dataset, rows: ArrayLike<number>, name: string): Da
     );
     labels[i] = data.labels[row]!;
   }
-  return { ...data, name, features, labels, count: rows.length };
+  const targets = data.targets && Float32Array.from(rows, (row) => data.targets![row]!);
+  return { ...data, name, features, labels, count: rows.length, ...(targets ? { targets } : {}) };
 }

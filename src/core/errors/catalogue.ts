@@ -98,6 +98,39 @@ export const errorCatalogue = {
       `file ${digest.slice(0, 19)}… is not stored in this browser: pick it again in the inspector`,
   ),
 
+  /** A table file could not be read at a place in it (`column` null when the line is to blame as a whole). */
+  'table-unparseable': spec<{ file: string; line: number; column: number | null; problem: string }>(
+    'bad-input',
+    ({ file, line, column, problem }) =>
+      `${file}, line ${line}${column === null ? '' : `, column ${column}`}: ${problem}`,
+  ),
+  /** A table file has no rows of data. */
+  'table-empty': spec<{ file: string }>('bad-input', ({ file }) => `${file} has no rows of data`),
+  /** A column a table node's params name is not in the table; `columns` lists those that are. */
+  'table-column-missing': spec<{
+    file: string;
+    role: string;
+    column: string;
+    columns: readonly string[];
+  }>(
+    'bad-input',
+    ({ file, role, column, columns }) =>
+      `${role} '${column}' is not a column of ${file}; its columns are: ${columns.join(', ')}`,
+  ),
+  /** A cell of a table cannot be used as its column must be (`row`: the data row, counted from 1). */
+  'table-bad-value': spec<{ file: string; row: number; column: string; problem: string }>(
+    'bad-input',
+    ({ file, row, column, problem }) => `${file}, row ${row}, column '${column}': ${problem}`,
+  ),
+  /** A classification label column with fewer than two classes. */
+  'table-single-class': spec<{ file: string; column: string; classes: readonly string[] }>(
+    'bad-input',
+    ({ file, column, classes }) =>
+      classes.length === 0
+        ? `label column '${column}' of ${file} has no values: nothing to learn`
+        : `label column '${column}' of ${file} has one class only (${classes[0] ?? ''}): a classifier needs two or more`,
+  ),
+
   /** A run's artifact asked for by its bytes has none here: imported runs carry metadata only. */
   'artifact-without-bytes': spec<{ name: string; node: string }>(
     'bad-input',

@@ -53,6 +53,21 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
     count: 1,
     rows: ['"r1": status: Invalid option'],
   },
+  'table-unparseable': {
+    file: 'a.csv',
+    line: 7,
+    column: 12,
+    problem: 'a quoted field is never closed',
+  },
+  'table-empty': { file: 'a.csv' },
+  'table-column-missing': {
+    file: 'a.csv',
+    role: 'label column',
+    column: 'kind',
+    columns: ['x', 'y'],
+  },
+  'table-bad-value': { file: 'a.csv', row: 3, column: 'x', problem: '"abc" is not a number' },
+  'table-single-class': { file: 'a.csv', column: 'kind', classes: ['cat'] },
   'artifact-without-bytes': { name: 'model', node: 'train' },
   'artifact-mismatch': {
     name: 'model',

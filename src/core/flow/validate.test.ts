@@ -187,7 +187,8 @@ describe('validateFlow', () => {
     expect(validateFlow(flow, catalog)).toEqual([
       {
         path: 'nodes[1].params.ratio',
-        message: "node 'split' (data.split) has no param 'ratio' (it has: test_fraction, seed)",
+        message:
+          "node 'split' (data.split) has no param 'ratio' (it has: test_fraction, stratify, seed)",
       },
     ]);
   });

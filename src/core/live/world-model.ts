@@ -9,7 +9,7 @@
  * window (true observations as inputs); the evaluation feeds the model its
  * own predictions, which is what multi-step error measures.
  */
-import { expectTrainedModel, type ModelValue } from '../catalog/values';
+import { expectTrainedModel, type TrainedModel } from '../catalog/values';
 import type { SimulatorKind } from '../data/environment-spec';
 import type { ContextChunk } from '../data/episode';
 import { FlowbenchError } from '../errors';
@@ -23,7 +23,7 @@ export interface WorldModelShape {
 }
 
 /** A trained model value that knows it is a world model of `shape`. */
-export type WorldModelValue = Required<ModelValue> & { readonly worldModel: WorldModelShape };
+export type WorldModelValue = TrainedModel & { readonly worldModel: WorldModelShape };
 
 export function worldModelInputSize(shape: WorldModelShape): number {
   return shape.contextLength * (shape.observationSize + shape.actionSize);

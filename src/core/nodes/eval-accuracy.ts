@@ -8,6 +8,7 @@
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind } from '../catalog/kind';
+import { standardiseLike } from '../catalog/standardise';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
 import { float32, type Backend } from '../runtime/tensor-runtime';
 import { estimateMemory } from '../onnx/memory';
@@ -46,7 +47,7 @@ export const evalAccuracy = defineNodeKind({
   outputs: [{ name: 'accuracy', type: 'number', description: 'Correct predictions / rows.' }],
   async execute(ctx) {
     const model = expectTrainedModel(ctx.inputs.model, 'model');
-    const data = expectDataset(ctx.inputs.dataset, 'dataset');
+    const data = standardiseLike(expectDataset(ctx.inputs.dataset, 'dataset'), model);
     if (data.featureSize !== model.inputSize || data.classes !== model.outputSize)
       throw new FlowbenchError('node-input', {
         problem: `the model expects ${model.inputSize} features and ${model.outputSize} classes; the dataset has ${data.featureSize} and ${data.classes}`,

@@ -5,6 +5,7 @@ import { dataEngine } from './data-engine';
 import { dataSample } from './data-sample';
 import { dataSplit } from './data-split';
 import { dataSynthetic } from './data-synthetic';
+import { dataTable } from './data-table';
 import { envCartPole } from './env-cartpole';
 import { envPendulum } from './env-pendulum';
 import { evalAccuracy } from './eval-accuracy';
@@ -16,6 +17,7 @@ import { trainWorldModel } from './train-world-model';
 
 export const builtinKinds: readonly NodeKind[] = [
   dataSynthetic,
+  dataTable,
   dataSplit,
   modelMlp,
   trainClassifier,

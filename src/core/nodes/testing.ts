@@ -4,6 +4,7 @@
  * keeps what it reported. A test helper, so it may do what node kinds never
  * do: drive the executor (the lint rules name it as the one exception).
  */
+import type { NodeContext, NodeFile, NodeKind } from '../catalog/kind';
 import type { ProducerHost } from '../data/producer';
 import type { NodeOutcome } from '../engine/events';
 import { executeFlow, type ExecuteResult } from '../engine/executor';
@@ -79,4 +80,58 @@ export async function runFlow(
     },
   });
   return { result, outcomes, metrics, intervals, logs };
+}
+
+/** What one node kind's body did when run alone. */
+export interface KindRun {
+  outputs: Map<string, unknown>;
+  logs: string[];
+  artifacts: { name: string; bytes: Uint8Array; mediaType: string }[];
+}
+
+/**
+ * Runs one kind's body alone, with its params' defaults filled in, the given
+ * inputs and files, and no runtime, programs or producers (a kind that needs
+ * them belongs in a flow run, `runFlow`).
+ */
+export async function executeKind(
+  kind: NodeKind,
+  options: {
+    params?: Record<string, unknown>;
+    inputs?: Record<string, unknown>;
+    files?: readonly NodeFile[];
+  } = {},
+): Promise<KindRun> {
+  const run: KindRun = { outputs: new Map(), logs: [], artifacts: [] };
+  const defaults = Object.fromEntries(Object.entries(kind.params).map(([k, s]) => [k, s.default]));
+  const absent = (what: string) => () => {
+    throw new Error(`executeKind gives no ${what}`);
+  };
+  const ctx: NodeContext<Record<string, unknown>> = {
+    node: 'n',
+    params: { ...defaults, ...options.params },
+    inputs: options.inputs ?? {},
+    signal: new AbortController().signal,
+    get runtime(): never {
+      return absent('runtime')();
+    },
+    get programs(): never {
+      return absent('programs')();
+    },
+    get producers(): never {
+      return absent('producers')();
+    },
+    readFile: (digest) => {
+      const file = options.files?.find((f) => f.digest === digest);
+      return file ? Promise.resolve(file) : Promise.reject(new Error(`no file ${digest}`));
+    },
+    emit: (port, value) => run.outputs.set(port, value),
+    log: (message) => run.logs.push(message),
+    progress: () => undefined,
+    artifact: (name, bytes, mediaType) => run.artifacts.push({ name, bytes, mediaType }),
+    interval: () => undefined,
+    checkpoint: () => Promise.resolve(),
+  };
+  await kind.execute(ctx as never);
+  return run;
 }

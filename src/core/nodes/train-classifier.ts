@@ -11,7 +11,15 @@
 import { backendParam } from './backend-param';
 import { defineNodeKind, type NodeContext } from '../catalog/kind';
 import type { ParamValues } from '../catalog/params';
-import { expectDataset, expectModel, type ModelValue } from '../catalog/values';
+import { standardiseForTraining } from '../catalog/standardise';
+import {
+  carriedFrom,
+  expectDataset,
+  expectModel,
+  type Dataset,
+  type ModelValue,
+} from '../catalog/values';
+import { FlowbenchError } from '../errors';
 import type { Backend, NodeBackend } from '../runtime/tensor-runtime';
 import { buildMlpInference, buildMlpTrainStep, initMlpWeights, mlpOptimizers } from '../onnx/mlp';
 import type { MlpSpec, MlpWeights } from '../onnx/mlp-spec';
@@ -80,7 +88,11 @@ export const trainClassifier = defineNodeKind({
   ],
   async execute(ctx) {
     const model = expectModel(ctx.inputs.model, 'model');
-    const data = expectDataset(ctx.inputs.dataset, 'dataset');
+    const data = standardiseForTraining(expectDataset(ctx.inputs.dataset, 'dataset'));
+    if (data.task === 'regression')
+      throw new FlowbenchError('node-input', {
+        problem: `input 'dataset' has a regression target (${data.name}): train it with train.regressor, or set the table's task to classification`,
+      });
     const spec: MlpSpec = {
       inputSize: data.featureSize,
       hidden: model.hidden,
@@ -88,7 +100,7 @@ export const trainClassifier = defineNodeKind({
       activation: model.activation,
     };
     const { backend } = ctx.params;
-    let outcome = await train(ctx, spec, model, backend);
+    let outcome = await train(ctx, data, spec, model, backend);
     if (
       outcome.result.status === 'error' &&
       backend === 'prefer-webgpu' &&
@@ -97,7 +109,7 @@ export const trainClassifier = defineNodeKind({
       ctx.log(
         `webgpu failed (${outcome.result.error?.message ?? 'unknown error'}); retrying on wasm`,
       );
-      outcome = await train(ctx, spec, model, 'wasm');
+      outcome = await train(ctx, data, spec, model, 'wasm');
     }
     const { result, ran, weights } = outcome;
     if (result.status !== 'ok' || weights === null)
@@ -107,6 +119,7 @@ export const trainClassifier = defineNodeKind({
       inputSize: spec.inputSize,
       outputSize: spec.outputSize,
       weights,
+      ...carriedFrom(data),
     };
     logResidency(ctx, result, ran);
     ctx.artifact('model', buildMlpInference(spec, weights).model, 'application/onnx');
@@ -142,12 +155,12 @@ interface TrainOutcome {
 /** One attempt: the training loop as a program, run by the engine's host. */
 async function train(
   ctx: TrainContext,
+  data: Dataset,
   spec: MlpSpec,
   model: ModelValue,
   backend: NodeBackend,
 ): Promise<TrainOutcome> {
   const { steps, batch_size, optimizer, lr, momentum, log_every, seed } = ctx.params;
-  const data = expectDataset(ctx.inputs.dataset, 'dataset');
   const random = createRandom(seed);
   const initial = model.weights ?? initMlpWeights(spec, random);
   // The batch order continues the stream the weights were drawn from.

@@ -161,7 +161,7 @@ describe('resolveNodeParams', () => {
       seed: 9,
     });
     expect(issues).toEqual([]);
-    expect(params).toEqual({ test_fraction: 0.2, seed: 9 });
+    expect(params).toEqual({ test_fraction: 0.2, stratify: true, seed: 9 });
   });
 
   it('refuses a flow input value that is out of the param range, naming the input', () => {

@@ -29,6 +29,7 @@ const handlers: EngineHandlers = {
   poolBudgets: ({ backend = 'wasm', bytes }) =>
     Promise.resolve([{ backend, bytes: bytes ?? 1024, source: 'default' }]),
   importFile: ({ name }) => Promise.resolve({ kind: 'document', value: name }),
+  describeTable: () => Promise.reject(new TypeError('no tables here')),
 };
 
 const channels: MessageChannel[] = [];

@@ -18,9 +18,11 @@ import { useLive } from '../live';
 import { useEditorStore } from '../store/context';
 import './panels.css';
 
-type Described = { signature: OnnxSignature } | { problem: string };
+type Described = { signature: OnnxSignature } | { problem: string } | null;
 
-function describe(bytes: Uint8Array): Described {
+/** What the file is, for a model param (`.onnx`); other files are described by their node's own view. */
+function describe(spec: FileParam, bytes: Uint8Array): Described {
+  if (spec.accept !== '.onnx') return null;
   try {
     return { signature: readOnnxSignature(bytes) };
   } catch (error) {
@@ -68,9 +70,9 @@ export function FileParamField({
       live(async () => {
         if (value === '') return null;
         const file = await findStoredFile(db, value);
-        return file ? { file, described: describe(file.bytes) } : 'missing';
+        return file ? { file, described: describe(spec, file.bytes) } : 'missing';
       }),
-    [value],
+    [value, spec],
   );
   const pick = async (file: File | undefined) => {
     if (!file) return;
@@ -102,7 +104,7 @@ export function FileParamField({
             {stored.file.name} · {formatBytes(stored.file.size)} ·{' '}
             <code>{value.slice(0, 19)}…</code>
           </small>
-          {'signature' in stored.described ? (
+          {stored.described === null ? null : 'signature' in stored.described ? (
             <Signature signature={stored.described.signature} />
           ) : (
             <small className="fb-invalid" role="alert">

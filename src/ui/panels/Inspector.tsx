@@ -9,6 +9,8 @@ import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
 import { bindParam, inputFor, setBypass, unbindParam } from '../store/node-edits';
 import { FileParamField } from './FileParamField';
+import { TableColumns } from './TableColumns';
+import type { HeaderChoice } from '../../core/tables';
 import './panels.css';
 
 function ParamField({
@@ -98,6 +100,21 @@ function ParamField({
   );
 }
 
+/** A table node's file and column choices, once it has a file (its pickers replace two text fields). */
+function tableParams(
+  kind: string,
+  params: Readonly<Record<string, ParamValue>>,
+): { digest: string; header: HeaderChoice; label: string; features: string } | null {
+  const { file, header, label, features } = params;
+  if (kind !== 'data.table' || typeof file !== 'string' || file === '') return null;
+  return {
+    digest: file,
+    header: header === 'yes' || header === 'no' ? header : 'auto',
+    label: typeof label === 'string' ? label : '',
+    features: typeof features === 'string' ? features : '',
+  };
+}
+
 export function Inspector() {
   const store = useEditorStore();
   const selected = useEditor((s) => s.selectedNode);
@@ -108,6 +125,7 @@ export function Inspector() {
   const kind = builtinCatalog.get(node.kind);
   const outcome = outcomes?.find((o) => o.node === node.id);
   const findings = kind ? crossParamFindings(kind, node.params) : [];
+  const table = tableParams(node.kind, node.params);
   return (
     <section className="fb-inspector" aria-label="Inspector">
       <h2>
@@ -125,27 +143,37 @@ export function Inspector() {
         Bypass (does not run; passes matching inputs on)
       </label>
       {kind &&
-        Object.entries(kind.params).map(([name, spec]) => (
-          <ParamField
-            key={name}
-            name={name}
-            spec={spec}
-            value={node.params[name]}
-            finding={findings.find((f) => f.param === name)?.message}
-            onChange={(value) => store.getState().changeDoc(edits.setParam(node.id, name, value))}
-            onBind={() => {
-              const { doc, changeDoc, alert } = store.getState();
-              if (!doc) return;
-              const found = inputFor(doc, name, spec, node.params[name]);
-              if (typeof found === 'string') alert(found);
-              else changeDoc(bindParam(node.id, name, found.input, found.isNew));
-            }}
-            onUnbind={() => {
-              const { doc, changeDoc } = store.getState();
-              if (doc) changeDoc(unbindParam(doc, node.id, name, spec));
-            }}
-          />
-        ))}
+        Object.entries(kind.params)
+          .filter(([name]) => !(table && (name === 'label' || name === 'features')))
+          .map(([name, spec]) => (
+            <ParamField
+              key={name}
+              name={name}
+              spec={spec}
+              value={node.params[name]}
+              finding={findings.find((f) => f.param === name)?.message}
+              onChange={(value) => store.getState().changeDoc(edits.setParam(node.id, name, value))}
+              onBind={() => {
+                const { doc, changeDoc, alert } = store.getState();
+                if (!doc) return;
+                const found = inputFor(doc, name, spec, node.params[name]);
+                if (typeof found === 'string') alert(found);
+                else changeDoc(bindParam(node.id, name, found.input, found.isNew));
+              }}
+              onUnbind={() => {
+                const { doc, changeDoc } = store.getState();
+                if (doc) changeDoc(unbindParam(doc, node.id, name, spec));
+              }}
+            />
+          ))}
+      {table && (
+        <TableColumns
+          {...table}
+          onSetParam={(name, value) =>
+            store.getState().changeDoc(edits.setParam(node.id, name, value))
+          }
+        />
+      )}
       {outcome && (
         <div className="fb-outcome">
           <h3>Last outcome: {outcome.status}</h3>

@@ -1,0 +1,101 @@
+/**
+ * A table as read from a file, before any typing: named columns of raw
+ * cells, the same for every format. Parsers stop here, so that column typing,
+ * missing values and the dataset a node makes are one code path whatever the
+ * file was (CSV, JSON, Parquet). Trade-off: a column of cells costs more
+ * memory than typed arrays would; a table a person brings to a browser
+ * workbench fits, and the one copy is dropped once the dataset is built.
+ */
+
+/** One cell as the file gave it: text (CSV), or JSON/Parquet's own types; `null` when absent. */
+export type Cell = string | number | boolean | null;
+
+/** The formats a table file may be in. */
+export const tableFormats = ['csv', 'tsv', 'json', 'jsonl', 'parquet'] as const;
+export type TableFormat = (typeof tableFormats)[number];
+
+/** A parsed table: column names and, per column, one cell per row. */
+export interface RawTable {
+  readonly format: TableFormat;
+  readonly names: readonly string[];
+  /** `columns[c][r]`: column `c`, data row `r` (from 0). */
+  readonly columns: readonly (readonly Cell[])[];
+  readonly rowCount: number;
+}
+
+/** Texts read as a missing value (compared trimmed, case-insensitive), beside an empty cell. */
+const missingWords = new Set(['', 'na', 'n/a', 'nan', 'null', 'none', '?']);
+
+/** Whether a cell holds no value. */
+export function isMissing(cell: Cell | undefined): boolean {
+  if (cell === null || cell === undefined) return true;
+  if (typeof cell === 'number') return Number.isNaN(cell);
+  if (typeof cell === 'string') return missingWords.has(cell.trim().toLowerCase());
+  return false;
+}
+
+/** A cell as a finite number, or `null` when it is not one (`"1e-30"` is; `"1,5"` and `"abc"` are not). */
+export function numberOf(cell: Cell): number | null {
+  if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
+  if (typeof cell === 'boolean') return null;
+  if (cell === null) return null;
+  const text = cell.trim();
+  if (text === '') return null;
+  const value = Number(text);
+  return Number.isFinite(value) ? value : null;
+}
+
+/** A cell as a boolean, or `null` when it is not one (`true`/`false`, any case). */
+export function booleanOf(cell: Cell): boolean | null {
+  if (typeof cell === 'boolean') return cell;
+  if (typeof cell !== 'string') return null;
+  const text = cell.trim().toLowerCase();
+  return text === 'true' ? true : text === 'false' ? false : null;
+}
+
+/** A cell as the text a category keeps (numbers as JavaScript writes them). */
+export function textOf(cell: Cell): string {
+  return typeof cell === 'string' ? cell.trim() : String(cell);
+}
+
+/** A table from rows of cells (the header already taken off); short rows are padded with `null`. */
+export function tableFromRows(
+  format: TableFormat,
+  names: readonly string[],
+  rows: readonly (readonly Cell[])[],
+): RawTable {
+  const columns = names.map(() => new Array<Cell>(rows.length));
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (let c = 0; c < columns.length; c++) columns[c]![r] = row[c] ?? null;
+  }
+  return { format, names, columns, rowCount: rows.length };
+}
+
+/** Names for columns a file does not name: `column 1`, `column 2` … */
+export function defaultNames(count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `column ${i + 1}`);
+}
+
+/** Names made unique and non-empty: a blank one becomes `column N`, a repeat gets ` (2)`. */
+export function uniqueNames(names: readonly string[]): string[] {
+  const seen = new Set<string>();
+  return names.map((raw, i) => {
+    const base = raw.trim() === '' ? `column ${i + 1}` : raw.trim();
+    let name = base;
+    for (let k = 2; seen.has(name); k++) name = `${base} (${k})`;
+    seen.add(name);
+    return name;
+  });
+}
+
+/** Line and column (both from 1) of character `offset` in `text`. */
+export function positionOf(text: string, offset: number): { line: number; column: number } {
+  let line = 1;
+  let lineStart = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < offset; i = text.indexOf('\n', i + 1)) {
+    line++;
+    lineStart = i + 1;
+  }
+  return { line, column: offset - lineStart + 1 };
+}
