@@ -11,12 +11,11 @@ import { defineNodeKind } from '../catalog/kind';
 import { standardiseLike } from '../catalog/standardise';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
 import { float32, type Backend } from '../runtime/tensor-runtime';
-import { estimateMemory } from '../onnx/memory';
 import { buildMlpInference } from '../onnx/mlp';
 import {
   component,
   mlpEvaluateStep,
-  modelId,
+  mlpInferenceModel,
   outputWeights,
   requestId,
   type ComponentStep,
@@ -60,21 +59,14 @@ export const evalAccuracy = defineNodeKind({
     };
     const { backend, requests } = ctx.params;
     const inference = buildMlpInference(spec);
-    const id = modelId(`${ctx.node}/inference`);
+    const resident = mlpInferenceModel(ctx.node, inference, backend);
+    const id = resident.id;
     const seen: { ran: Backend | null } = { ran: null };
     const shards = shardRows(data.count, requests);
     const report = await ctx.programs.run({
       node: ctx.node,
       backend,
-      models: [
-        {
-          id,
-          label: `${ctx.node} inference`,
-          model: inference.model,
-          backend,
-          residentBytes: estimateMemory(inference.graph, { dims: { batch: 1 } }).constantBytes,
-        },
-      ],
+      models: [resident],
       // One request per shard of rows, all over the one resident inference model.
       requests: shards.map(({ from, rows }, i) => {
         const evaluate = mlpEvaluateStep({

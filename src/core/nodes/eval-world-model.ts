@@ -31,7 +31,14 @@ import {
 } from '../live/world-model';
 import { estimateMemory } from '../onnx/memory';
 import { buildMlpInference, type MlpInference } from '../onnx/mlp';
-import { loop, modelId, requestId, type LoopStep, type ModelId } from '../programs';
+import {
+  loop,
+  loopProgress,
+  mlpInferenceModel,
+  nodeRequest,
+  type LoopStep,
+  type ModelId,
+} from '../programs';
 import { createRandom } from '../random';
 import { FlowbenchError } from '../errors';
 
@@ -116,26 +123,15 @@ export const evalWorldModel = defineNodeKind({
       },
       model.weights,
     );
-    const id = modelId(`${ctx.node}/inference`);
+    const resident = mlpInferenceModel(ctx.node, inference, backend);
+    const id = resident.id;
     const predict = rolloutLoop({ model: id, inference, shape, episodes, horizon });
     const report = await ctx.programs.run({
       node: ctx.node,
       backend,
-      models: [
-        {
-          id,
-          label: `${ctx.node} inference`,
-          model: inference.model,
-          backend,
-          residentBytes: estimateMemory(inference.graph, { dims: { batch: 1 } }).constantBytes,
-        },
-      ],
-      requests: [{ id: requestId(ctx.node), program: { steps: [predict] }, signal: ctx.signal }],
-      onTick(tick) {
-        const progress = tick.requests[0];
-        if (progress?.step === LOOP && progress.units > 0)
-          ctx.progress(progress.unitsDone, progress.units);
-      },
+      models: [resident],
+      requests: [nodeRequest(ctx.node, predict, ctx.signal)],
+      onTick: loopProgress(LOOP, (done, total) => ctx.progress(done, total)),
       onEmit(_request, metric, value) {
         if (metric === 'horizon_error') ctx.emit('horizon_error', value);
       },

@@ -23,14 +23,12 @@ import { FlowbenchError } from '../errors';
 import type { Backend, NodeBackend } from '../runtime/tensor-runtime';
 import { buildMlpInference, buildMlpTrainStep, initMlpWeights, mlpOptimizers } from '../onnx/mlp';
 import type { MlpSpec, MlpWeights } from '../onnx/mlp-spec';
-import { estimateMemory } from '../onnx/memory';
 import {
   deviceFedUnitsOutput,
   gpuFedUnitsOutput,
   mlpTrainLoop,
-  mlpTrainStepSession,
-  modelId,
-  requestId,
+  mlpTrainStepModel,
+  nodeRequest,
   trainedWeights,
   type LoopStep,
   type RequestResult,
@@ -171,7 +169,8 @@ async function train(
   };
   const batches = classifierBatches(data, batch_size, orderStream);
   const step = buildMlpTrainStep(spec, { optimizer, loss: 'softmax_cross_entropy' });
-  const id = modelId(`${ctx.node}/train-step`);
+  const trainStep = mlpTrainStepModel(ctx.node, step, backend);
+  const id = trainStep.id;
   // Filled in as the program runs (callbacks, so not narrowed by the compiler).
   const seen: { ran: Backend | null; perSecond: number | null } = { ran: null, perSecond: null };
   const loop = mlpTrainLoop({
@@ -201,17 +200,8 @@ async function train(
   const report = await ctx.programs.run({
     node: ctx.node,
     backend,
-    models: [
-      {
-        id,
-        label: `${ctx.node} train step`,
-        model: step.model,
-        backend,
-        session: mlpTrainStepSession(step),
-        residentBytes: estimateMemory(step.graph, { dims: { batch: 1 } }).constantBytes,
-      },
-    ],
-    requests: [{ id: requestId(ctx.node), program: { steps: [watched] }, signal: ctx.signal }],
+    models: [trainStep],
+    requests: [nodeRequest(ctx.node, watched, ctx.signal)],
     onTick(tick) {
       const progress = tick.requests[0];
       if (progress?.step !== LOOP || progress.units === 0) return;

@@ -35,12 +35,11 @@ import {
   mlpOptimizers,
   type MlpSpec,
 } from '../onnx/mlp';
-import { estimateMemory } from '../onnx/memory';
 import {
+  loopProgress,
   mlpTrainLoop,
-  mlpTrainStepSession,
-  modelId,
-  requestId,
+  mlpTrainStepModel,
+  nodeRequest,
   trainedWeights,
   type LoopStep,
   type MlpBatch,
@@ -110,7 +109,8 @@ export const trainWorldModel = defineNodeKind({
       });
     const initial = model.weights ?? initMlpWeights(spec, createRandom(seed));
     const step = buildMlpTrainStep(spec, { optimizer, loss: 'mse' });
-    const id = modelId(`${ctx.node}/train-step`);
+    const trainStep = mlpTrainStepModel(ctx.node, step, backend);
+    const id = trainStep.id;
     const source = liveBatches(ctx, windows, shape, spec);
     const loop = mlpTrainLoop({
       name: LOOP,
@@ -137,22 +137,9 @@ export const trainWorldModel = defineNodeKind({
     const report = await ctx.programs.run({
       node: ctx.node,
       backend,
-      models: [
-        {
-          id,
-          label: `${ctx.node} train step`,
-          model: step.model,
-          backend,
-          session: mlpTrainStepSession(step),
-          residentBytes: estimateMemory(step.graph, { dims: { batch: 1 } }).constantBytes,
-        },
-      ],
-      requests: [{ id: requestId(ctx.node), program: { steps: [watched] }, signal: ctx.signal }],
-      onTick(tick) {
-        const progress = tick.requests[0];
-        if (progress?.step === LOOP && progress.units > 0)
-          ctx.progress(progress.unitsDone, progress.units);
-      },
+      models: [trainStep],
+      requests: [nodeRequest(ctx.node, watched, ctx.signal)],
+      onTick: loopProgress(LOOP, (done, total) => ctx.progress(done, total)),
       onEmit(_request, metric, value) {
         if (metric !== `${LOOP}.loss`) return;
         trained++;

@@ -34,6 +34,7 @@ export {
   type MlpHyperparameters,
   type MlpTrainLoopOptions,
 } from './mlp-steps.ts';
+export { loopProgress, mlpInferenceModel, mlpTrainStepModel, nodeRequest } from './mlp-jobs.ts';
 export {
   compareRuns,
   parityCheck,
