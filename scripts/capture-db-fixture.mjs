@@ -7,7 +7,8 @@
 //   node scripts/capture-db-fixture.mjs --dist /tmp/fb-dist --version 3
 //
 // (--examples lists the examples run after the default one; a build older
-// than the ONNX and pendulum examples captures with --examples ''.)
+// than the ONNX and pendulum examples captures with --examples ''. --long-run
+// <steps> adds one more run of the default example with that many steps.)
 //
 // It serves that build (vite preview on --port, default 4310), drives
 // Chromium through the app the way a person does, and writes
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({
     // Examples to open and run after the default one; an older build may lack some.
     examples: { type: 'string', default: 'onnx-inference,pendulum-world-model' },
     out: { type: 'string', default: 'src/db/fixtures' },
+    // Steps of one more run of the default example at the end: a long series (0: none).
+    'long-run': { type: 'string', default: '0' },
   },
 });
 if (!args.dist || !args.version) {
@@ -186,6 +189,12 @@ try {
   for (const [i, name] of examples.entries()) {
     await openExample(page, name);
     await runFlow(page, name in steps ? steps[name] : 5, i + 1);
+  }
+  // A long run, so a version that stores series differently is tested on thousands of points.
+  const longRun = Number(args['long-run']);
+  if (longRun > 0) {
+    await openExample(page, 'spirals-mlp');
+    await runFlow(page, longRun, examples.length + 1);
   }
 
   const dump = await page.evaluate(dumpDatabase);
