@@ -12,14 +12,25 @@ import { addIntervals, deleteIntervalsOfRuns, runIntervals } from './intervals';
 import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
 import { addRunNodes, deleteNodesOfRuns, interruptUnfinishedNodes, runNodes } from './run-nodes';
 import type { FlowbenchDb } from './schema';
+import { entryChanges } from '../core/run/run-entry';
+import { deleteRunEntries, patchRunEntry, putRunEntries } from './run-list';
 import { FlowbenchError } from '../core/errors';
 
 /** The tables that hold one run's record, for a transaction over all of it. */
 const RECORD_TABLES = ['runs', 'runNodes', 'metrics', 'artifacts', 'intervals'];
+/**
+ * Every write of a run row that a list shows also writes its entry in the
+ * run list, in the same transaction (`run-list.ts`); a write it does not show
+ * (the lease, the fingerprint, a cancel request) leaves the list alone.
+ */
+const RUN_TABLES = ['runs', 'runList'];
 
 /** Journal a new run as `queued`, before anything executes. */
 export async function journalRun(db: FlowbenchDb, run: RunRow): Promise<void> {
-  await db.runs.add(run);
+  await db.transaction('rw', RUN_TABLES, async () => {
+    await db.runs.add(run);
+    await putRunEntries(db, [run]);
+  });
 }
 
 /**
@@ -31,13 +42,14 @@ export async function claimRun(
   id: RunId,
   changes: Partial<RunRow>,
 ): Promise<RunRow> {
-  return db.transaction('rw', db.runs, async () => {
+  return db.transaction('rw', RUN_TABLES, async () => {
     const run = await db.runs.get(id);
     if (!run) throw new FlowbenchError('run-claimed', { runId: id, status: null });
     if (run.status !== 'queued')
       throw new FlowbenchError('run-claimed', { runId: id, status: run.status });
     const claimed: RunRow = { ...run, ...changes, status: 'running' };
     await db.runs.put(claimed);
+    await patchRunEntry(db, id, { ...changes, status: 'running' });
     return claimed;
   });
 }
@@ -47,7 +59,14 @@ export async function updateRun(
   id: RunId,
   changes: Partial<RunRow>,
 ): Promise<void> {
-  await db.runs.update(id, changes);
+  if (entryChanges(changes) === null) {
+    await db.runs.update(id, changes);
+    return;
+  }
+  await db.transaction('rw', RUN_TABLES, async () => {
+    await db.runs.update(id, changes);
+    await patchRunEntry(db, id, changes);
+  });
 }
 
 /**
@@ -64,9 +83,10 @@ export async function endRun(
   ending: Partial<RunRow>,
   { onlyWhileRunning }: { onlyWhileRunning: boolean },
 ): Promise<boolean> {
-  return db.transaction('rw', ['runs', 'runNodes'], async () => {
+  return db.transaction('rw', ['runs', 'runNodes', 'runList'], async () => {
     if (onlyWhileRunning && (await db.runs.get(id))?.status !== 'running') return false;
     await db.runs.update(id, ending);
+    await patchRunEntry(db, id, ending);
     await interruptUnfinishedNodes(db, id);
     return true;
   });
@@ -123,14 +143,16 @@ export async function requestCancel(
   id: RunId,
   at: Date,
 ): Promise<'cancelled' | 'requested' | 'ended'> {
-  return db.transaction('rw', db.runs, async () => {
+  return db.transaction('rw', RUN_TABLES, async () => {
     const run = await db.runs.get(id);
     if (run?.status === 'queued') {
-      await db.runs.update(id, {
+      const cancelled: Partial<RunRow> = {
         status: 'cancelled',
         statusReason: 'Cancelled before it started',
         finishedAt: at.toISOString(),
-      });
+      };
+      await db.runs.update(id, cancelled);
+      await patchRunEntry(db, id, cancelled);
       return 'cancelled';
     }
     if (run?.status !== 'running') return 'ended';
@@ -194,16 +216,20 @@ export async function claimNextRun(
   cannotServe: QueueReader,
   claim: Partial<RunRow> | null,
 ): Promise<RunRow | undefined> {
-  return db.transaction('rw', db.runs, async () => {
+  return db.transaction('rw', RUN_TABLES, async () => {
     for (const run of await queuedRuns(db)) {
       const reason = cannotServe(run);
       if (reason === null) {
         if (claim === null) continue;
         const claimed: RunRow = { ...run, ...claim, status: 'running' };
         await db.runs.put(claimed);
+        await patchRunEntry(db, run.id, { ...claim, status: 'running' });
         return claimed;
       }
-      if (run.statusReason !== reason) await db.runs.update(run.id, { statusReason: reason });
+      if (run.statusReason !== reason) {
+        await db.runs.update(run.id, { statusReason: reason });
+        await patchRunEntry(db, run.id, { statusReason: reason });
+      }
     }
     return undefined;
   });
@@ -229,10 +255,11 @@ const IMPORT_SLICE = 500;
 
 /** Add an imported record whole, or nothing: an id that exists is refused. */
 export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promise<void> {
-  await db.transaction('rw', RECORD_TABLES, async () => {
+  await db.transaction('rw', [...RECORD_TABLES, 'runList'], async () => {
     if (await db.runs.get(record.run.id))
       throw new FlowbenchError('run-exists', { runId: record.run.id });
     await db.runs.add(record.run);
+    await putRunEntries(db, [record.run]);
     await addRunNodes(db, record.nodes);
     // In slices: one huge bulkAdd holds the main thread for seconds at 100k points.
     for (let i = 0; i < record.metrics.length; i += IMPORT_SLICE)
@@ -244,7 +271,7 @@ export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promi
 
 /** Delete finished runs with everything recorded of them, in one transaction. */
 export async function deleteRuns(db: FlowbenchDb, ids: readonly RunId[]): Promise<void> {
-  await db.transaction('rw', RECORD_TABLES, async () => {
+  await db.transaction('rw', [...RECORD_TABLES, 'runList', 'settings'], async () => {
     const runs = await db.runs.bulkGet(ids as RunId[]);
     const active = runs.filter((r) => r?.status === 'queued' || r?.status === 'running');
     if (active.length > 0)
@@ -256,5 +283,6 @@ export async function deleteRuns(db: FlowbenchDb, ids: readonly RunId[]): Promis
     await deleteArtifactsOfRuns(db, ids);
     await deleteIntervalsOfRuns(db, ids);
     await db.runs.bulkDelete(ids as RunId[]);
+    await deleteRunEntries(db, ids);
   });
 }

@@ -8,12 +8,13 @@
  * `db` names the version that applies them, so the same functions also
  * migrate imported files. Add a version; never edit an old one.
  */
-import { Dexie, type EntityTable, type Table } from 'dexie';
+import { Dexie, type EntityTable, type Table, type Transaction } from 'dexie';
 import { storedRecords, type StoredRecords } from '../core/records';
 import type { FileRow } from '../core/records/file';
 import type { FlowRow } from '../core/records/flow';
 import type { IntervalRecord } from '../core/records/interval';
 import type { PoolBookingRow } from '../core/records/pool-booking';
+import { runEntryOf, type RunEntry } from '../core/run/run-entry';
 import { latestDbVersion } from '../core/records/migration';
 import type { SettingRow } from '../core/records/setting';
 import type { ArtifactRow, MetricRow, RunId, RunNodeRow, RunRow } from '../core/run/record';
@@ -38,6 +39,19 @@ const storeChanges: Readonly<Record<number, Readonly<Record<string, string | nul
   // 4: no store changes; run rows gain `cancelRequestedAt` (run record v3).
   // Bytes of the device pools' budget each engine (tab) holds, so every tab books one budget.
   5: { poolBookings: 'id, backend, engine' },
+  // The run list: each run's small entry, read by the lists of runs instead of whole run rows.
+  6: { runList: 'id, rev, groupId' },
+};
+
+/**
+ * Tables a version fills from the others when a database first opens at it,
+ * after its record migrations (a new table derived from rows already stored).
+ */
+const derivedAt: Readonly<Record<number, (tx: Transaction) => Promise<void>>> = {
+  6: async (tx) => {
+    const runs = (await tx.table('runs').toArray()) as RunRow[];
+    await tx.table('runList').bulkPut(runs.map((run, i) => runEntryOf(run, i + 1)));
+  },
 };
 
 /** The database's current version: the newest that changes a store or migrates a record. */
@@ -58,6 +72,7 @@ export class FlowbenchDb extends Dexie {
   settings!: EntityTable<SettingRow, 'key'>;
   files!: EntityTable<FileRow, 'digest'>;
   poolBookings!: EntityTable<PoolBookingRow, 'id'>;
+  runList!: EntityTable<RunEntry, 'id'>;
 
   /** `records`: the record list whose migrations upgrade old rows (a test may pass one with more). */
   constructor(name = 'flowbench', records: StoredRecords = storedRecords) {
@@ -65,9 +80,15 @@ export class FlowbenchDb extends Dexie {
     for (let version = 1; version <= dbVersion(records); version++) {
       const changes = storeChanges[version];
       const upgrades = upgradesAt(records, version);
+      const derive = derivedAt[version];
       if (!changes && upgrades.length === 0) continue;
       const declared = this.version(version).stores(changes ?? {});
-      if (upgrades.length > 0) declared.upgrade(upgradeFor(records, version));
+      const migrate = upgrades.length > 0 ? upgradeFor(records, version) : null;
+      if (migrate || derive)
+        declared.upgrade(async (tx) => {
+          await migrate?.(tx);
+          await derive?.(tx);
+        });
     }
   }
 }

@@ -18,7 +18,9 @@ import { intervalRowSchema } from '../core/records/interval';
 import { metricRowSchema } from '../core/records/metric';
 import { migrate } from '../core/records/migration';
 import { runRecord, runRowSchema } from '../core/records/run';
+import { runEntrySchema } from '../core/records/run-entry';
 import { runNodeRowSchema } from '../core/records/run-node';
+import { runEntryOf } from '../core/run/run-entry';
 import { settingRowSchema } from '../core/records/setting';
 import type { z } from '../core/schema';
 import type { RunId } from '../core/run/record';
@@ -32,6 +34,7 @@ import {
 import { listFlows } from './flows';
 import { runIntervals } from './intervals';
 import { metricNames, metricSeries } from './metrics';
+import { listRunEntries } from './run-list';
 import { listRuns, readRunRecord } from './runs';
 import { FlowbenchDb, dbVersion } from './schema';
 import { readSetting } from './settings';
@@ -142,6 +145,18 @@ describe('a database of every earlier schema version opens with the current one'
       for (const store of Object.keys(counts))
         expect(counts[store], store).toBe(fixtureRows(fixture, store).length);
       expect(read.metrics).toBeGreaterThan(0);
+
+      // The run list holds one valid entry per run, made from the run as it is now.
+      const entries = await listRunEntries(db);
+      entries.forEach((e) => expectValid(runEntrySchema, e, `run list entry ${e.id}`));
+      expect(entries.map((e) => e.id).sort()).toEqual(runs.map((r) => r.id).sort());
+      for (const entry of entries)
+        expect({ ...entry, rev: 0 }).toEqual(
+          runEntryOf(
+            runs.find((r) => r.id === entry.id)!,
+            0,
+          ),
+        );
     });
   }
 });

@@ -11,6 +11,7 @@ import { metricRecord } from './metric';
 import type { RecordKind } from './migration';
 import { poolBookingRecord } from './pool-booking';
 import { runRecord } from './run';
+import { runEntryRecord } from './run-entry';
 import { runNodeRecord } from './run-node';
 import { settingRecord } from './setting';
 
@@ -24,6 +25,7 @@ export const storedRecords = {
   settings: settingRecord,
   files: fileRecord,
   poolBookings: poolBookingRecord,
+  runList: runEntryRecord,
 } as const satisfies Record<string, RecordKind>;
 
 /** The record list, by table; the shape every consumer of `storedRecords` accepts. */

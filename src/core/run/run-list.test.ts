@@ -1,5 +1,6 @@
 import { expect, it } from 'vitest';
 import type { RunId, RunRow } from './record';
+import { runEntryOf, type RunEntry } from './run-entry';
 import {
   defaultRunListQuery,
   describeRunParams,
@@ -8,7 +9,11 @@ import {
   sortableNames,
 } from './run-list';
 
-function run(id: string, changes: Partial<RunRow>): RunRow {
+function run(id: string, changes: Partial<RunRow>): RunEntry {
+  return runEntryOf(row(id, changes), 0);
+}
+
+function row(id: string, changes: Partial<RunRow>): RunRow {
   return {
     id: id as RunId,
     flowId: null,
@@ -49,7 +54,7 @@ const runs = [
   run('b', { params: { lr: 0.01 }, result: { accuracy: 0.95 }, status: 'error', groupId: 'g' }),
   run('c', { params: { lr: 0.03 }, flow: 'moons', status: 'running', groupId: 'g', seed: 2 }),
 ];
-const ids = (rows: RunRow[]) => rows.map((r) => r.id);
+const ids = (rows: RunEntry[]) => rows.map((r) => r.id);
 
 it('lists newest first by default', () => {
   expect(ids(queryRuns(runs, defaultRunListQuery))).toEqual(['c', 'b', 'a']);
@@ -83,9 +88,9 @@ it('counts finished runs per sweep group', () => {
   expect(sortableNames(runs)).toEqual({ params: ['lr', 'seed'], results: ['accuracy'] });
 });
 
-it('reads a run recorded with its defaults left out as the values it ran with', () => {
+it('lists a run recorded with its defaults left out by the values it ran with', () => {
   const snapshot = {
-    ...run('x', {}).flowSnapshot,
+    ...row('x', {}).flowSnapshot,
     inputs: [
       { name: 'lr', type: 'number' as const, default: 0.1 },
       { name: 'seed', type: 'int' as const, default: 0 },

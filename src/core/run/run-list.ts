@@ -1,9 +1,15 @@
 /**
  * The runs table's logic, apart from React: filter, sort by any column
  * (including a param or a result), and the progress of each sweep group.
+ * It reads list entries (`run-entry.ts`), never whole run rows. Each entry's
+ * filter text and sort values are made once and kept beside it (entries are
+ * replaced, never changed, when their run changes), so sorting and filtering
+ * ten thousand runs again costs a comparison per pair, not a rebuild of each
+ * run's text.
  */
-import { runValues } from './params';
-import { finishedRunStatuses, type RunRow, type RunStatus } from './record';
+import type { EffectiveParams } from './params';
+import { finishedRunStatuses, type RunStatus } from './record';
+import type { RunEntry } from './run-entry';
 
 export type RunSortKey =
   'started' | 'status' | 'flow' | 'duration' | `param:${string}` | `result:${string}`;
@@ -23,23 +29,24 @@ export const defaultRunListQuery: RunListQuery = {
 };
 
 /** A run's value of the param `name` (the seed for `seed`), as it ran. */
-function paramOf(run: RunRow, name: string): unknown {
-  const { params, seed } = runValues(run);
-  return name === 'seed' ? (params.seed ?? seed) : params[name];
+function paramOf(run: RunEntry, name: string): unknown {
+  return name === 'seed' ? (run.params.seed ?? run.seed) : run.params[name];
 }
 
-/** `lr=0.1 steps=400 seed=0`: every value a run used, as the table shows and a filter matches it. */
+/**
+ * `lr=0.1 steps=400 seed=0`: every value a run used (an entry, or a run
+ * row's `runValues`), as the table shows and a filter matches it.
+ */
 export function describeRunParams(
-  run: RunRow,
+  { params, seed }: EffectiveParams,
   format: (value: unknown) => string = String,
 ): string {
-  const { params, seed } = runValues(run);
   return Object.entries({ ...params, seed })
     .map(([k, v]) => `${k}=${format(v)}`)
     .join(' ');
 }
 
-function sortValue(run: RunRow, key: RunSortKey): string | number | null {
+function sortValue(run: RunEntry, key: RunSortKey): string | number | null {
   if (key === 'started') return run.id; // time-ordered ids sort by creation
   if (key === 'status') return run.status;
   if (key === 'flow') return run.flow;
@@ -49,29 +56,40 @@ function sortValue(run: RunRow, key: RunSortKey): string | number | null {
   return typeof value === 'number' || typeof value === 'string' ? value : null;
 }
 
+/** Each entry's filter text, made once per entry (a changed run is a new entry). */
+const haystacks = new WeakMap<RunEntry, string>();
+
 /** The text a filter matches against: flow, status, group, params and results. */
-function haystack(run: RunRow): string {
-  return [
-    run.id,
-    run.flow,
-    run.status,
-    run.groupId ?? '',
-    run.engine?.backend ?? run.backendChoice,
-    describeRunParams(run),
-    ...Object.entries(run.result).map(([k, v]) => `${k}=${String(v)}`),
-  ]
-    .join(' ')
-    .toLowerCase();
+function haystack(run: RunEntry): string {
+  let text = haystacks.get(run);
+  if (text === undefined) {
+    text = [
+      run.id,
+      run.flow,
+      run.status,
+      run.groupId ?? '',
+      run.backend,
+      describeRunParams(run),
+      ...Object.entries(run.result).map(([k, v]) => `${k}=${String(v)}`),
+    ]
+      .join(' ')
+      .toLowerCase();
+    haystacks.set(run, text);
+  }
+  return text;
 }
 
 /** Runs that match the query, in its order; runs without the sort value go last. */
-export function queryRuns(runs: readonly RunRow[], query: RunListQuery): RunRow[] {
+export function queryRuns(runs: readonly RunEntry[], query: RunListQuery): RunEntry[] {
   const words = query.text.toLowerCase().split(/\s+/).filter(Boolean);
-  const kept = runs.filter(
-    (run) =>
-      (query.status === 'all' || run.status === query.status) &&
-      words.every((word) => haystack(run).includes(word)),
-  );
+  const kept =
+    query.status === 'all' && words.length === 0
+      ? runs
+      : runs.filter(
+          (run) =>
+            (query.status === 'all' || run.status === query.status) &&
+            words.every((word) => haystack(run).includes(word)),
+        );
   const direction = query.descending ? -1 : 1;
   return kept
     .map((run) => ({ run, value: sortValue(run, query.sort) }))
@@ -90,7 +108,7 @@ export interface GroupProgress {
 }
 
 /** For each sweep group: how many of its runs have finished. */
-export function groupProgress(runs: readonly RunRow[]): Map<string, GroupProgress> {
+export function groupProgress(runs: readonly RunEntry[]): Map<string, GroupProgress> {
   const groups = new Map<string, GroupProgress>();
   for (const run of runs) {
     if (!run.groupId) continue;
@@ -103,11 +121,11 @@ export function groupProgress(runs: readonly RunRow[]): Map<string, GroupProgres
 }
 
 /** Param and result names across runs, for sort options. */
-export function sortableNames(runs: readonly RunRow[]): { params: string[]; results: string[] } {
+export function sortableNames(runs: readonly RunEntry[]): { params: string[]; results: string[] } {
   const params = new Set<string>(['seed']);
   const results = new Set<string>();
   for (const run of runs) {
-    Object.keys(runValues(run).params).forEach((k) => params.add(k));
+    Object.keys(run.params).forEach((k) => params.add(k));
     Object.keys(run.result).forEach((k) => results.add(k));
   }
   return { params: [...params].sort(), results: [...results].sort() };

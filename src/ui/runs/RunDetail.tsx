@@ -6,6 +6,7 @@ import { lazy, Suspense } from 'react';
 import { toRunExport } from '../../core/run/export';
 import type { RunRow } from '../../core/run/record';
 import { describeRunParams } from '../../core/run/run-list';
+import { runValues } from '../../core/run/params';
 import { readRunRecord } from '../../db/runs';
 import { db } from '../db';
 import { useRunActions } from '../engine/actions';
@@ -101,7 +102,7 @@ function SelectedRun({ run }: { run: RunRow }) {
         </dd>
         <dt>Params</dt>
         <dd data-testid="run-params">
-          <code>{describeRunParams(run)}</code>
+          <code>{describeRunParams(runValues(run))}</code>
         </dd>
         <dt>Duration</dt>
         <dd>{formatDuration(run.durationMs)}</dd>

@@ -1,7 +1,8 @@
 /** Above the runs table: filter, sort by a param or result, and actions on the picked runs. */
 import { useRef } from 'react';
 import { toRunExport } from '../../core/run/export';
-import { runStatuses, type RunRow, type RunStatus } from '../../core/run/record';
+import { runStatuses, type RunStatus } from '../../core/run/record';
+import type { RunEntry } from '../../core/run/run-entry';
 import { sortableNames, type RunListQuery, type RunSortKey } from '../../core/run/run-list';
 import { deleteRuns, readRunRecord } from '../../db/runs';
 import { db } from '../db';
@@ -16,10 +17,10 @@ export function RunsToolbar({
   picked,
   onDeleted,
 }: {
-  runs: readonly RunRow[];
+  runs: readonly RunEntry[];
   query: RunListQuery;
   onQuery: (query: RunListQuery) => void;
-  picked: readonly RunRow[];
+  picked: readonly RunEntry[];
   onDeleted: () => void;
 }) {
   const store = useEditorStore();

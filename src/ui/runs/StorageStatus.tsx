@@ -9,7 +9,7 @@ import { formatBytes } from '../../core/programs/pool';
 import { finishedRunStatuses } from '../../core/run/record';
 import { readStorageState, type StorageState } from './origin-storage';
 import { persistenceAnswer, type PersistenceAnswer } from './persistence';
-import { useRuns } from './queries';
+import { useRunList } from './queries';
 
 function describePersistence(state: StorageState, answer: PersistenceAnswer): string {
   if (state.persistent === true) return 'persistent (kept until you clear it)';
@@ -28,7 +28,7 @@ function describeUse(state: StorageState): string {
 
 export function StorageStatus() {
   const answer = useSyncExternalStore(persistenceAnswer.subscribe, persistenceAnswer.get);
-  const runs = useRuns();
+  const runs = useRunList();
   const ended = runs?.filter((run) => finishedRunStatuses.includes(run.status)).length ?? 0;
   const [state, setState] = useState<StorageState | null>(null);
   useEffect(() => {

@@ -1,17 +1,24 @@
 /** Live reads of run records: components re-render when the worker commits. */
+import { useMemo } from 'react';
 import type { IntervalRow, RunId, RunNodeRow, RunRow } from '../../core/run/record';
 import type { MetricColumns } from '../../core/series/columns';
 import { runIntervals } from '../../db/intervals';
 import { live } from '../../db/live';
 import { liveMetricNamesOfRuns, liveMetricSeriesOfRuns } from '../../db/metrics-live';
 import { runNodes } from '../../db/run-nodes';
-import { getRun, listRuns, runsByIds, runsOfGroup } from '../../db/runs';
+import { getRun, runsByIds } from '../../db/runs';
+import { liveRunList } from '../../db/run-list';
+import type { RunEntry } from '../../core/run/run-entry';
 import { db } from '../db';
 import { useLive } from '../live';
 import { useEditor, useEditorStore } from '../store/context';
 
-export function useRuns(): RunRow[] | undefined {
-  return useLive(() => live(() => listRuns(db)), []);
+/**
+ * Every run as the lists show it (its list entry, not its row), newest
+ * first; a change to one run reads that run's entry alone.
+ */
+export function useRunList(): readonly RunEntry[] | undefined {
+  return useLive(() => liveRunList(db), []);
 }
 
 export function useRun(id: RunId | null): RunRow | undefined {
@@ -43,9 +50,13 @@ export function useRunsByIds(ids: readonly RunId[]): RunRow[] | undefined {
   return useLive(() => live(() => runsByIds(db, idsOf(key))), [key]);
 }
 
-/** The runs of a sweep group (none for `null`). */
-export function useGroupRuns(groupId: string | null): RunRow[] | undefined {
-  return useLive(() => live(() => (groupId ? runsOfGroup(db, groupId) : [])), [groupId]);
+/** The runs of a sweep group (none for `null`), as the lists show them. */
+export function useGroupRuns(groupId: string | null): readonly RunEntry[] | undefined {
+  const runs = useRunList();
+  return useMemo(
+    () => (groupId === null ? [] : runs?.filter((run) => run.groupId === groupId)),
+    [runs, groupId],
+  );
 }
 
 /**

@@ -1,0 +1,172 @@
+/**
+ * The run list: every write of a run that a list shows writes its small
+ * entry, and a reader that holds the list reads only what changed — a status
+ * change is one entry, a lease renewal none.
+ */
+import 'fake-indexeddb/auto';
+import { readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { describeIssues } from '../core/flow/issues';
+import { parseFlow } from '../core/flow/validate';
+import { runEntrySchema } from '../core/records/run-entry';
+import type { RunId, RunRow } from '../core/run/record';
+import type { RunEntry } from '../core/run/run-entry';
+import {
+  RunListMirror,
+  listRunEntries,
+  liveRunList,
+  runEntriesOfGroup,
+  runEntriesSince,
+} from './run-list';
+import {
+  claimRun,
+  deleteRuns,
+  endRun,
+  journalRun,
+  renewLease,
+  requestCancel,
+  updateRun,
+} from './runs';
+import { FlowbenchDb } from './schema';
+
+const parsed = parseFlow(
+  JSON.parse(
+    readFileSync(new URL('../examples/spirals-mlp.flow.json', import.meta.url), 'utf8'),
+  ) as unknown,
+);
+if (!parsed.ok) throw new Error(describeIssues(parsed.issues));
+const flow = parsed.flow;
+
+const opened: FlowbenchDb[] = [];
+function freshDb(): FlowbenchDb {
+  const db = new FlowbenchDb(`flowbench-test-run-list-${crypto.randomUUID()}`);
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.delete();
+});
+
+function runRow(id: string, overrides: Partial<RunRow> = {}): RunRow {
+  return {
+    id: id as RunId,
+    flowId: null,
+    flow: flow.name,
+    flowVersion: 1,
+    flowSnapshot: flow,
+    params: { lr: 0.1 },
+    seed: 3,
+    paramsDigest: '0'.repeat(64),
+    groupId: 'sweep-1',
+    cause: 'sweep',
+    backendChoice: 'auto',
+    status: 'queued',
+    statusReason: '',
+    createdAt: '2024-11-29T16:53:20.000Z',
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+    engine: null,
+    result: {},
+    leaseUntil: null,
+    cancelRequestedAt: null,
+    requires: [],
+    rerunOf: null,
+    ...overrides,
+  };
+}
+
+const lastRev = (entries: readonly RunEntry[]) => Math.max(0, ...entries.map((e) => e.rev));
+
+describe('the run list', () => {
+  it('holds each run as a small entry: what it ran with, never its flow', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1'));
+    const [entry] = await listRunEntries(db);
+    expect(runEntrySchema.safeParse(entry).success).toBe(true);
+    expect(entry).not.toHaveProperty('flowSnapshot');
+    expect(entry).not.toHaveProperty('leaseUntil');
+    expect(entry).toMatchObject({
+      id: 'r1',
+      status: 'queued',
+      groupId: 'sweep-1',
+      backend: 'auto',
+    });
+    // The flow's defaults fill what the request left out, as the table shows the run.
+    expect(entry!.params.lr).toBe(0.1);
+    expect(Object.keys(entry!.params).length).toBeGreaterThan(1);
+  });
+
+  it('a status change touches one entry; a lease renewal touches none', async () => {
+    const db = freshDb();
+    for (const id of ['r1', 'r2', 'r3']) await journalRun(db, runRow(id));
+    const before = lastRev(await listRunEntries(db));
+
+    await claimRun(db, 'r2' as RunId, { startedAt: '2024-11-29T16:53:21.000Z', leaseUntil: 5 });
+    const claimed = await runEntriesSince(db, before);
+    expect(claimed.map((e) => [e.id, e.status])).toEqual([['r2', 'running']]);
+
+    await renewLease(db, 'r2' as RunId, 10_000);
+    await requestCancel(db, 'r2' as RunId, new Date());
+    await updateRun(db, 'r2' as RunId, { leaseUntil: 20_000 });
+    expect(await runEntriesSince(db, lastRev(claimed))).toEqual([]);
+
+    await endRun(
+      db,
+      'r2' as RunId,
+      { status: 'ok', result: { accuracy: 0.9 }, durationMs: 12, finishedAt: 'x' },
+      { onlyWhileRunning: true },
+    );
+    const ended = await runEntriesSince(db, lastRev(claimed));
+    expect(ended).toHaveLength(1);
+    expect(ended[0]).toMatchObject({ id: 'r2', status: 'ok', result: { accuracy: 0.9 } });
+    expect(await runEntriesOfGroup(db, 'sweep-1')).toHaveLength(3);
+  });
+
+  it('a held list takes the changed entries and keeps every other entry as it was', async () => {
+    const db = freshDb();
+    for (const id of ['r1', 'r2', 'r3']) await journalRun(db, runRow(id));
+    const mirror = new RunListMirror();
+    mirror.reset(await listRunEntries(db), undefined);
+    const held = mirror.current;
+    expect(held.map((e) => e.id)).toEqual(['r3', 'r2', 'r1']);
+
+    await updateRun(db, 'r1' as RunId, { status: 'cancelled' });
+    expect(mirror.apply(await runEntriesSince(db, mirror.rev))).toBe(true);
+    const now = mirror.current;
+    expect(now).not.toBe(held);
+    expect(now.map((e) => [e.id, e.status])).toEqual([
+      ['r3', 'queued'],
+      ['r2', 'queued'],
+      ['r1', 'cancelled'],
+    ]);
+    expect(now[0]).toBe(held[0]);
+    expect(now[1]).toBe(held[1]);
+    // Nothing new: the same array, so nothing re-renders.
+    expect(mirror.apply(await runEntriesSince(db, mirror.rev))).toBe(false);
+    expect(mirror.current).toBe(now);
+  });
+
+  it('is followed live, deletions included', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1', { status: 'ok' }));
+    const seen: (readonly RunEntry[])[] = [];
+    const waitFor = async (check: (list: readonly RunEntry[]) => boolean) => {
+      for (let i = 0; i < 200; i++) {
+        if (seen.length > 0 && check(seen.at(-1)!)) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`the list never matched: ${JSON.stringify(seen.at(-1)?.map((e) => e.id))}`);
+    };
+    const watch = liveRunList(db).subscribe({ next: (list) => seen.push(list) });
+    try {
+      await waitFor((list) => list.length === 1);
+      await journalRun(db, runRow('r2'));
+      await waitFor((list) => list.map((e) => e.id).join() === 'r2,r1');
+      await deleteRuns(db, ['r1' as RunId]);
+      await waitFor((list) => list.map((e) => e.id).join() === 'r2');
+    } finally {
+      watch.unsubscribe();
+    }
+  });
+});
