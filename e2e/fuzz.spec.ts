@@ -75,6 +75,19 @@ interface Tabs {
   errors: string[];
   /** Runs this scenario asked to cancel, and when (epoch ms; one machine, one clock). */
   cancels: { id: string; at: number }[];
+  /** Quotas forced, each given back when its hold ends. */
+  lifts: Promise<void>[];
+}
+
+/** Give the origin its quota back, through the first open tab that answers (one always is). */
+async function liftQuota(tabs: Tabs): Promise<void> {
+  for (const tab of tabs.open.values())
+    try {
+      await (await StorageQuota.of(tab.app.page)).lift();
+      return;
+    } catch {
+      // That tab closed or reloaded meanwhile: the next one.
+    }
 }
 
 async function startRuns(app: Workbench, steps: number, lrs: number[]): Promise<void> {
@@ -141,8 +154,10 @@ async function perform(context: BrowserContext, tabs: Tabs, action: Action): Pro
     case 'quota': {
       const quota = await StorageQuota.of(tab!.app.page);
       await quota.force(await quota.usage());
-      await tab!.app.page.waitForTimeout(action.holdMs);
-      await quota.lift();
+      // Held while the scenario goes on, then lifted through whichever tab is open by then.
+      tabs.lifts.push(
+        new Promise((resolve) => setTimeout(resolve, action.holdMs)).then(() => liftQuota(tabs)),
+      );
       return;
     }
   }
@@ -239,6 +254,7 @@ async function runScenario(
     engineless: new Set(),
     errors: [],
     cancels: [],
+    lifts: [],
   };
   let checker: Tab | null = null;
   const stopWatching = watchPool(() =>
@@ -250,8 +266,9 @@ async function runScenario(
     if (applicable(tabs, action)) await perform(context, tabs, action);
   }
 
-  // A later visit: a fresh tab (and engine) beside the survivors, past every lease.
+  // A later visit: a fresh tab (and engine) beside the survivors; storage comes back as it goes.
   checker = await openTab(context);
+  await Promise.all(tabs.lifts);
   const state = await settle(checker.app.page);
   const pool = await stopWatching();
   const found = [

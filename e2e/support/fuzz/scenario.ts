@@ -30,7 +30,11 @@ export type Action =
   | { kind: 'reload'; tab: TabSlot }
   /** In this tab, select the `pick`-th run row (modulo the rows shown) and cancel it if it can be. */
   | { kind: 'cancel'; tab: TabSlot; pick: number }
-  /** Force the origin's quota to what it uses for `holdMs`, then give it back. */
+  /**
+   * Force the origin's quota to what it uses and give it back `holdMs` later,
+   * while the scenario goes on (Chromium refuses writes only once it renews
+   * its figure of the room left, some 20 s after the quota is forced).
+   */
   | { kind: 'quota'; tab: TabSlot; holdMs: number };
 
 /** An action and how long to wait before it. */
@@ -107,7 +111,7 @@ export function scenarioFor(seed: number): Scenario {
       action = { kind: 'reload', tab: any(open) };
       engineless.delete(action.tab);
     } else if (roll < 0.92) action = { kind: 'cancel', tab: any(open), pick: int(random, 4) };
-    else action = { kind: 'quota', tab: any(open), holdMs: 2_000 + int(random, 5_000) };
+    else action = { kind: 'quota', tab: any(open), holdMs: 25_000 + int(random, 15_000) };
     steps.push({ index: steps.length, afterMs: delay(), action });
   }
   return { seed, tabs, steps };
