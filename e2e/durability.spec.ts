@@ -190,6 +190,10 @@ test('storage held by another tab: the run says its writes wait, and keeps every
   await expect(waiting).toBeVisible({ timeout: 90_000 });
   await expect(waiting).toContainText(`Run ${id}`);
   await expect(waiting).toContainText('closing this tab now would lose it');
+  // The other tab hears of it too, and that closing the tab that runs it, not itself, would lose it.
+  await expect(
+    other.alerts.all.filter({ hasText: /has not answered its writes for \d+ s/ }),
+  ).toContainText('closing the tab that runs it now would lose it');
 
   // Let go: the writes that waited land, the alert goes, the chart moves on.
   await release();
