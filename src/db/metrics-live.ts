@@ -7,16 +7,17 @@
  * read only watches something one cursor step reads (a run's last point, a
  * series' two ends), and each change it reports starts the real read outside
  * it, coalesced. A series is followed by a {@link LiveSeries} per run: the
- * first time it reads the series in chunks that leave the page free between
- * them, and after that only the points past the last one it holds (see
- * `core/series/live-series.ts` for why what it holds cannot drift).
+ * first time it reads the series in pieces that leave the page free between
+ * them, and after that only the points past the last one it holds — the
+ * stored chunk that holds the next step and those after it, as typed columns
+ * (see `core/series/live-series.ts` for why what it holds cannot drift).
  */
 import type { RunId } from '../core/run/record';
 import type { MetricColumns } from '../core/series/columns';
 import { LiveSeries, type SeriesEnds } from '../core/series/live-series';
 import { coalesced } from './coalesced-reads';
 import { live, type Live } from './live';
-import { lastMetricOfRun, metricNames, metricPointsAfter, metricSeriesEnds } from './metrics';
+import { lastMetricOfRun, metricColumnsAfter, metricNames, metricSeriesEnds } from './metrics';
 import type { FlowbenchDb } from './schema';
 
 /**
@@ -78,7 +79,7 @@ export function liveMetricSeriesOfRuns(
       const series = runIds.map(
         (id) =>
           new LiveSeries({
-            readAfter: (after, limit) => metricPointsAfter(db, id, name, after, limit),
+            readAfter: (after, limit) => metricColumnsAfter(db, id, name, after, limit),
           }),
       );
       const publish = () => {

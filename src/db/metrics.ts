@@ -1,28 +1,178 @@
 /**
- * Metric points: every read and write of the metrics table.
+ * Metric series: every read and write of the metrics table.
  *
- * Every read of a series is a keyed range on `[runId+name+step]`, so reading
- * the points after step s costs what those points cost, however long the
- * series already is; the live views of them are in `metrics-live.ts`.
+ * A series is stored as chunks (`core/series/chunk.ts`): one row per run of
+ * up to 2,048 consecutive points, keyed `[runId+name+step]` by its first
+ * step. A write is one transaction that reads the few chunks its points land
+ * in (the open tail chunk, for a flush of new steps) and writes them back
+ * with the points upserted, so a flush costs a row or two whatever its size,
+ * and a step written again replaces its point wherever it is.
+ *
+ * Every read is a keyed range over chunks: the chunk holding the first step
+ * asked for (the last one that starts at or before it), then the chunks that
+ * start inside the range. So reading the points after step s costs what
+ * those points cost, however long the series already is; the live views of
+ * them are in `metrics-live.ts`.
  */
 import { Dexie } from 'dexie';
+import { FlowbenchError } from '../core/errors';
+import type { MetricChunkRow } from '../core/records/metric';
 import type { MetricRow, RunId } from '../core/run/record';
+import {
+  CHUNK_POINTS,
+  chunksOf,
+  columnsOfChunks,
+  columnsOfPoints,
+  metricColumnsOf,
+  pointsOfChunks,
+  touchedBy,
+  upsertChunks,
+  type MetricChunk,
+} from '../core/series/chunk';
+import type { MetricColumns, MetricPoint } from '../core/series/columns';
 import type { SeriesEnds } from '../core/series/live-series';
 import type { FlowbenchDb } from './schema';
 
-/** Write a batch of points (the run driver's flush); a point already stored is replaced. */
-export async function putMetrics(db: FlowbenchDb, rows: readonly MetricRow[]): Promise<void> {
-  await db.metrics.bulkPut(rows);
+/** A range of steps, both ends included; an end left out is open. */
+export interface StepRange {
+  readonly from?: number;
+  readonly to?: number;
 }
 
-/** Add points that must not be stored yet (an import, inside its transaction). */
+/** `rows` by run and metric name, each series' points in the order given. */
+function bySeries(rows: readonly MetricRow[]): Map<string, MetricRow[]> {
+  const series = new Map<string, MetricRow[]>();
+  for (const row of rows) {
+    const key = JSON.stringify([row.runId, row.name]);
+    let points = series.get(key);
+    if (!points) series.set(key, (points = []));
+    points.push(row);
+  }
+  return series;
+}
+
+/** The chunk rows of one series that start within `[from, to]` (keys only: no open end past `to`). */
+function chunksStarting(db: FlowbenchDb, runId: RunId, name: string, from: unknown, to: unknown) {
+  return db.metrics
+    .where('[runId+name+step]')
+    .between([runId, name, from], [runId, name, to], true, true);
+}
+
+/** The chunk that holds `step` or, when none does, the last one before it. */
+function chunkAtOrBefore(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+  step: number,
+): Promise<MetricChunkRow | undefined> {
+  return chunksStarting(db, runId, name, Dexie.minKey, step).last();
+}
+
+/**
+ * The chunks of one series that hold a step within `range`, in step order:
+ * one cursor step for the chunk the range starts in, then a keyed range.
+ */
+async function chunksOverlapping(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+  { from, to }: StepRange,
+): Promise<MetricChunkRow[]> {
+  const head = from === undefined ? undefined : await chunkAtOrBefore(db, runId, name, from);
+  const rest = await db.metrics
+    .where('[runId+name+step]')
+    .between(
+      [runId, name, from ?? Dexie.minKey],
+      [runId, name, to ?? Dexie.maxKey],
+      from === undefined,
+      true,
+    )
+    .toArray();
+  return head && head.last >= from! && head.step !== rest[0]?.step ? [head, ...rest] : rest;
+}
+
+/** Upsert one series' points: read the chunks they touch, write them back merged. */
+async function upsertSeries(db: FlowbenchDb, points: readonly MetricRow[]): Promise<void> {
+  const { runId, name } = points[0]!;
+  const columns = columnsOfPoints(points);
+  const from = columns.step[0]!;
+  const to = columns.step.at(-1)!;
+  const [before, inside] = await Promise.all([
+    chunkAtOrBefore(db, runId, name, from),
+    chunksStarting(db, runId, name, from, to).toArray(),
+  ]);
+  const touched = before && before.step !== inside[0]?.step ? [before, ...inside] : inside;
+  const { removed, put } = upsertChunks(
+    touched.filter((chunk) => touchedBy(chunk, from, to)),
+    columns,
+  );
+  if (removed.length > 0)
+    await db.metrics.bulkDelete(
+      removed.map((step) => [runId, name, step] as [RunId, string, number]),
+    );
+  await db.metrics.bulkPut(put.map((chunk) => ({ runId, name, ...chunk })));
+}
+
+/**
+ * Write points (the run driver's flush), in one transaction: a point already
+ * stored at its (run, name, step) is replaced. The points of a series go into
+ * its open tail chunk until it is full, then into new chunks.
+ */
+export async function putMetrics(db: FlowbenchDb, rows: readonly MetricRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db.transaction('rw', db.metrics, async () => {
+    for (const points of bySeries(rows).values()) await upsertSeries(db, points);
+  });
+}
+
+/**
+ * Add points whose series are not stored yet (an import, inside its
+ * transaction), as full chunks; a series that holds a step twice is refused
+ * (`metric-step-twice`), as a second row at one key was.
+ */
 export async function addMetrics(db: FlowbenchDb, rows: readonly MetricRow[]): Promise<void> {
-  await db.metrics.bulkAdd(rows);
+  const chunks: MetricChunkRow[] = [];
+  for (const points of bySeries(rows).values()) {
+    const { runId, name } = points[0]!;
+    const columns = columnsOfPoints(points);
+    if (columns.step.length < points.length) {
+      const seen = new Set<number>();
+      const step = points.find((p) => seen.size === seen.add(p.step).size)!.step;
+      throw new FlowbenchError('metric-step-twice', { runId, name, step });
+    }
+    for (const chunk of chunksOf(columns)) chunks.push({ runId, name, ...chunk });
+  }
+  await db.metrics.bulkAdd(chunks);
+}
+
+/** A chunk's points as rows of its run and series. */
+function rowsOf(chunks: readonly MetricChunkRow[], range: StepRange = {}): MetricRow[] {
+  const rows: MetricRow[] = [];
+  let i = 0;
+  while (i < chunks.length) {
+    const { runId, name } = chunks[i]!;
+    let j = i;
+    while (j < chunks.length && chunks[j]!.runId === runId && chunks[j]!.name === name) j++;
+    for (const p of pointsOfChunks(chunks.slice(i, j), range.from, range.to))
+      rows.push({ runId, name, ...p });
+    i = j;
+  }
+  return rows;
 }
 
 /** Every point of a run, in (name, step) order. */
-export function metricsOfRun(db: FlowbenchDb, runId: RunId): Promise<MetricRow[]> {
-  return db.metrics.where('runId').equals(runId).toArray();
+export async function metricsOfRun(db: FlowbenchDb, runId: RunId): Promise<MetricRow[]> {
+  // The `runId` index gives the run's chunks in key order, i.e. by (name, first step).
+  return rowsOf(await db.metrics.where('runId').equals(runId).toArray());
+}
+
+/** How many points are stored, of one run or of all. */
+export async function countMetricPoints(db: FlowbenchDb, runId?: RunId): Promise<number> {
+  let count = 0;
+  const chunks =
+    runId === undefined ? db.metrics.toCollection() : db.metrics.where('runId').equals(runId);
+  await chunks.each((chunk) => (count += chunk.values.length));
+  return count;
 }
 
 /** Delete every point of every run (the benchmarks start each trial empty). */
@@ -38,7 +188,7 @@ export async function deleteMetricsOfRuns(db: FlowbenchDb, ids: readonly RunId[]
 /**
  * Names of the metrics a run has points for, sorted, found by skipping from
  * one name to the next (one cursor step per name) instead of walking every
- * point's key: a live run writes while this runs, and a long walk would be
+ * chunk's key: a live run writes while this runs, and a long walk would be
  * aborted by each write before it finished.
  */
 export async function metricNames(db: FlowbenchDb, runId: RunId): Promise<string[]> {
@@ -56,28 +206,96 @@ export async function metricNames(db: FlowbenchDb, runId: RunId): Promise<string
   }
 }
 
-/** One metric series of a run, in step order. */
-export function metricSeries(db: FlowbenchDb, runId: RunId, name: string): Promise<MetricRow[]> {
-  return db.metrics
-    .where('[runId+name+step]')
-    .between([runId, name, Dexie.minKey], [runId, name, Dexie.maxKey])
-    .toArray();
+/** One metric series of a run in step order, or the part of it within `range`: only the chunks that overlap it are read. */
+export async function metricSeries(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+  range: StepRange = {},
+): Promise<MetricRow[]> {
+  return rowsOf(await chunksOverlapping(db, runId, name, range), range);
+}
+
+/** {@link metricSeries} as the chart's columns: typed arrays copied from the chunks, no object per point. */
+export async function metricSeriesColumns(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+  range: StepRange = {},
+): Promise<MetricColumns> {
+  const chunks = await chunksOverlapping(db, runId, name, range);
+  return metricColumnsOf(columnsOfChunks(chunks, range.from, range.to));
+}
+
+/**
+ * At most `limit` points of a series with a step past `after` (from its start
+ * when `undefined`), in step order, as columns: fewer only when the series
+ * has no more. Reads the chunk holding the next step, then whole chunks.
+ */
+export async function metricColumnsAfter(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+  after: number | undefined,
+  limit: number,
+): Promise<MetricColumns> {
+  const from = after === undefined ? -Infinity : after + 1;
+  const chunks: MetricChunk[] = [];
+  let held = 0;
+  const head = after === undefined ? undefined : await chunkAtOrBefore(db, runId, name, after + 1);
+  if (head && head.last >= from) {
+    chunks.push(head);
+    // Only the head's points past `after` count.
+    held += columnsOfChunks([head], from).step.length;
+  }
+  let start: unknown = head && head.last >= from ? head.step : (after ?? Dexie.minKey);
+  while (held < limit) {
+    // Enough chunks for the rest if they are full; a series with smaller chunks takes another read.
+    const next = await db.metrics
+      .where('[runId+name+step]')
+      .between(
+        [runId, name, start],
+        [runId, name, Dexie.maxKey],
+        after === undefined && held === 0,
+        true,
+      )
+      .limit(Math.ceil((limit - held) / CHUNK_POINTS) + 1)
+      .toArray();
+    if (next.length === 0) break;
+    for (const chunk of next) {
+      chunks.push(chunk);
+      held += chunk.values.length;
+    }
+    start = next.at(-1)!.step;
+  }
+  const columns = columnsOfChunks(chunks, from);
+  const n = Math.min(limit, columns.step.length);
+  return metricColumnsOf({
+    step: columns.step.subarray(0, n),
+    value: columns.value.subarray(0, n),
+    ts: columns.ts.subarray(0, n),
+  });
 }
 
 /** At most `limit` points of a series with a step past `after` (from its start when `undefined`), in step order. */
-export function metricPointsAfter(
+export async function metricPointsAfter(
   db: FlowbenchDb,
   runId: RunId,
   name: string,
   after: number | undefined,
   limit: number,
 ): Promise<MetricRow[]> {
-  const from = after === undefined ? Dexie.minKey : after;
-  return db.metrics
-    .where('[runId+name+step]')
-    .between([runId, name, from], [runId, name, Dexie.maxKey], after === undefined, true)
-    .limit(limit)
-    .toArray();
+  const c = await metricColumnsAfter(db, runId, name, after, limit);
+  return Array.from(c.step, (step, i) => ({ runId, name, step, value: c.value[i]!, ts: c.ts[i]! }));
+}
+
+function firstPoint(chunk: MetricChunk | undefined): MetricPoint | undefined {
+  return chunk && { step: chunk.step, value: chunk.values[0]!, ts: chunk.times[0]! };
+}
+
+function lastPoint(chunk: MetricChunk | undefined): MetricPoint | undefined {
+  const n = chunk?.values.length ?? 0;
+  return chunk && { step: chunk.last, value: chunk.values[n - 1]!, ts: chunk.times[n - 1]! };
 }
 
 /** The first and last point of a series: one cursor step each, however long it is. */
@@ -86,21 +304,23 @@ export async function metricSeriesEnds(
   runId: RunId,
   name: string,
 ): Promise<SeriesEnds> {
-  const range = () =>
-    db.metrics
-      .where('[runId+name+step]')
-      .between([runId, name, Dexie.minKey], [runId, name, Dexie.maxKey]);
+  const range = () => chunksStarting(db, runId, name, Dexie.minKey, Dexie.maxKey);
   const [first, last] = await Promise.all([range().first(), range().last()]);
-  return { first, last };
+  return { first: firstPoint(first), last: lastPoint(last) };
 }
 
 /**
  * A run's last metric point in (name, step) order: one cursor step, and a
  * live read of it wakes on every metric point the run writes.
  */
-export function lastMetricOfRun(db: FlowbenchDb, runId: RunId): Promise<MetricRow | undefined> {
-  return db.metrics
+export async function lastMetricOfRun(
+  db: FlowbenchDb,
+  runId: RunId,
+): Promise<MetricRow | undefined> {
+  const chunk = await db.metrics
     .where('[runId+name+step]')
     .between([runId, Dexie.minKey, Dexie.minKey], [runId, Dexie.maxKey], true, true)
     .last();
+  const point = lastPoint(chunk);
+  return chunk && point && { runId, name: chunk.name, ...point };
 }

@@ -17,7 +17,8 @@ import type { PoolBookingRow } from '../core/records/pool-booking';
 import { runEntryOf, type RunEntry } from '../core/run/run-entry';
 import { latestDbVersion } from '../core/records/migration';
 import type { SettingRow } from '../core/records/setting';
-import type { ArtifactRow, MetricRow, RunId, RunNodeRow, RunRow } from '../core/run/record';
+import type { MetricChunkRow } from '../core/records/metric';
+import type { ArtifactRow, RunId, RunNodeRow, RunRow } from '../core/run/record';
 import { upgradeFor, upgradesAt } from './upgrade';
 
 export type { FileRow, FlowRow, IntervalRecord, PoolBookingRow, SettingRow };
@@ -41,6 +42,7 @@ const storeChanges: Readonly<Record<number, Readonly<Record<string, string | nul
   5: { poolBookings: 'id, backend, engine' },
   // The run list: each run's small entry, read by the lists of runs instead of whole run rows.
   6: { runList: 'id, rev, groupId' },
+  // 7: no store changes; `metrics` rows become chunks of a series, same key (metric record v2).
 };
 
 /**
@@ -66,7 +68,8 @@ export class FlowbenchDb extends Dexie {
   flows!: EntityTable<FlowRow, 'id'>;
   runs!: EntityTable<RunRow, 'id'>;
   runNodes!: Table<RunNodeRow, [RunId, string]>;
-  metrics!: Table<MetricRow, [RunId, string, number]>;
+  /** Chunks of metric series, keyed by their first step (see `metrics.ts`). */
+  metrics!: Table<MetricChunkRow, [RunId, string, number]>;
   artifacts!: Table<ArtifactRow, [RunId, string]>;
   intervals!: EntityTable<IntervalRecord, 'id'>;
   settings!: EntityTable<SettingRow, 'key'>;

@@ -9,22 +9,23 @@
  * refusal where IndexedDB would raise it.
  */
 import { Dexie, type DBCore, type DBCoreMutateRequest, type DBCoreTable } from 'dexie';
+import { countMetricPoints } from './metrics';
 import type { FlowbenchDb } from './schema';
 
-/** Rows stored per table. */
+/** Rows stored per table; for `metrics`, points (a series is stored as chunks of points). */
 export type StoredCounts = Record<
   'flows' | 'runs' | 'runNodes' | 'metrics' | 'artifacts' | 'intervals' | 'settings' | 'files',
   number
 >;
 
-/** How many rows each table holds now. */
+/** How many rows each table holds now (points, for `metrics`). */
 export async function storedCounts(db: FlowbenchDb): Promise<StoredCounts> {
   const [flows, runs, runNodes, metrics, artifacts, intervals, settings, files] = await Promise.all(
     [
       db.flows.count(),
       db.runs.count(),
       db.runNodes.count(),
-      db.metrics.count(),
+      countMetricPoints(db),
       db.artifacts.count(),
       db.intervals.count(),
       db.settings.count(),

@@ -33,7 +33,7 @@ import {
 } from './fixtures/restore';
 import { listFlows } from './flows';
 import { runIntervals } from './intervals';
-import { metricNames, metricSeries } from './metrics';
+import { countMetricPoints, metricNames, metricSeries, metricSeriesColumns } from './metrics';
 import { listRunEntries } from './run-list';
 import { listRuns, readRunRecord } from './runs';
 import { FlowbenchDb, dbVersion } from './schema';
@@ -81,6 +81,12 @@ const byKey =
       JSON.stringify(keys.map((k) => (row as Record<string, unknown>)[k]));
     return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
   };
+
+/** Metric points in (name, step) order, as a series is read. */
+function byNameAndStep(a: Record<string, unknown>, b: Record<string, unknown>): number {
+  const [an, bn] = [String(a.name), String(b.name)];
+  return an < bn ? -1 : an > bn ? 1 : (a.step as number) - (b.step as number);
+}
 
 describe('a database of every earlier schema version opens with the current one', () => {
   it('has a fixture of every earlier version', () => {
@@ -133,6 +139,16 @@ describe('a database of every earlier schema version opens with the current one'
         let points = 0;
         for (const name of names) points += (await metricSeries(db, run.id, name)).length;
         expect(points).toBe(record.metrics.length);
+        // Every series exactly as its point rows held it: what Export run writes, and the chart's columns.
+        const stored = fixtureRows(fixture, 'metrics').filter((m) => m.runId === run.id);
+        expect(record.metrics).toEqual(stored.sort(byNameAndStep));
+        for (const name of names) {
+          const columns = await metricSeriesColumns(db, run.id, name);
+          const series = record.metrics.filter((m) => m.name === name);
+          expect([...columns.step]).toEqual(series.map((m) => m.step));
+          expect([...columns.value]).toEqual(series.map((m) => m.value));
+          expect([...columns.ts]).toEqual(series.map((m) => m.ts));
+        }
         read.runNodes += record.nodes.length;
         read.metrics += record.metrics.length;
         read.artifacts += record.artifacts.length;
@@ -245,5 +261,60 @@ describe('the upgrade to version 4', () => {
     const db = await openFixture(fixture);
     const runs = await listRuns(db);
     expect(runs.map((run) => run.cancelRequestedAt)).toEqual(stored.map(() => null));
+  });
+});
+
+describe('the upgrade to version 6', () => {
+  const fixture = fixtureOf(5);
+  const points = fixtureRows(fixture, 'metrics');
+  /** The fixture's longest series: a run of 20,000 steps, its loss every 5. */
+  const longest = (() => {
+    const sizes = new Map<string, number>();
+    for (const p of points) {
+      const key = JSON.stringify([p.runId, p.name]);
+      sizes.set(key, (sizes.get(key) ?? 0) + 1);
+    }
+    const [key] = [...sizes].sort((a, b) => b[1] - a[1])[0]!;
+    const [runId, name] = JSON.parse(key) as [RunId, string];
+    return { runId, name, points: points.filter((p) => p.runId === runId && p.name === name) };
+  })();
+
+  it('stores each series as chunks of at most 2,048 points, far fewer rows than points', async () => {
+    expect(longest.points.length).toBeGreaterThan(2048);
+    const db = await openFixture(fixture);
+    const chunks = await db.metrics.toArray();
+    expect(chunks.every((c) => c.values.length <= 2048)).toBe(true);
+    const long = chunks.filter((c) => c.runId === longest.runId && c.name === longest.name);
+    expect(long.length).toBe(Math.ceil(longest.points.length / 2048));
+    expect(await countMetricPoints(db)).toBe(points.length);
+    expect(chunks.length).toBeLessThan(points.length / 100);
+  });
+
+  it('reads any step range of the long series as its point rows held it', async () => {
+    const db = await openFixture(fixture);
+    const { runId, name } = longest;
+    const sorted = [...longest.points].sort(byNameAndStep);
+    const steps = sorted.map((p) => p.step as number);
+    for (const [from, to] of [
+      [0, 0],
+      [steps[100]!, steps[3000]!],
+      [steps[2047]!, steps[2048]!],
+      [steps.at(-1)!, Infinity],
+    ] as const) {
+      const range = await metricSeries(db, runId, name, { from, to });
+      expect(range).toEqual(
+        sorted.filter((p) => (p.step as number) >= from && (p.step as number) <= to),
+      );
+    }
+  });
+
+  it('keeps a run that had no points without chunks, and the series order of every run', async () => {
+    const db = await openFixture(fixture);
+    for (const run of await listRuns(db)) {
+      const names = [
+        ...new Set(points.filter((p) => p.runId === run.id).map((p) => p.name as string)),
+      ];
+      expect(await metricNames(db, run.id)).toEqual(names.sort());
+    }
   });
 });

@@ -40,6 +40,15 @@ export interface StoredMetricRow {
   value: number;
 }
 
+/** A chunk of a series as the `metrics` store holds it: consecutive points, keyed by the first step. */
+interface StoredMetricChunk {
+  runId: string;
+  name: string;
+  step: number;
+  steps: Int32Array | Float64Array | null;
+  values: Float64Array;
+}
+
 export interface StoredState {
   /** The page's clock when the stores were read (leases are epoch ms on it). */
   now: number;
@@ -73,15 +82,26 @@ export function readStore(page: Page): Promise<StoredState> {
           const tx = db.transaction(['runs', 'runNodes', 'metrics'], 'readonly');
           const runs = tx.objectStore('runs').getAll();
           const nodes = tx.objectStore('runNodes').getAll();
-          const metrics = tx.objectStore('metrics').getAll();
+          const chunks = tx.objectStore('metrics').getAll();
           tx.onabort = () => reject(tx.error ?? new Error('cannot read the run stores'));
           tx.oncomplete = () => {
             db.close();
+            // The store holds each series as chunks of points (typed columns): every point, as rows.
+            const metrics: StoredMetricRow[] = [];
+            for (const chunk of chunks.result as StoredMetricChunk[])
+              chunk.values.forEach((value, i) =>
+                metrics.push({
+                  runId: chunk.runId,
+                  name: chunk.name,
+                  step: chunk.steps ? chunk.steps[i]! : chunk.step + i,
+                  value,
+                }),
+              );
             resolve({
               now: Date.now(),
               runs: runs.result as StoredRunRow[],
               nodes: nodes.result as StoredNodeRow[],
-              metrics: metrics.result as StoredMetricRow[],
+              metrics,
             });
           };
         };

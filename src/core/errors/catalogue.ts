@@ -89,6 +89,12 @@ export const errorCatalogue = {
     'bad-input',
     ({ runId }) => `run ${runId} is already in this browser; it was not imported again`,
   ),
+  /** An imported run's series holds one step twice (a point is keyed by run, metric and step). */
+  'metric-step-twice': spec<{ runId: RunId; name: string; step: number }>(
+    'bad-input',
+    ({ runId, name, step }) =>
+      `run ${runId} has step ${step} of metric ${name} twice: expected each step of a series once`,
+  ),
   /** A run asked for by id is not stored. */
   'run-not-found': spec<{ runId: RunId }>('bad-input', ({ runId }) => `run ${runId} is not stored`),
   /** A file a node reads is not stored in this browser (its digest names it). */

@@ -24,6 +24,7 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'onnx-invalid': { problem: 'the ONNX model has no graph outputs' },
   'bad-import': { file: 'a.run.json', problem: 'is not valid JSON (Unexpected end)' },
   'run-exists': { runId },
+  'metric-step-twice': { runId, name: 'train.loss', step: 3 },
   'run-not-found': { runId },
   'file-missing': { digest: 'sha256:0123456789abcdef' },
   'run-claimed': { runId, status: 'running' },

@@ -33,6 +33,14 @@ export interface Migration {
   readonly change: string;
   /** Pure: the record at version `to`, from the record at `to - 1`. */
   readonly up: (record: RecordFields) => RecordFields;
+  /**
+   * For a migration that changes how many rows a record takes (metric points
+   * into chunks of a series): given rows already through `up`, in key order,
+   * the rows that replace them. Each row it returns must have the key of one
+   * of the rows it was given, so the database upgrade can rewrite a table in
+   * key-ordered pages. Pure, like `up`; the rows are not checked yet.
+   */
+  readonly regroup?: (records: RecordFields[]) => RecordFields[];
 }
 
 /** A stored record: its current schema and the migrations that lead to it. */

@@ -15,10 +15,10 @@
  * on a mismatch drops everything held and reads the series again. No point
  * held is ever edited or kept past such a change, so the chart cannot drift.
  *
- * Why in chunks. Reading a series hands every row to the main thread in one
- * task; at 100,000 points that task alone blocks the page for a few hundred
- * milliseconds. Chunks of a few thousand rows, each its own read, let the
- * page draw and answer input between them. The chunk adapts to the machine:
+ * Why in pieces. Reading a series hands every point to the main thread in
+ * one task; at a million points that task alone blocks the page for a few
+ * hundred milliseconds. Pieces of some tens of thousands of points, each its
+ * own read, let the page draw and answer input between them. The chunk adapts to the machine:
  * it doubles while a read takes well under `targetMs` (wall time, which also
  * counts the store's own work, so it errs on the small side) and halves when
  * one takes longer, so a busy machine gets smaller tasks. During a long read
@@ -27,7 +27,7 @@
  * The reads themselves are injected (`SeriesSource`), so this runs under
  * Node in tests; one `update` runs at a time (the caller coalesces changes).
  */
-import type { MetricColumns, MetricPoint } from './columns';
+import type { MetricColumns, MetricPoint, SeriesInput } from './columns';
 import { SeriesBuffer } from './series-buffer';
 
 /** The first and last point the store holds for the series now (both `undefined` when it has none). */
@@ -38,8 +38,12 @@ export interface SeriesEnds {
 
 /** Reads of one stored series. */
 export interface SeriesSource {
-  /** At most `limit` points with a step past `after` (from the start when `undefined`), in step order. */
-  readAfter(after: number | undefined, limit: number): Promise<readonly MetricPoint[]>;
+  /**
+   * At most `limit` points with a step past `after` (from the start when
+   * `undefined`), in step order, as points or as columns; fewer only when
+   * the series has no more.
+   */
+  readAfter(after: number | undefined, limit: number): Promise<SeriesInput>;
 }
 
 export interface LiveSeriesOptions {
@@ -56,12 +60,19 @@ export interface LiveSeriesOptions {
 }
 
 /**
- * Rows per read: the first, and the bounds it adapts within. 8,000 rows cost
- * the main thread about 15–25 ms in headless Chromium on 2 cores. The floor
- * is high because on a busy machine a read's wall time is mostly waiting for
- * the store, not work on the page: tiny chunks would only multiply the waits.
+ * Points per read: the first, and the bounds it adapts within. The store
+ * keeps a series in chunks of 2,048 points (typed columns), so a read of
+ * 32,768 points is 16 rows whose columns are copied, not 32,768 objects: a
+ * few milliseconds of the main thread. The floor is high because on a busy
+ * machine a read's wall time is mostly waiting for the store, not work on
+ * the page: tiny reads would only multiply the waits.
  */
-export const seriesReadChunk = { first: 8_000, min: 4_000, max: 8_000, targetMs: 40 } as const;
+export const seriesReadChunk = {
+  first: 32_768,
+  min: 8_192,
+  max: 131_072,
+  targetMs: 40,
+} as const;
 
 export class LiveSeries {
   private buffer = new SeriesBuffer();

@@ -12,7 +12,7 @@
  * snapshot never changes once taken: React can hold it and compare it by
  * identity like any immutable value, without a second copy of the points.
  */
-import type { MetricColumns, MetricPoint } from './columns';
+import { asColumns, type MetricColumns, type MetricPoint, type SeriesInput } from './columns';
 
 const FIRST_CAPACITY = 1024;
 
@@ -39,29 +39,27 @@ export class SeriesBuffer {
   }
 
   /**
-   * Appends `points`, which must come after every point held, in step order.
-   * A point out of order is refused whole (nothing is appended): the chart
-   * would draw it in the wrong place.
+   * Appends `points` (as points or as columns, which are copied whole), which
+   * must come after every point held, in step order. A point out of order is
+   * refused whole (nothing is appended): the chart would draw it in the
+   * wrong place.
    */
-  append(points: readonly MetricPoint[]): void {
+  append(points: SeriesInput): void {
+    const added = asColumns(points);
     let last = this.lastStep ?? -Infinity;
-    for (const p of points) {
-      if (!(p.step > last))
+    for (const step of added.step) {
+      if (!(step > last))
         throw new RangeError(
-          `series point at step ${String(p.step)} comes after step ${String(last)}: expected steps in increasing order`,
+          `series point at step ${String(step)} comes after step ${String(last)}: expected steps in increasing order`,
         );
-      last = p.step;
+      last = step;
     }
-    this.reserve(this.count + points.length);
-    let i = this.count;
-    for (const p of points) {
-      this.step[i] = p.step;
-      this.value[i] = p.value;
-      this.ts[i] = p.ts;
-      if (!Number.isFinite(p.value)) this.nonFinite++;
-      i++;
-    }
-    this.count = i;
+    this.reserve(this.count + added.length);
+    this.step.set(added.step, this.count);
+    this.value.set(added.value, this.count);
+    this.ts.set(added.ts, this.count);
+    this.nonFinite += added.nonFinite;
+    this.count += added.length;
   }
 
   /** What is held now, as columns that later appends never change. */
