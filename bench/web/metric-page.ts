@@ -1,6 +1,6 @@
 /**
  * The metric write path, in the page: points go through a run's
- * `MetricBatcher` into `putMetrics` (Dexie `bulkPut`), exactly as the run
+ * `MetricBatcher` into `putMetrics` (chunks of the series), exactly as the run
  * driver wires them, with the driver's default batch size and delay; the
  * reference writes the same rows into the same object store with raw
  * IndexedDB `put`s in one transaction — what the store can take at best.
@@ -10,6 +10,14 @@ import type { MetricRow, RunId } from '../../src/core/run/record';
 import { deleteAllMetrics, putMetrics } from '../../src/db/metrics';
 import { FlowbenchDb } from '../../src/db/schema';
 import { METRIC_BENCH_GLOBAL, type MetricBench, type MetricPathTrial } from './api';
+import {
+  readChunkSeries,
+  readPointSeries,
+  resetSeriesStores,
+  storageUsage,
+  writeChunkSeries,
+  writePointSeries,
+} from './series-store';
 
 const db = new FlowbenchDb('flowbench-bench');
 /** A few series, as a training node emits them side by side. */
@@ -93,5 +101,16 @@ async function clear(): Promise<void> {
 
 await db.delete();
 await db.open();
-const bench: MetricBench = { metricPath, rawPut, rawBatches, clear };
+const bench: MetricBench = {
+  metricPath,
+  rawPut,
+  rawBatches,
+  clear,
+  resetSeriesStores,
+  storageUsage,
+  writeChunkSeries,
+  writePointSeries,
+  readChunkSeries,
+  readPointSeries,
+};
 Object.assign(window, { [METRIC_BENCH_GLOBAL]: bench });

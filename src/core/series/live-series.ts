@@ -62,17 +62,12 @@ export interface LiveSeriesOptions {
 /**
  * Points per read: the first, and the bounds it adapts within. The store
  * keeps a series in chunks of 2,048 points (typed columns), so a read of
- * 32,768 points is 16 rows whose columns are copied, not 32,768 objects: a
+ * 16,384 points is 8 rows whose columns are copied, not 16,384 objects: a
  * few milliseconds of the main thread. The floor is high because on a busy
  * machine a read's wall time is mostly waiting for the store, not work on
  * the page: tiny reads would only multiply the waits.
  */
-export const seriesReadChunk = {
-  first: 32_768,
-  min: 8_192,
-  max: 131_072,
-  targetMs: 40,
-} as const;
+export const seriesReadChunk = { first: 16_384, min: 8_192, max: 65_536, targetMs: 40 } as const;
 
 export class LiveSeries {
   private buffer = new SeriesBuffer();

@@ -1,0 +1,190 @@
+/**
+ * A long series stored both ways, in the page: as the app stores it now
+ * (chunks of points, written through the run's `MetricBatcher` →
+ * `putMetrics`, read by the live chart's `LiveSeries`) and one row per point
+ * as database version 5 stored it (raw IndexedDB, the same key path and
+ * index, read in pages of 8,000 rows as the chart read it then). The Node
+ * side measures disk growth between the writes with `usage()`.
+ */
+import { MetricBatcher } from '../../src/core/run/metric-batcher';
+import type { MetricRow, RunId } from '../../src/core/run/record';
+import { LiveSeries } from '../../src/core/series/live-series';
+import { SeriesBuffer } from '../../src/core/series/series-buffer';
+import { metricColumnsAfter, metricSeriesEnds, putMetrics } from '../../src/db/metrics';
+import { FlowbenchDb } from '../../src/db/schema';
+import type { SeriesRead, SeriesWrite } from './api';
+
+const CHUNKS_DB = 'flowbench-bench-chunks';
+const POINTS_DB = 'flowbench-bench-points';
+const RUN = 'bench-run' as RunId;
+const NAME = 'train.loss';
+/** Rows per page when reading the per-point layout: what the chart read at a time before chunks. */
+const POINT_PAGE = 8_000;
+
+let chunks: FlowbenchDb | null = null;
+
+function openPoints(): Promise<IDBDatabase> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open(POINTS_DB, 50);
+    open.onupgradeneeded = () => {
+      const store = open.result.createObjectStore('metrics', {
+        keyPath: ['runId', 'name', 'step'],
+      });
+      store.createIndex('runId', 'runId');
+    };
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error ?? new Error('cannot open the per-point store'));
+  });
+}
+
+function deleteDb(name: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const request = indexedDB.deleteDatabase(name);
+    request.onsuccess = () => resolve();
+    request.onerror = () => reject(request.error ?? new Error(`cannot delete ${name}`));
+  });
+}
+
+/** Delete both stores. */
+export async function resetSeriesStores(): Promise<void> {
+  chunks?.close();
+  chunks = null;
+  await deleteDb(CHUNKS_DB);
+  await deleteDb(POINTS_DB);
+}
+
+/** The origin's storage usage in bytes, after a pause that lets the store settle its files. */
+export async function storageUsage(settleMs: number): Promise<number> {
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  return (await navigator.storage.estimate()).usage ?? 0;
+}
+
+const valueAt = (i: number) => Math.exp(-i / 1e5) + 0.01 * Math.sin(i);
+
+/** `points` points of one series through the run's metric path into the chunk store. */
+export async function writeChunkSeries(points: number): Promise<SeriesWrite> {
+  chunks ??= new FlowbenchDb(CHUNKS_DB);
+  const db = chunks;
+  const flushMs: number[] = [];
+  let failure: unknown = null;
+  const batcher = new MetricBatcher({
+    runId: RUN,
+    write: async (rows) => {
+      const start = performance.now();
+      await putMetrics(db, rows);
+      flushMs.push(performance.now() - start);
+    },
+    now: () => Date.now(),
+    setTimer: (fire, ms) => {
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
+    onError: (error) => {
+      failure ??= error;
+    },
+  });
+  const start = performance.now();
+  for (let i = 0; i < points; i++) {
+    batcher.push(NAME, valueAt(i));
+    // Let flushes run as they would beside a training loop, instead of queueing a million points.
+    if (i % 65_536 === 65_535) await batcher.flush();
+  }
+  await batcher.flush();
+  const ms = performance.now() - start;
+  if (failure !== null) throw new Error('a metric write failed', { cause: failure });
+  return { ms, flushMs };
+}
+
+/** The same series as one row per point, raw `put`s in transactions of 10,000 rows. */
+export async function writePointSeries(points: number): Promise<SeriesWrite> {
+  const idb = await openPoints();
+  const ts = Date.now() / 1000;
+  const start = performance.now();
+  const flushMs: number[] = [];
+  try {
+    for (let from = 0; from < points; from += 10_000) {
+      const began = performance.now();
+      await new Promise<void>((resolve, reject) => {
+        const tx = idb.transaction('metrics', 'readwrite');
+        const store = tx.objectStore('metrics');
+        for (let i = from; i < Math.min(points, from + 10_000); i++) {
+          const row: MetricRow = { runId: RUN, name: NAME, step: i, value: valueAt(i), ts };
+          store.put(row);
+        }
+        tx.oncomplete = () => resolve();
+        tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+      });
+      flushMs.push(performance.now() - began);
+    }
+  } finally {
+    idb.close();
+  }
+  return { ms: performance.now() - start, flushMs };
+}
+
+/** Long tasks (over 50 ms) of the main thread while `work` runs; the longest, in ms. */
+async function longestTask<T>(
+  work: () => Promise<T>,
+): Promise<{ result: T; longestTaskMs: number }> {
+  let longest = 0;
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longest = Math.max(longest, entry.duration);
+  });
+  observer.observe({ type: 'longtask', buffered: false });
+  try {
+    const result = await work();
+    // Entries are delivered after the task that made them.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    return { result, longestTaskMs: longest };
+  } finally {
+    observer.disconnect();
+  }
+}
+
+/** The whole series from the chunk store into the chart's columns, as a chart opening it reads it. */
+export async function readChunkSeries(): Promise<SeriesRead> {
+  chunks ??= new FlowbenchDb(CHUNKS_DB);
+  const db = chunks;
+  const start = performance.now();
+  const { result, longestTaskMs } = await longestTask(async () => {
+    const live = new LiveSeries({
+      readAfter: (after, limit) => metricColumnsAfter(db, RUN, NAME, after, limit),
+    });
+    const series = await live.update(await metricSeriesEnds(db, RUN, NAME));
+    return { points: series.length, reads: live.reads, ms: performance.now() - start };
+  });
+  return { ...result, longestTaskMs };
+}
+
+/** The whole series from the per-point store into the same columns, 8,000 rows a read. */
+export async function readPointSeries(): Promise<SeriesRead> {
+  const idb = await openPoints();
+  const start = performance.now();
+  try {
+    const { result, longestTaskMs } = await longestTask(async () => {
+      const buffer = new SeriesBuffer();
+      let reads = 0;
+      let after: number | undefined;
+      for (;;) {
+        const lower = after === undefined ? [RUN, NAME, -Infinity] : [RUN, NAME, after];
+        const range = IDBKeyRange.bound(lower, [RUN, NAME, Infinity], after !== undefined, false);
+        const rows = await new Promise<MetricRow[]>((resolve, reject) => {
+          const request = idb
+            .transaction('metrics', 'readonly')
+            .objectStore('metrics')
+            .getAll(range, POINT_PAGE);
+          request.onsuccess = () => resolve(request.result as MetricRow[]);
+          request.onerror = () => reject(request.error ?? new Error('read failed'));
+        });
+        reads++;
+        buffer.append(rows);
+        if (rows.length < POINT_PAGE) break;
+        after = rows.at(-1)!.step;
+      }
+      return { points: buffer.length, reads, ms: performance.now() - start };
+    });
+    return { ...result, longestTaskMs };
+  } finally {
+    idb.close();
+  }
+}
