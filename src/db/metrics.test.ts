@@ -1,4 +1,5 @@
 import 'fake-indexeddb/auto';
+import type { DBCore } from 'dexie';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MetricRow, RunId } from '../core/run/record';
 import { runIntervals } from './intervals';
@@ -140,6 +141,42 @@ describe('metric chunks in the store', () => {
     const columns = await metricSeriesColumns(db, run, 'a', { from: 5990 });
     expect([...columns.step]).toEqual(Array.from({ length: 10 }, (_, i) => 5990 + i));
     expect(await metricSeries(db, run, 'a', { from: 7000 })).toEqual([]);
+  });
+
+  it('reads only the chunks that overlap the range asked for', async () => {
+    const db = freshDb();
+    await putMetrics(db, series('a', 0, 10 * 2048));
+    let chunksRead = 0;
+    // A second connection that counts the chunk rows each query hands back.
+    const reader = new FlowbenchDb(db.name);
+    opened.push(reader);
+    reader.use({
+      stack: 'dbcore',
+      name: 'count-chunk-reads',
+      create: (down: DBCore): DBCore => ({
+        ...down,
+        table: (name) => {
+          const table = down.table(name);
+          return {
+            ...table,
+            query: async (request) => {
+              const response = await table.query(request);
+              if (name === 'metrics') chunksRead += response.result.length;
+              return response;
+            },
+          };
+        },
+      }),
+    });
+    // Steps 5,000 … 5,100 lie in the third chunk (4,096 … 6,143) alone.
+    const range = await metricSeries(reader, run, 'a', { from: 5000, to: 5100 });
+    expect(range.map((p) => p.step)).toEqual(Array.from({ length: 101 }, (_, i) => 5000 + i));
+    expect(chunksRead).toBe(1);
+    chunksRead = 0;
+    // The live chart's read past step 20,000: the last chunk alone.
+    const tail = await metricColumnsAfter(reader, run, 'a', 20_000, 100_000);
+    expect(tail.length).toBe(10 * 2048 - 20_001);
+    expect(chunksRead).toBe(1);
   });
 
   it('reads the points past a step a limit at a time, exactly the limit until the end', async () => {
