@@ -1,6 +1,6 @@
 /**
  * A browser profile of the release before metric chunks (database version
- * 5, captured from real runs, one of 20,000 steps) opened by this build: the
+ * 6, captured from real runs, one of 20,000 steps) opened by this build: the
  * upgrade regroups its point rows into chunks, and every run charts and
  * exports exactly the points it had.
  *
@@ -32,7 +32,7 @@ interface PointRow {
 }
 
 const fixture = JSON.parse(
-  readFileSync(new URL('../src/db/fixtures/flowbench-v5.json', import.meta.url), 'utf8'),
+  readFileSync(new URL('../src/db/fixtures/flowbench-v6.json', import.meta.url), 'utf8'),
 ) as DbFixture;
 
 /** A stored point as a run file writes it: JSON has no NaN, ±Infinity or -0. */
@@ -42,7 +42,7 @@ function filePoint({ step, value, ts }: PointRow): MetricPoint {
   return [step, null, ts, Object.is(v, -0) ? '-0' : String(v)];
 }
 
-test('a version 5 profile opens upgraded: every run charts and exports the points it had', async ({
+test('a version 6 profile opens upgraded: every run charts and exports the points it had', async ({
   page,
 }) => {
   test.setTimeout(180_000);

@@ -264,8 +264,8 @@ describe('the upgrade to version 4', () => {
   });
 });
 
-describe('the upgrade to version 6', () => {
-  const fixture = fixtureOf(5);
+describe('the upgrade to version 7', () => {
+  const fixture = fixtureOf(6);
   const points = fixtureRows(fixture, 'metrics');
   /** The fixture's longest series: a run of 20,000 steps, its loss every 5. */
   const longest = (() => {
