@@ -8,8 +8,8 @@
  * compare-and-swap (here by id, or by the run service from the queue), so no
  * second engine can drive it; the driver holds a lease (refreshed while it
  * runs) so a run whose engine died can be told from one that is merely slow,
- * and each refresh also reads whether any tab asked to cancel the run (the
- * record is the one place every tab can reach). Node logs are written on the
+ * and it reads, at each refresh and twice a second between, whether any tab
+ * asked to cancel the run (the record is the one place every tab can reach). Node logs are written on the
  * metric batches' cadence, not only when a node's status changes, so a crash
  * loses at most the last moments of a long node's logs. It always ends the
  * record, whatever way the run ends, after flushing what was buffered.
@@ -43,7 +43,7 @@ import { putArtifact } from '../../src/db/artifacts';
 import { addInterval } from '../../src/db/intervals';
 import { putMetrics } from '../../src/db/metrics';
 import { putNodeLogs, putRunNodes } from '../../src/db/run-nodes';
-import { claimRun, renewLease, updateRun } from '../../src/db/runs';
+import { cancelRequested, claimRun, renewLease, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { FlowbenchError, isFlowbenchError } from '../../src/core/errors';
 
@@ -77,11 +77,16 @@ export interface RunDriverOptions {
   storageStallMs?: number;
   /** How long a lease vouches for a run; refreshed every third of it. */
   leaseMs?: number;
+  /** How often the record is read for a cancel request between renewals (default `CANCEL_POLL_MS`). */
+  cancelPollMs?: number;
   metricBatch?: { maxPoints?: number; maxDelayMs?: number };
 }
 
 /** How long a lease vouches for a run, by default; it is refreshed every third of it. */
 export const LEASE_MS = 10_000;
+
+/** How often a driver reads its run's record for a cancel request between renewals, by default. */
+export const CANCEL_POLL_MS = 500;
 
 /** The changes that move a run to `running` when an engine claims it at `now`. */
 export function claimChanges(now: number, leaseMs = LEASE_MS): Partial<RunRow> {
@@ -377,8 +382,11 @@ function emptyNode(runId: RunId, node: string): RunNodeRow {
 
 /**
  * Keep the lease fresh while the run is alive, and call `onCancelRequested`
- * when a renewal finds a cancel request in the record; returns a stop
- * function.
+ * when the record holds a cancel request: read at each renewal, and between
+ * renewals every `cancelPollMs`, so a request whose nudge never came (its tab
+ * went away as it wrote it, say) stops the run within a second, not a third
+ * of a lease later, when a short run may already have ended `ok`. A read is
+ * not asked while the last one waits. Returns a stop function.
  */
 function startLease(
   run: RunRow,
@@ -387,7 +395,8 @@ function startLease(
   watch: StorageWatch,
   onCancelRequested: () => void,
 ): () => void {
-  let stop: (() => void) | null = null;
+  let stopRenewal: (() => void) | null = null;
+  let stopPoll: (() => void) | null = null;
   const renew = () => {
     void watch
       .track(renewLease(options.db, run.id, options.now() + leaseMs))
@@ -395,10 +404,25 @@ function startLease(
         if (cancelRequested) onCancelRequested();
       })
       .catch(() => undefined);
-    stop = options.setTimer(renew, leaseMs / 3);
+    stopRenewal = options.setTimer(renew, leaseMs / 3);
   };
-  stop = options.setTimer(renew, leaseMs / 3);
-  return () => stop?.();
+  let reading = false;
+  const poll = () => {
+    if (!reading) {
+      reading = true;
+      void cancelRequested(options.db, run.id)
+        .then((asked) => asked && onCancelRequested())
+        .catch(() => undefined)
+        .finally(() => (reading = false));
+    }
+    stopPoll = options.setTimer(poll, options.cancelPollMs ?? CANCEL_POLL_MS);
+  };
+  stopRenewal = options.setTimer(renew, leaseMs / 3);
+  stopPoll = options.setTimer(poll, options.cancelPollMs ?? CANCEL_POLL_MS);
+  return () => {
+    stopRenewal?.();
+    stopPoll?.();
+  };
 }
 
 /** Flow outputs as a record keeps them: numbers, text and booleans. */

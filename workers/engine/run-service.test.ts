@@ -204,7 +204,25 @@ it('a cancel request with no nudge is found at the next lease renewal', async ()
   const locks = testLocks();
   const gate = testGate();
   const [id] = await journalGates(db, gate, 1);
-  const driver = engine(connect(), locks, { catalog: gate.catalog, leaseMs: 300 });
+  const driver = engine(connect(), locks, {
+    catalog: gate.catalog,
+    leaseMs: 300,
+    cancelPollMs: 180_000,
+  });
+  await driver.service.take({ announce: true });
+  await until(() => gate.waiting() === 1);
+  await requestCancel(connect(), id!, new Date());
+  await until(() => driver.finished.has(id!));
+  expect(driver.finished.get(id!)).toBe('cancelled');
+});
+
+it('a cancel request with no nudge is found between lease renewals, within a second', async () => {
+  const { db, connect } = database();
+  const locks = testLocks();
+  const gate = testGate();
+  const [id] = await journalGates(db, gate, 1);
+  // A renewal would come after a minute: only the reads between renewals can find it.
+  const driver = engine(connect(), locks, { catalog: gate.catalog, leaseMs: 180_000 });
   await driver.service.take({ announce: true });
   await until(() => gate.waiting() === 1);
   await requestCancel(connect(), id!, new Date());
@@ -218,8 +236,12 @@ it('a cancel request that lands between the claim and the driving is not left to
   const gate = testGate();
   // As if written just after the claim, before any engine drove the run: nobody was there to nudge.
   const [id] = await journalGates(db, gate, 1, { cancelRequestedAt: new Date().toISOString() });
-  // A renewal would come after a minute; the run must not wait for it.
-  const driver = engine(connect(), locks, { catalog: gate.catalog, leaseMs: 180_000 });
+  // Neither a renewal nor a read between renewals comes for minutes; the run must not wait for them.
+  const driver = engine(connect(), locks, {
+    catalog: gate.catalog,
+    leaseMs: 180_000,
+    cancelPollMs: 180_000,
+  });
   expect(await driver.service.take({ announce: true })).toEqual([id]);
   await until(() => driver.finished.has(id!));
   expect(driver.finished.get(id!)).toBe('cancelled');
