@@ -6,7 +6,13 @@
 import { expect, test } from './fixtures';
 import type { Canvas } from './pages/canvas';
 
-const EXAMPLES = ['spirals-mlp', 'pendulum-world-model', 'spirals-lr-sweep', 'onnx-inference'];
+const EXAMPLES = [
+  'spirals-mlp',
+  'pendulum-world-model',
+  'spirals-lr-sweep',
+  'onnx-inference',
+  'iris-table',
+];
 
 /** Ids of the nodes drawn, and those that overlap another or leave the canvas. */
 async function misplaced(canvas: Canvas): Promise<{ ids: string[]; bad: string[] }> {

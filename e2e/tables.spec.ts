@@ -1,7 +1,9 @@
 /**
  * A person's own table: a CSV picked through the table node's file param is
  * read by the engine, its columns and first rows shown in the inspector; a
- * label picked there trains a classifier that scores well on held-out rows.
+ * label picked there trains a classifier that scores well on held-out rows,
+ * and the run page draws its confusion matrix. The shipped iris example does
+ * the same from the gallery.
  * A malformed CSV fails the node with the line at fault.
  */
 import path from 'node:path';
@@ -36,6 +38,29 @@ test('a CSV picked in the inspector shows its columns, and with the label picked
   expect(record.run.result.accuracy).toBeGreaterThan(0.85);
   const data = record.nodes.find((n) => n.node === 'data') as { logs?: string } | undefined;
   expect(data?.logs).toContain("label 'species' (classification: setosa, versicolor, virginica)");
+  // The evaluation's confusion matrix, drawn as a heat map labelled with the class names.
+  const heatMap = runs.detail.getByRole('table', { name: 'Confusion matrix: eval' });
+  await expect(heatMap.getByRole('rowheader')).toHaveText(['setosa', 'versicolor', 'virginica']);
+  await expect(heatMap.getByRole('columnheader')).toHaveText(['setosa', 'versicolor', 'virginica']);
+});
+
+test('the iris table example opens with its CSV and trains to a good score', async ({
+  page,
+  toolbar,
+  runs,
+}) => {
+  await page.getByRole('button', { name: 'Examples', exact: true }).click();
+  const gallery = page.getByRole('dialog', { name: 'Examples' });
+  await gallery.getByRole('button', { name: 'iris-table', exact: true }).click();
+  await expect(toolbar.flowName).toHaveText('iris-table');
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: record } = await runs.exportRun();
+  expect(record.run.result.accuracy).toBeGreaterThan(0.9);
+  expect(record.run.result.val_loss).toBeLessThan(0.5);
+  const heatMap = runs.detail.getByRole('table', { name: 'Confusion matrix: eval' });
+  // 15 flowers of each species held out (the split is stratified).
+  await expect(heatMap.getByRole('row', { name: /^setosa \d/ })).toContainText('15');
 });
 
 test('a malformed CSV fails the table node naming the line', async ({

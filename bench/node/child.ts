@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchRow[]> }>> 
   engine: () => import('./engine'),
   ort: () => import('./ort'),
   producers: () => import('./producers'),
+  tables: () => import('./tables'),
 };
 
 const [suite, out] = process.argv.slice(2);

@@ -21,7 +21,10 @@ import type { Dataset } from '../catalog/values';
 import type { Tensor } from '../runtime/tensor-runtime';
 import { permutation, type Random } from '../random';
 
-/** Batches of `size` rows: features `[size, featureSize]` and one-hot targets `[size, classes]`. */
+/**
+ * Batches of `size` rows: features `[size, featureSize]` and targets
+ * `[size, classes]` (one-hot classes, or a regression dataset's targets with `classes` 1).
+ */
 export interface ClassifierBatches {
   readonly size: number;
   /** Batch `index`, in buffers the next call overwrites (copy what you keep). */
@@ -54,7 +57,7 @@ export function classifierBatches(
     }
     return order;
   };
-  const { featureSize, classes, features, labels } = data;
+  const { featureSize, classes, features, labels, targets } = data;
   const x = new Float32Array(size * featureSize);
   const y = new Float32Array(size * classes);
   const batch = {
@@ -70,7 +73,9 @@ export function classifierBatches(
       for (let i = 0; i < size; i++) {
         const row = rows[from + i]!;
         x.set(features.subarray(row * featureSize, (row + 1) * featureSize), i * featureSize);
-        y[i * classes + labels[row]!] = 1;
+        // A regression dataset's one output is its target; a class is one-hot.
+        if (targets) y[i] = targets[row]!;
+        else y[i * classes + labels[row]!] = 1;
       }
       return batch;
     },

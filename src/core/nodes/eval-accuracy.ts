@@ -5,6 +5,8 @@
  * (admitted against the device pool like training). With `requests` > 1 the
  * rows are split into that many requests over the same resident model, which
  * the runner interleaves; the accuracy is the sum of their correct rows.
+ * Which class each row was taken for is kept as a confusion matrix, an
+ * artifact of the run that the run page draws as a heat map.
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind } from '../catalog/kind';
@@ -21,6 +23,7 @@ import {
   type ComponentStep,
 } from '../programs';
 import { FlowbenchError } from '../errors';
+import { classIndices, CONFUSION_MEDIA_TYPE, ConfusionMatrix } from '../catalog/confusion';
 
 export const evalAccuracy = defineNodeKind({
   kind: 'eval.accuracy',
@@ -103,12 +106,20 @@ export const evalAccuracy = defineNodeKind({
       }),
     });
     let correct = 0;
-    for (const result of report.results) {
+    const confusion = new ConfusionMatrix(
+      data.classNames ?? model.classNames ?? classIndices(data.classes),
+    );
+    report.results.forEach((result, i) => {
       const right = result.outputs['eval.correct'];
+      const scores = result.outputs['eval.probabilities'];
       if (result.status !== 'ok' || typeof right !== 'number')
         throw new Error(result.error?.message ?? `evaluation ended ${result.status}`);
       correct += right;
-    }
+      const { from, rows } = shards[i]!;
+      if (scores !== undefined && typeof scores !== 'number')
+        confusion.add(scores.data, data.labels.subarray(from, from + rows));
+    });
+    ctx.artifact('confusion-matrix', confusion.toBytes(), CONFUSION_MEDIA_TYPE);
     const accuracy = correct / Math.max(1, data.count);
     const ran = seen.ran ?? 'an unknown backend';
     const over = shards.length === 1 ? '' : ` (${shards.length} requests over one resident model)`;

@@ -13,6 +13,8 @@ import { evalWorldModel } from './eval-world-model';
 import { modelMlp } from './model-mlp';
 import { modelOnnx } from './model-onnx';
 import { trainClassifier } from './train-classifier';
+import { trainRegressor } from './train-regressor';
+import { evalRegression } from './eval-regression';
 import { trainWorldModel } from './train-world-model';
 
 export const builtinKinds: readonly NodeKind[] = [
@@ -22,6 +24,8 @@ export const builtinKinds: readonly NodeKind[] = [
   modelMlp,
   trainClassifier,
   evalAccuracy,
+  trainRegressor,
+  evalRegression,
   modelOnnx,
   envPendulum,
   envCartPole,

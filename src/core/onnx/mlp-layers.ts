@@ -119,10 +119,41 @@ export function softmaxCrossEntropy(
 }
 
 /** The losses the builders emit. */
-export type MlpLossKind = 'softmax_cross_entropy' | 'mse';
+export type MlpLossKind = 'softmax_cross_entropy' | 'mse' | 'huber';
 
 /** Every {@link MlpLossKind}. */
-export const mlpLossKinds: readonly MlpLossKind[] = ['softmax_cross_entropy', 'mse'];
+export const mlpLossKinds: readonly MlpLossKind[] = ['softmax_cross_entropy', 'mse', 'huber'];
+
+/** Outputs of {@link huberLoss}. */
+export interface Huber {
+  /** Scalar mean over every element of the Huber loss (δ = 1). */
+  readonly loss: ValueRef;
+  /** `prediction − y` clipped to [−1, 1]: the loss's gradient per element, times the element count. */
+  readonly clipped: ValueRef;
+}
+
+/**
+ * Huber loss with δ = 1, as PyTorch's `HuberLoss()` (mean reduction):
+ * `½d²` where `|d| < 1`, `|d| − ½` beyond, so a few far-off targets pull
+ * the fit less than under squared error.
+ */
+export function huberLoss(
+  g: GraphBuilder,
+  predictions: ValueRef,
+  y: ValueRef,
+  lossName: string,
+): Huber {
+  const difference = g.op('Sub', [predictions, y]);
+  const size = g.op('Abs', [difference]);
+  const one = g.constant(1);
+  const half = g.constant(0.5);
+  const quadratic = g.op('Mul', [half, g.op('Mul', [difference, difference])]);
+  const linear = g.op('Sub', [size, half]);
+  const perElement = g.op('Where', [g.op('Less', [size, one]), quadratic, linear]);
+  const loss = g.op('ReduceMean', [perElement], { keepdims: 0 }, { name: lossName });
+  const clipped = g.op('Max', [g.op('Min', [difference, one]), g.op('Neg', [one])]);
+  return { loss, clipped };
+}
 
 /** Outputs of {@link meanSquaredError}. */
 export interface SquaredError {

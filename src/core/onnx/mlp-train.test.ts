@@ -93,6 +93,7 @@ const cases = [
   { activation: 'relu', loss: 'mse' },
   { activation: 'tanh', loss: 'mse' },
   { activation: 'gelu', loss: 'mse' },
+  { activation: 'tanh', loss: 'huber' },
 ] as const;
 
 describe.each(cases)('train-step gradients ($activation, $loss)', ({ activation, loss }) => {

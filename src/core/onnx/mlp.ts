@@ -14,6 +14,7 @@ import {
   BATCH,
   declareWeights,
   forward,
+  huberLoss,
   meanSquaredError,
   softmaxCrossEntropy,
   type MlpLossKind,
@@ -80,7 +81,9 @@ export interface MlpLoss {
  */
 export function buildMlpLoss(spec: MlpSpec, loss: MlpLossKind = 'softmax_cross_entropy'): MlpLoss {
   const layout = mlpWeightLayout(spec);
-  const g = new TracingGraphBuilder(loss === 'mse' ? 'mlp_loss_mse' : 'mlp_loss');
+  const g = new TracingGraphBuilder(
+    loss === 'softmax_cross_entropy' ? 'mlp_loss' : `mlp_loss_${loss}`,
+  );
   const x = g.input('x', 'float32', [BATCH, spec.inputSize]);
   const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
   const layers = declareWeights(g, layout);
@@ -88,7 +91,9 @@ export function buildMlpLoss(spec: MlpSpec, loss: MlpLossKind = 'softmax_cross_e
   const value =
     loss === 'mse'
       ? meanSquaredError(g, logits, y, 'loss').loss
-      : softmaxCrossEntropy(g, logits, y, 'loss').loss;
+      : loss === 'huber'
+        ? huberLoss(g, logits, y, 'loss').loss
+        : softmaxCrossEntropy(g, logits, y, 'loss').loss;
   g.output(value, value.name, 'float32', []);
   g.output(logits, logits.name, 'float32', [BATCH, spec.outputSize]);
   return {

@@ -72,6 +72,6 @@ describe('block specs', () => {
     );
     expect(() =>
       buildBlockTrainStep(blocks[1]!, { optimizer: 'sgd', loss: 'hinge' as 'mse' }),
-    ).toThrow('unknown loss: hinge (expected softmax_cross_entropy or mse)');
+    ).toThrow('unknown loss: hinge (expected softmax_cross_entropy, mse or huber)');
   });
 });

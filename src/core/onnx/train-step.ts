@@ -13,7 +13,12 @@
  */
 import type { ValueRef } from './graph.ts';
 import type { GraphTrace, TracingGraphBuilder } from './graph-trace.ts';
-import { meanSquaredError, softmaxCrossEntropy, type MlpLossKind } from './mlp-layers.ts';
+import {
+  huberLoss,
+  meanSquaredError,
+  softmaxCrossEntropy,
+  type MlpLossKind,
+} from './mlp-layers.ts';
 import type { AdamInputs, CarriedRole, MlpOptimizer, OptimizerGraph } from './mlp-optim.ts';
 import type { WeightSlot } from './mlp-spec.ts';
 
@@ -88,8 +93,10 @@ export interface TrainStep {
 
 /** Throws a RangeError naming the loss when it is not one the builders emit. */
 export function checkLossKind(loss: unknown): asserts loss is MlpLossKind {
-  if (loss !== 'softmax_cross_entropy' && loss !== 'mse')
-    throw new RangeError(`unknown loss: ${String(loss)} (expected softmax_cross_entropy or mse)`);
+  if (loss !== 'softmax_cross_entropy' && loss !== 'mse' && loss !== 'huber')
+    throw new RangeError(
+      `unknown loss: ${String(loss)} (expected softmax_cross_entropy, mse or huber)`,
+    );
 }
 
 /**
@@ -112,6 +119,11 @@ export function lossWithGradient(
   if (kind === 'mse') {
     const { loss, difference } = meanSquaredError(g, logits, y, 'loss');
     const scaled = g.op('Mul', [difference, g.constant(2 / outputs)]);
+    return { loss, dLogits: g.op('Div', [scaled, rows]) };
+  }
+  if (kind === 'huber') {
+    const { loss, clipped } = huberLoss(g, logits, y, 'loss');
+    const scaled = g.op('Mul', [clipped, g.constant(1 / outputs)]);
     return { loss, dLogits: g.op('Div', [scaled, rows]) };
   }
   const { loss, logProbabilities } = softmaxCrossEntropy(g, logits, y, 'loss');

@@ -18,6 +18,7 @@ import { PoolPanel } from './PoolPanel';
 import { NodeTimings } from './NodeTimings';
 import { RerunComparison } from './RerunComparison';
 import { RunArtifacts } from './RunArtifacts';
+import { ConfusionMatrices } from './ConfusionMatrices';
 import { RunFingerprint } from './RunFingerprint';
 import { useSelectedRun } from './queries';
 import './runs.css';
@@ -118,6 +119,7 @@ function SelectedRun({ run }: { run: RunRow }) {
         <ChartsPanel run={run} />
       </Suspense>
       <NodeTimings run={run} />
+      <ConfusionMatrices run={run} />
       <RunArtifacts run={run} />
       <RunFingerprint run={run} />
       <ParityPanel run={run} state={parity.state} />

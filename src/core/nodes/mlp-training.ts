@@ -1,0 +1,371 @@
+/**
+ * Training an MLP on a dataset, shared by `train.classifier` and
+ * `train.regressor`: an ONNX train-step graph (forward, backward, loss and
+ * the optimizer update are all ONNX ops, weights in → updated weights out),
+ * since onnxruntime-web has no training API. The training is a program —
+ * one loop of `steps` units over the resident train-step model — run by the
+ * engine's program runner, so the device pool admits it before it starts,
+ * its weights stay on the device between steps, and a cancel stops it at
+ * the next step. The loss streams out as it falls; with a validation
+ * dataset, the loss on it is measured once the weights are trained (a
+ * one-step program over the loss graph), so its cost never slows the loop.
+ */
+import { backendParam } from './backend-param';
+import type { NodeContext, NodeKind } from '../catalog/kind';
+import type { ParamValues } from '../catalog/params';
+import { standardiseForTraining, standardiseLike } from '../catalog/standardise';
+import {
+  carriedFrom,
+  expectDataset,
+  expectModel,
+  type Dataset,
+  type ModelValue,
+} from '../catalog/values';
+import type { PortSpec } from '../catalog/ports';
+import { FlowbenchError } from '../errors';
+import { float32, hostOutput, type Backend, type NodeBackend } from '../runtime/tensor-runtime';
+import {
+  buildMlpInference,
+  buildMlpLoss,
+  buildMlpTrainStep,
+  initMlpWeights,
+  mlpOptimizers,
+  type MlpLossKind,
+} from '../onnx/mlp';
+import type { MlpSpec, MlpWeights } from '../onnx/mlp-spec';
+import { estimateMemory } from '../onnx/memory';
+import {
+  component,
+  deviceFedUnitsOutput,
+  gpuFedUnitsOutput,
+  mlpTrainLoop,
+  mlpTrainStepModel,
+  modelId,
+  nodeRequest,
+  outputWeights,
+  requestId,
+  trainedWeights,
+  type LoopStep,
+  type RequestResult,
+} from '../programs';
+import { createRandom } from '../random';
+import { classifierBatches } from './classifier-batches';
+
+/** The params every MLP trainer has. */
+export const trainingParams = {
+  steps: { type: 'int', default: 200, min: 1, max: 1_000_000, description: 'Training steps.' },
+  epochs: {
+    type: 'int',
+    default: 0,
+    min: 0,
+    max: 100_000,
+    description:
+      'Passes over the training rows, reshuffled each pass; 0: train for `steps` instead.',
+  },
+  batch_size: { type: 'int', default: 64, min: 1, max: 65_536, description: 'Rows per step.' },
+  optimizer: {
+    type: 'enum',
+    options: mlpOptimizers,
+    default: 'momentum',
+    description: 'The update rule: plain SGD, SGD with momentum, or Adam.',
+  },
+  lr: { type: 'number', default: 0.1, min: 0, max: 10, description: 'Learning rate.' },
+  momentum: {
+    type: 'number',
+    default: 0.9,
+    min: 0,
+    max: 0.999,
+    description: 'Momentum coefficient (the momentum optimizer only); 0 is plain SGD.',
+  },
+  log_every: {
+    type: 'int',
+    default: 10,
+    min: 1,
+    max: 100_000,
+    description: 'Emit the mean loss of every this many steps.',
+  },
+  seed: { type: 'int', default: 0, min: 0, description: 'Seed of weight init and batch order.' },
+  backend: backendParam('Where the steps run'),
+} as const;
+
+/** The ports every MLP trainer has. */
+export const trainingPorts: { inputs: readonly PortSpec[]; outputs: readonly PortSpec[] } = {
+  inputs: [
+    { name: 'model', type: 'model', description: 'The model to train (untrained or trained).' },
+    { name: 'dataset', type: 'dataset', description: 'Training rows.' },
+    {
+      name: 'validation',
+      type: 'dataset',
+      optional: true,
+      description: 'Held-out rows whose loss is measured once the model is trained.',
+    },
+  ],
+  outputs: [
+    { name: 'loss', type: 'number', stream: true, description: 'Mean training loss, streamed.' },
+    {
+      name: 'val_loss',
+      type: 'number',
+      description: 'Loss on the validation rows (when they are wired).',
+    },
+    { name: 'model', type: 'model', description: 'The model with its trained weights.' },
+  ],
+};
+
+type TrainingParams = typeof trainingParams;
+type TrainContext = NodeContext<ParamValues<TrainingParams>>;
+
+/** Name of the training loop in the program (and its metrics and outputs). */
+const LOOP = 'train';
+
+/** Steps to train: `epochs` passes over the rows when set, else `steps`. */
+export function stepsOf(
+  params: { steps: number; epochs: number; batch_size: number },
+  rows: number,
+): number {
+  if (params.epochs === 0) return params.steps;
+  const perEpoch = Math.max(1, Math.floor(rows / Math.min(params.batch_size, Math.max(1, rows))));
+  return params.epochs * perEpoch;
+}
+
+/**
+ * The body of an MLP trainer with loss `loss`; `check` refuses a dataset of
+ * the wrong task before anything runs.
+ */
+export function trainMlp(
+  loss: (ctx: TrainContext) => MlpLossKind,
+  check: (data: Dataset) => void,
+): NodeKind<TrainingParams>['execute'] {
+  return async (ctx) => {
+    const model = expectModel(ctx.inputs.model, 'model');
+    const data = standardiseForTraining(expectDataset(ctx.inputs.dataset, 'dataset'));
+    check(data);
+    const spec: MlpSpec = {
+      inputSize: data.featureSize,
+      hidden: model.hidden,
+      outputSize: data.classes,
+      activation: model.activation,
+    };
+    const { backend } = ctx.params;
+    const kind = loss(ctx);
+    const steps = stepsOf(ctx.params, data.count);
+    let outcome = await train(ctx, data, spec, model, backend, kind, steps);
+    if (
+      outcome.result.status === 'error' &&
+      backend === 'prefer-webgpu' &&
+      outcome.ran === 'webgpu'
+    ) {
+      ctx.log(
+        `webgpu failed (${outcome.result.error?.message ?? 'unknown error'}); retrying on wasm`,
+      );
+      outcome = await train(ctx, data, spec, model, 'wasm', kind, steps);
+    }
+    const { result, ran, weights } = outcome;
+    if (result.status !== 'ok' || weights === null)
+      throw new Error(result.error?.message ?? `training ended ${result.status}`);
+    const trained: ModelValue = {
+      ...model,
+      inputSize: spec.inputSize,
+      outputSize: spec.outputSize,
+      weights,
+      ...carriedFrom(data),
+    };
+    logResidency(ctx, result, ran, steps);
+    ctx.artifact('model', buildMlpInference(spec, weights).model, 'application/onnx');
+    if (ctx.inputs.validation !== undefined) {
+      const held = standardiseLike(expectDataset(ctx.inputs.validation, 'validation'), trained);
+      const value = await validationLoss(ctx, held, spec, weights, kind, ran ?? 'wasm');
+      ctx.log(`validation loss ${value.toPrecision(4)} on ${held.count} rows`);
+      ctx.emit('val_loss', value);
+    }
+    ctx.emit('model', trained);
+  };
+}
+
+/** Targets of `data` as the loss graph takes them: one-hot classes, or the regression targets. */
+function targetsOf(data: Dataset): Float32Array {
+  if (data.targets) return data.targets;
+  const y = new Float32Array(data.count * data.classes);
+  for (let r = 0; r < data.count; r++) y[r * data.classes + data.labels[r]!] = 1;
+  return y;
+}
+
+/** The mean loss of the trained weights on `data`, as a one-step program over the loss graph. */
+async function validationLoss(
+  ctx: TrainContext,
+  data: Dataset,
+  spec: MlpSpec,
+  weights: MlpWeights,
+  kind: MlpLossKind,
+  backend: Backend,
+): Promise<number> {
+  if (data.featureSize !== spec.inputSize || data.classes !== spec.outputSize)
+    throw new FlowbenchError('node-input', {
+      problem: `input 'validation' has ${data.featureSize} features and ${data.classes} classes; the training rows have ${spec.inputSize} and ${spec.outputSize}`,
+    });
+  const graph = buildMlpLoss(spec, kind);
+  const id = modelId(`${ctx.node}/validation-loss`);
+  const seen: { loss: number | null } = { loss: null };
+  const report = await ctx.programs.run({
+    node: ctx.node,
+    backend,
+    models: [
+      {
+        id,
+        label: `${ctx.node} validation loss`,
+        model: graph.model,
+        backend,
+        residentBytes: estimateMemory(graph.graph, { dims: { batch: 1 } }).constantBytes,
+      },
+    ],
+    requests: [
+      {
+        id: requestId(`${ctx.node}#validation`),
+        signal: ctx.signal,
+        program: {
+          steps: [
+            component({ name: 'weights', run: (s) => outputWeights(s, 'weights', weights) }),
+            component({
+              name: 'validation',
+              models: [id],
+              peakBytes: estimateMemory(graph.graph, { dims: { batch: data.count } }).peakBytes,
+              async run(sctx) {
+                const feeds: Record<string, ReturnType<typeof float32>> = {
+                  [graph.inputs.x]: float32(data.features, [data.count, data.featureSize]),
+                  [graph.inputs.y]: float32(targetsOf(data), [data.count, spec.outputSize]),
+                };
+                for (const slot of weights.layout)
+                  feeds[graph.inputs.weights[slot.name]!] = float32(
+                    weights.values[slot.name]!,
+                    slot.dims,
+                  );
+                const out = await sctx.session(id).run(feeds);
+                seen.loss = Number(hostOutput(out, graph.outputs.loss).data[0]);
+              },
+            }),
+          ],
+        },
+      },
+    ],
+  });
+  const result = report.results[0]!;
+  if (result.status !== 'ok' || seen.loss === null)
+    throw new Error(result.error?.message ?? `validation ended ${result.status}`);
+  return seen.loss;
+}
+
+/** Says where the carried weights lived between steps, from the loop's own counts. */
+function logResidency(
+  ctx: TrainContext,
+  result: RequestResult,
+  ran: Backend | null,
+  steps: number,
+): void {
+  const fed = result.outputs[deviceFedUnitsOutput(LOOP)];
+  const onGpu = result.outputs[gpuFedUnitsOutput(LOOP)];
+  if (typeof fed !== 'number' || fed === 0) return;
+  if (typeof onGpu === 'number' && onGpu > 0)
+    ctx.log(
+      `weights and optimizer state stayed in GPU buffers between steps: ${onGpu} of ${steps} ` +
+        "steps were fed the step before's outputs on the device; read back once, at the end",
+    );
+  else
+    ctx.log(
+      `weights and optimizer state passed from step to step without a copy on ${ran ?? 'the device'}` +
+        ` (${fed} of ${steps} steps); read back once, at the end`,
+    );
+}
+
+interface TrainOutcome {
+  readonly result: RequestResult;
+  /** The backend the train step's session ran on, if it loaded. */
+  readonly ran: Backend | null;
+  readonly weights: MlpWeights | null;
+}
+
+/** One attempt: the training loop as a program, run by the engine's host. */
+async function train(
+  ctx: TrainContext,
+  data: Dataset,
+  spec: MlpSpec,
+  model: ModelValue,
+  backend: NodeBackend,
+  loss: MlpLossKind,
+  steps: number,
+): Promise<TrainOutcome> {
+  const { batch_size, optimizer, lr, momentum, log_every, seed, epochs } = ctx.params;
+  const random = createRandom(seed);
+  const initial = model.weights ?? initMlpWeights(spec, random);
+  // The batch order continues the stream the weights were drawn from.
+  const orderStream = () => {
+    const r = createRandom(seed);
+    if (!model.weights) initMlpWeights(spec, r);
+    return r;
+  };
+  const batches = classifierBatches(data, batch_size, orderStream);
+  const step = buildMlpTrainStep(spec, { optimizer, loss });
+  const trainStep = mlpTrainStepModel(ctx.node, step, backend);
+  const id = trainStep.id;
+  // Filled in as the program runs (callbacks, so not narrowed by the compiler).
+  const seen: { ran: Backend | null; perSecond: number | null } = { ran: null, perSecond: null };
+  const loop = mlpTrainLoop({
+    name: LOOP,
+    model: id,
+    step,
+    units: steps,
+    batchSize: batches.size,
+    hyperparameters: { lr, momentum },
+    initialWeights: initial,
+    batch: (index) => batches.batch(index),
+  });
+  const watched: LoopStep = {
+    ...loop,
+    start(sctx) {
+      const ran = sctx.session(id).backend;
+      seen.ran = ran;
+      const passes = epochs > 0 ? ` (${epochs} epochs)` : '';
+      ctx.log(
+        `training on ${ran} with ${optimizer}: ${steps} steps of ${batches.size} rows${passes}, ${loss} loss`,
+      );
+      if (backend === 'prefer-webgpu' && ran !== 'webgpu')
+        ctx.log('preferred webgpu, but this engine has no WebGPU adapter: ran on wasm');
+      return loop.start(sctx);
+    },
+  };
+  let lossSum = 0;
+  let lossCount = 0;
+  let emitted = 0;
+  const report = await ctx.programs.run({
+    node: ctx.node,
+    backend,
+    models: [trainStep],
+    requests: [nodeRequest(ctx.node, watched, ctx.signal)],
+    onTick(tick) {
+      const progress = tick.requests[0];
+      if (progress?.step !== LOOP || progress.units === 0) return;
+      ctx.progress(progress.unitsDone, progress.units);
+      seen.perSecond = progress.unitsPerSecond ?? seen.perSecond;
+    },
+    onEmit(_request, metric, value) {
+      if (metric !== `${LOOP}.loss`) return;
+      lossSum += value;
+      lossCount++;
+      emitted++;
+      if (lossCount === log_every || emitted === steps) {
+        ctx.emit('loss', lossSum / lossCount);
+        lossSum = 0;
+        lossCount = 0;
+      }
+    },
+  });
+  const result = report.results[0]!;
+  if (result.status === 'ok') {
+    ctx.progress(steps, steps);
+    if (seen.perSecond !== null) ctx.log(`${steps} steps at ${seen.perSecond.toFixed(1)} steps/s`);
+  }
+  return {
+    result,
+    ran: seen.ran,
+    weights:
+      result.status === 'ok' ? trainedWeights(result.outputs, `${LOOP}.weights`, initial) : null,
+  };
+}
