@@ -134,14 +134,15 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
 
 /**
  * Fault 2: the storage quota runs out mid-run. Before the run starts, the
- * origin's quota is forced down to what it uses plus about a megabyte
- * (through the DevTools protocol, see support/quota.ts), so Chromium refuses
- * the app's writes for real once the run has written that much: the metric
- * batch's transaction aborts at commit with QuotaExceededError. The engine
- * stops the run and says so at once: an alert naming the quota, in every
- * open tab. Its ending is a write too, and while the quota stays full even
- * that small write is refused: the engine keeps the ending and writes it
- * once a write fits. Giving the site its storage back (what the message tells
+ * origin's quota is forced down to what it uses plus 48 KB (through the
+ * DevTools protocol, see support/quota.ts), so Chromium refuses the app's
+ * writes for real once the run has written that much (some seconds of its
+ * points, stored as chunks): the metric batch's transaction aborts at commit
+ * with QuotaExceededError. The engine stops the run and says so at once: an
+ * alert naming the quota, in every open tab. Its ending is a write too, and
+ * while the quota stays full even that small write is refused: the engine
+ * keeps the ending and writes it once a write fits. A cancel meanwhile is a
+ * write too: refused, it says so. Giving the site its storage back (what the message tells
  * the person to do) is that moment; the record then ends `error` naming the
  * quota, with every point committed before the refusal, and the app runs as
  * before.
@@ -154,8 +155,8 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
  * thirty seconds, and it ended `ok` before the refusal came. The reload
  * opens the database afresh under the forced quota.
  */
-/** Bytes the page may write after the quota is forced: the run's journal and its first points. */
-const ROOM_FOR_THE_RUN = 1024 * 1024;
+/** Bytes the page may write after the quota is forced: the run's journal and some seconds of points. */
+const ROOM_FOR_THE_RUN = 48 * 1024;
 test('storage quota exceeded mid-run: the run ends error naming it, its points kept', async ({
   app,
   page,
@@ -178,6 +179,9 @@ test('storage quota exceeded mid-run: the run ends error naming it, its points k
   await expect(app.runs.detail).toContainText(
     /Stopped: storage quota exceeded.*ending is saved once storage has room/,
   );
+  // A cancel is a write too: refused while the quota is full, it says so instead of failing silently.
+  await app.toolbar.cancelRun();
+  await app.alerts.expectMessage('could not be cancelled');
   await quota.lift();
   await app.runs.expectStatus(row, 'error');
   await expect(app.runs.detail).toContainText(/storage quota exceeded/);

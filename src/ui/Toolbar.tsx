@@ -66,7 +66,9 @@ export function Toolbar() {
           onChange={(e) => {
             const choice = e.currentTarget.value as BackendChoice;
             store.getState().setBackend(choice);
-            void writeSetting(db, 'backend', choice);
+            writeSetting(db, 'backend', choice).catch((error: unknown) =>
+              store.getState().alertError(error, 'The backend choice could not be kept: '),
+            );
           }}
         >
           {backendChoices.map((choice) => (

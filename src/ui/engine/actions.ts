@@ -68,8 +68,13 @@ export function useRunActions() {
   const cancel = async (target: RunRow) => {
     // The request goes into the run's record, where the engine driving it, in any tab, sees it;
     // the nudge makes that engine look at once. A queued run ends cancelled there and then.
-    if ((await requestCancel(db, target.id, new Date())) === 'requested')
-      nudgeEngines({ type: 'cancel', runId: target.id });
+    // The request is a write: when storage refuses it (the quota is full), the person is told.
+    try {
+      if ((await requestCancel(db, target.id, new Date())) === 'requested')
+        nudgeEngines({ type: 'cancel', runId: target.id });
+    } catch (error) {
+      store.getState().alertError(error, `Run ${target.id} could not be cancelled: `);
+    }
   };
 
   return { run, sweep, rerun, cancel };
