@@ -7,20 +7,6 @@ export async function putRunNodes(db: FlowbenchDb, rows: readonly RunNodeRow[]):
   await db.runNodes.bulkPut(rows);
 }
 
-/**
- * Write the logs of some of a run's nodes, leaving the rest of each row as
- * it is; a node with no row yet is skipped.
- */
-export async function putNodeLogs(
-  db: FlowbenchDb,
-  runId: RunId,
-  logs: readonly (readonly [node: string, logs: string])[],
-): Promise<void> {
-  await db.transaction('rw', db.runNodes, async () => {
-    for (const [node, text] of logs) await db.runNodes.update([runId, node], { logs: text });
-  });
-}
-
 /** Add a run's node rows (an import, inside its transaction). */
 export async function addRunNodes(db: FlowbenchDb, rows: readonly RunNodeRow[]): Promise<void> {
   await db.runNodes.bulkAdd(rows);

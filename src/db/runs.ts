@@ -12,7 +12,7 @@ import { addIntervals, deleteIntervalsOfRuns, runIntervals } from './intervals';
 import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
 import { addRunNodes, deleteNodesOfRuns, interruptUnfinishedNodes, runNodes } from './run-nodes';
 import type { FlowbenchDb } from './schema';
-import { entryChanges } from '../core/run/run-entry';
+import { entryChanges, type RunEntry } from '../core/run/run-entry';
 import { deleteRunEntries, patchRunEntry, putRunEntries } from './run-list';
 import { FlowbenchError } from '../core/errors';
 
@@ -190,18 +190,28 @@ export async function cancelRequested(db: FlowbenchDb, id: RunId): Promise<boole
   return run?.status === 'running' && run.cancelRequestedAt !== null;
 }
 
-/** Queued runs, oldest first: by creation time, then by id (ids are time-ordered). */
-export async function queuedRuns(db: FlowbenchDb): Promise<RunRow[]> {
-  return oldestFirst(await runsWithStatus(db, 'queued'));
+/**
+ * Queued runs, oldest first: by creation time, then by id (ids are
+ * time-ordered). Their list entries, not their rows: an engine reads the
+ * queue at every claim, and reading every queued run's flow each time made a
+ * sweep's cost grow with the square of its runs.
+ */
+export async function queuedRuns(db: FlowbenchDb): Promise<QueuedRun[]> {
+  const ids = await db.runs.where('status').equals('queued').primaryKeys();
+  const entries = await db.runList.bulkGet(ids);
+  return oldestFirst(entries.filter((entry) => entry !== undefined));
 }
 
-function oldestFirst(runs: RunRow[]): RunRow[] {
-  const key = (run: RunRow) => `${run.createdAt} ${run.id}`;
+/** A queued run as an engine reads the queue. */
+export type QueuedRun = Pick<RunEntry, 'id' | 'createdAt' | 'requires' | 'statusReason'>;
+
+function oldestFirst<T extends QueuedRun>(runs: T[]): T[] {
+  const key = (run: T) => `${run.createdAt} ${run.id}`;
   return runs.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 /** How an engine reads the queue: why it cannot serve a run, or null when it can. */
-export type QueueReader = (run: RunRow) => string | null;
+export type QueueReader = (run: QueuedRun) => string | null;
 
 /**
  * Take the oldest queued run this engine can serve, in one transaction (a
@@ -217,18 +227,21 @@ export async function claimNextRun(
   claim: Partial<RunRow> | null,
 ): Promise<RunRow | undefined> {
   return db.transaction('rw', RUN_TABLES, async () => {
-    for (const run of await queuedRuns(db)) {
-      const reason = cannotServe(run);
+    for (const queued of await queuedRuns(db)) {
+      const reason = cannotServe(queued);
       if (reason === null) {
         if (claim === null) continue;
+        // The one row read whole: the run claimed.
+        const run = await db.runs.get(queued.id);
+        if (run?.status !== 'queued') continue;
         const claimed: RunRow = { ...run, ...claim, status: 'running' };
         await db.runs.put(claimed);
         await patchRunEntry(db, run.id, { ...claim, status: 'running' });
         return claimed;
       }
-      if (run.statusReason !== reason) {
-        await db.runs.update(run.id, { statusReason: reason });
-        await patchRunEntry(db, run.id, { statusReason: reason });
+      if (queued.statusReason !== reason) {
+        await db.runs.update(queued.id, { statusReason: reason });
+        await patchRunEntry(db, queued.id, { statusReason: reason });
       }
     }
     return undefined;

@@ -9,10 +9,12 @@
  * second engine can drive it; the driver holds a lease (refreshed while it
  * runs) so a run whose engine died can be told from one that is merely slow,
  * and it reads, at each refresh and twice a second between, whether any tab
- * asked to cancel the run (the record is the one place every tab can reach). Node logs are written on the
- * metric batches' cadence, not only when a node's status changes, so a crash
- * loses at most the last moments of a long node's logs. It always ends the
- * record, whatever way the run ends, after flushing what was buffered.
+ * asked to cancel the run (the record is the one place every tab can reach).
+ * Node outcomes and logs are written in batches, a few a second
+ * (`node-outcomes.ts`), not one write per change, so a run's cost per node
+ * stays flat however many nodes it has, and a crash loses at most the last
+ * moments of them. It always ends the record, whatever way the run ends,
+ * after flushing what was buffered.
  */
 import type { Catalog } from '../../src/core/catalog/catalog';
 import type { BackendChoice, TensorRuntime } from '../../src/core/runtime/tensor-runtime';
@@ -22,19 +24,18 @@ import { describeAdapter } from '../../src/core/runtime/tensor-runtime';
 import { errorMessage, executeFlow } from '../../src/core/engine/executor';
 import { describeIssues } from '../../src/core/flow/issues';
 import { sha256Hex } from '../../src/core/run/digest';
-import { MetricBatcher, metricBatchDefaults } from '../../src/core/run/metric-batcher';
+import { MetricBatcher } from '../../src/core/run/metric-batcher';
 import type { RunFingerprint } from '../../src/core/run/fingerprint';
 import { resolveRunParams } from '../../src/core/run/params';
 import {
   capText,
   recordLimits,
   type RunId,
-  type RunNodeRow,
   type RunRow,
   type RunStatus,
 } from '../../src/core/run/record';
 import { readStoredFile } from '../../src/db/files';
-import { LogFlusher } from './log-flusher';
+import { NODE_BATCH_MS, NodeOutcomes } from './node-outcomes';
 import { DEFAULT_LIVE_INTERVAL_MS, liveValues } from './live-values';
 import { messageTurn } from './message-turn';
 import { storageFailureReason, storeEnding } from './run-ending';
@@ -42,7 +43,7 @@ import { StorageWatch } from './storage-watch';
 import { putArtifact } from '../../src/db/artifacts';
 import { addInterval } from '../../src/db/intervals';
 import { putMetrics } from '../../src/db/metrics';
-import { putNodeLogs, putRunNodes } from '../../src/db/run-nodes';
+import { putRunNodes } from '../../src/db/run-nodes';
 import { cancelRequested, claimRun, renewLease, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { FlowbenchError, isFlowbenchError } from '../../src/core/errors';
@@ -169,13 +170,14 @@ export async function driveClaimedRun(
     options.onStorageFailure?.(storageFailureReason(error));
     abort.abort();
   };
-  const nodes = new Map<string, RunNodeRow>();
   const writes = new WriteChain(storageFailed);
-  const saveNode = (node: string, changes: Partial<RunNodeRow>) => {
-    const row = { ...nodes.get(node)!, ...changes };
-    nodes.set(node, row);
-    writes.add(() => watch.track(putRunNodes(db, [row])));
-  };
+  // Through the chain, so batches land in the order they were made.
+  const nodes = new NodeOutcomes({
+    runId,
+    write: (rows) => writes.add(() => watch.track(putRunNodes(db, rows))),
+    setTimer: options.setTimer,
+    delayMs: Math.min(NODE_BATCH_MS, options.metricBatch?.maxDelayMs ?? NODE_BATCH_MS),
+  });
 
   const batcher = new MetricBatcher({
     runId,
@@ -189,22 +191,6 @@ export async function driveClaimedRun(
   const abort = new AbortController();
   cancel.signal.addEventListener('abort', () => abort.abort(), { once: true });
   if (cancel.signal.aborted) abort.abort();
-  const logs = new LogFlusher({
-    setTimer: options.setTimer,
-    delayMs: options.metricBatch?.maxDelayMs ?? metricBatchDefaults.maxDelayMs,
-    // Through the chain, after the node's first row; only the logs field is written, so a
-    // flush never undoes a newer status.
-    write: (changed) =>
-      writes.add(() =>
-        watch.track(
-          putNodeLogs(
-            db,
-            runId,
-            changed.map((node) => [node, nodes.get(node)!.logs] as const),
-          ),
-        ),
-      ),
-  });
 
   let runtime: Awaited<ReturnType<RunDriverOptions['runtimeFor']>> | null = null;
   let programs: ProgramHost | undefined;
@@ -251,14 +237,13 @@ export async function driveClaimedRun(
       yieldNow: messageTurn,
       events: {
         nodeQueued(node) {
-          nodes.set(node, emptyNode(runId, node));
-          writes.add(() => watch.track(putRunNodes(db, [nodes.get(node)!])));
+          nodes.queued(node);
         },
         nodeStarted(node, at) {
-          saveNode(node, { status: 'running', startedAt: new Date(at).toISOString() });
+          nodes.update(node, { status: 'running', startedAt: new Date(at).toISOString() });
         },
         nodeFinished(node, outcome) {
-          saveNode(node, {
+          nodes.update(node, {
             // Stopped by a storage failure, not by the person: interrupted, as after a crash.
             status:
               outcome.status === 'cancelled' && storageFailure !== null
@@ -276,8 +261,9 @@ export async function driveClaimedRun(
         log(node, message) {
           const row = nodes.get(node);
           if (!row) return;
-          row.logs = capText(row.logs ? `${row.logs}\n${message}` : message, recordLimits.logs);
-          logs.changedLogs(node);
+          nodes.update(node, {
+            logs: capText(row.logs ? `${row.logs}\n${message}` : message, recordLimits.logs),
+          });
         },
         progress(node, done, total) {
           options.onProgress?.(node, done, total);
@@ -334,17 +320,17 @@ export async function driveClaimedRun(
   }
 
   live.close();
-  logs.close();
+  nodes.close();
   // Whatever happened, what was recorded is flushed before the run is closed.
   await batcher.flush().catch(() => undefined);
   // Stopped by the person: cancelled; by a storage failure: interrupted, as after a crash.
   const stopped =
     end.status === 'cancelled' && storageFailure === null ? 'cancelled' : 'interrupted';
-  for (const row of nodes.values())
+  for (const row of [...nodes.all()])
     if (row.status === 'running' || row.status === 'queued')
-      saveNode(row.node, { status: stopped });
-  // Logs are kept in memory while nodes run; write them once with the final outcomes.
-  writes.add(() => watch.track(putRunNodes(db, [...nodes.values()])));
+      nodes.update(row.node, { status: stopped });
+  // The last batch: every outcome not written yet, before the run is closed.
+  nodes.flush();
   await writes.settled();
   if (storageFailure !== null)
     end = {
@@ -374,10 +360,6 @@ export async function driveClaimedRun(
     watch.close();
   }
   return end.status;
-}
-
-function emptyNode(runId: RunId, node: string): RunNodeRow {
-  return { runId, node, status: 'queued', startedAt: null, durationMs: null, error: '', logs: '' };
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The run list entry record (table `runList`): what the lists of runs show
- * of one run — the runs table, a sweep's progress, the charts' sweep picker —
- * and nothing else: never the flow snapshot, the lease or the fingerprint.
+ * of one run — the runs table, a sweep's progress, the charts' sweep picker,
+ * an engine reading the queue — and nothing else: never the flow snapshot, the lease or the fingerprint.
  *
  * A run row holds its whole flow, and IndexedDB cannot read part of a row, so
  * a list that read run rows read every flow on every change. The entry is
@@ -17,6 +17,8 @@ import { flowIdSchema, runIdSchema } from './ids';
 import { defineRecord } from './migration';
 import { runCauses, runStatuses } from './run';
 
+const backend = z.enum(['webgpu', 'wasm']);
+
 export const runEntrySchema = z.object({
   id: runIdSchema,
   flowId: z.nullable(flowIdSchema),
@@ -28,6 +30,8 @@ export const runEntrySchema = z.object({
   statusReason: z.string(),
   /** Where it ran (`engine.backend`), or, before an engine claimed it, what it asked for. */
   backend: z.string(),
+  /** Devices it cannot run without: what an engine reads of the queue to tell what it can take. */
+  requires: z.array(backend),
   createdAt: z.string(),
   startedAt: z.nullable(z.string()),
   finishedAt: z.nullable(z.string()),

@@ -23,6 +23,7 @@ export function runEntryOf(run: RunRow, rev: number): RunEntry {
     status: run.status,
     statusReason: run.statusReason,
     backend: run.engine?.backend ?? run.backendChoice,
+    requires: [...run.requires],
     createdAt: run.createdAt,
     startedAt: run.startedAt,
     finishedAt: run.finishedAt,

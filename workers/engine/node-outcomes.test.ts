@@ -1,0 +1,143 @@
+/**
+ * Node outcomes are written in batches: a change marks its node, and the
+ * marked rows go to storage together, so a run of many nodes writes a few
+ * transactions, not one per node and change.
+ */
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCatalog } from '../../src/core/catalog/catalog';
+import { defineNodeKind } from '../../src/core/catalog/kind';
+import type { FlowDocument } from '../../src/core/flow/document';
+import type { RunId, RunNodeRow } from '../../src/core/run/record';
+import { runNodes } from '../../src/db/run-nodes';
+import { FlowbenchDb } from '../../src/db/schema';
+import { refuseWrites } from '../../src/db/testing';
+import { NodeOutcomes } from './node-outcomes';
+import { driveRun } from './run-driver';
+import { journalTestRun, testDriverOptions } from './testing';
+
+/** Timers the test fires by hand. */
+function manualTimers() {
+  const due: (() => void)[] = [];
+  return {
+    setTimer: (fire: () => void) => {
+      due.push(fire);
+      return () => due.splice(due.indexOf(fire) >>> 0, 1);
+    },
+    fireAll: () => due.splice(0).forEach((fire) => fire()),
+    pending: () => due.length,
+  };
+}
+
+describe('NodeOutcomes', () => {
+  it('writes the changes made within its delay as one batch of each node’s latest row', async () => {
+    const timers = manualTimers();
+    const written: RunNodeRow[][] = [];
+    const outcomes = new NodeOutcomes({
+      runId: 'r' as RunId,
+      write: (rows) => written.push([...rows]),
+      setTimer: timers.setTimer,
+      delayMs: 100,
+    });
+    outcomes.queued('first');
+    await Promise.resolve(); // the first batch goes at once
+    expect(written).toEqual([[expect.objectContaining({ node: 'first', status: 'queued' })]]);
+    written.length = 0;
+    for (const node of ['a', 'b', 'c']) outcomes.queued(node);
+    outcomes.update('a', { status: 'running' });
+    outcomes.update('a', { status: 'ok', durationMs: 1 });
+    expect(written).toEqual([]);
+    expect(timers.pending()).toBe(1);
+    timers.fireAll();
+    expect(written).toHaveLength(1);
+    expect(written[0]!.map((r) => [r.node, r.status])).toEqual([
+      ['a', 'ok'],
+      ['b', 'queued'],
+      ['c', 'queued'],
+    ]);
+    // Only what changed since goes in the next batch.
+    outcomes.update('c', { logs: 'hello' });
+    outcomes.flush();
+    expect(written[1]!.map((r) => [r.node, r.logs])).toEqual([['c', 'hello']]);
+    outcomes.flush();
+    expect(written).toHaveLength(2);
+  });
+
+  it('writes at once when a batch is full', async () => {
+    const timers = manualTimers();
+    const written: number[] = [];
+    const outcomes = new NodeOutcomes({
+      runId: 'r' as RunId,
+      write: (rows) => written.push(rows.length),
+      setTimer: timers.setTimer,
+      delayMs: 100,
+      maxRows: 4,
+    });
+    outcomes.queued('first');
+    await Promise.resolve();
+    for (let i = 0; i < 10; i++) outcomes.queued(`n${i}`);
+    outcomes.flush();
+    expect(written).toEqual([1, 4, 4, 2]);
+  });
+});
+
+const noop = defineNodeKind({
+  kind: 'test.noop',
+  title: 'No-op',
+  category: 'data',
+  description: 'Does nothing.',
+  params: {},
+  inputs: [],
+  outputs: [],
+  execute: () => Promise.resolve(),
+});
+
+let db: FlowbenchDb | undefined;
+afterEach(async () => {
+  db?.close();
+  await db?.delete();
+  db = undefined;
+});
+
+const opened = (held: FlowbenchDb) => (db = held);
+
+describe('driveRun of a flow of many nodes', () => {
+  it('writes the nodes of one run in batches, each node’s final outcome stored', async () => {
+    const db = new FlowbenchDb(`node-outcomes-${crypto.randomUUID()}`);
+    opened(db);
+    const batches: number[] = [];
+    refuseWrites(db, (write) => {
+      if (write.table === 'runNodes') batches.push(write.rows.length);
+      return false;
+    });
+    const count = 300;
+    const flow: FlowDocument = {
+      format: 'flowbench.flow/1',
+      name: 'many',
+      inputs: [],
+      outputs: [],
+      nodes: Array.from({ length: count }, (_, i) => ({
+        id: `n${i}`,
+        kind: 'test.noop',
+        params: {},
+        position: { x: 0, y: i * 10 },
+      })),
+      edges: [],
+    };
+    const id = await journalTestRun(db, flow, {});
+    // No batch falls due by time: the run's nodes go in the batch its start writes (every node
+    // queued, the first ones running) and in the one its end writes.
+    const timers = manualTimers();
+    const status = await driveRun(id, new AbortController().signal, {
+      ...testDriverOptions(db),
+      catalog: createCatalog([noop]),
+      setTimer: timers.setTimer,
+    });
+    expect(status).toBe('ok');
+    const stored = await runNodes(db, id);
+    expect(stored).toHaveLength(count);
+    expect(stored.every((row) => row.status === 'ok' && row.startedAt !== null)).toBe(true);
+    // Three changes per node (queued, running, ok), two writes for them all.
+    expect(batches).toEqual([count, count]);
+  });
+});
