@@ -23,6 +23,7 @@ import {
   deleteRuns,
   endRun,
   journalRun,
+  queuedRuns,
   renewLease,
   requestCancel,
   updateRun,
@@ -145,6 +146,21 @@ describe('the run list', () => {
     // Nothing new: the same array, so nothing re-renders.
     expect(mirror.apply(await runEntriesSince(db, mirror.rev))).toBe(false);
     expect(mirror.current).toBe(now);
+  });
+
+  it('gives the queue what each queued run requires, from the row when an older entry lacks it', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1', { requires: ['webgpu'] }));
+    await journalRun(
+      db,
+      runRow('r2', { requires: ['wasm'], createdAt: '2024-11-29T16:53:21.000Z' }),
+    );
+    await db.runList.update('r1' as RunId, { requires: undefined });
+    expect((await listRunEntries(db)).find((e) => e.id === 'r1')).not.toHaveProperty('requires');
+    expect((await queuedRuns(db)).map((run) => [run.id, run.requires])).toEqual([
+      ['r1', ['webgpu']],
+      ['r2', ['wasm']],
+    ]);
   });
 
   it('is followed live, deletions included', async () => {

@@ -199,11 +199,18 @@ export async function cancelRequested(db: FlowbenchDb, id: RunId): Promise<boole
 export async function queuedRuns(db: FlowbenchDb): Promise<QueuedRun[]> {
   const ids = await db.runs.where('status').equals('queued').primaryKeys();
   const entries = await db.runList.bulkGet(ids);
-  return oldestFirst(entries.filter((entry) => entry !== undefined));
+  const queued: QueuedRun[] = [];
+  for (const [i, entry] of entries.entries()) {
+    // An entry from before entries kept `requires`: the row says it.
+    const requires = entry?.requires ?? (await db.runs.get(ids[i]!))?.requires;
+    if (entry && requires) queued.push({ ...entry, requires });
+  }
+  return oldestFirst(queued);
 }
 
 /** A queued run as an engine reads the queue. */
-export type QueuedRun = Pick<RunEntry, 'id' | 'createdAt' | 'requires' | 'statusReason'>;
+export type QueuedRun = Pick<RunEntry, 'id' | 'createdAt' | 'statusReason'> &
+  Required<Pick<RunEntry, 'requires'>>;
 
 function oldestFirst<T extends QueuedRun>(runs: T[]): T[] {
   const key = (run: T) => `${run.createdAt} ${run.id}`;

@@ -166,13 +166,14 @@ describe('a database of every earlier schema version opens with the current one'
       const entries = await listRunEntries(db);
       entries.forEach((e) => expectValid(runEntrySchema, e, `run list entry ${e.id}`));
       expect(entries.map((e) => e.id).sort()).toEqual(runs.map((r) => r.id).sort());
-      for (const entry of entries)
-        expect({ ...entry, rev: 0 }).toEqual(
-          runEntryOf(
-            runs.find((r) => r.id === entry.id)!,
-            0,
-          ),
+      for (const entry of entries) {
+        const { requires, ...made } = runEntryOf(
+          runs.find((r) => r.id === entry.id)!,
+          0,
         );
+        // Entries written before they kept `requires` have none (the queue reads the row then).
+        expect({ ...entry, rev: 0 }).toEqual('requires' in entry ? { ...made, requires } : made);
+      }
     });
   }
 });

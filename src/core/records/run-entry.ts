@@ -30,8 +30,12 @@ export const runEntrySchema = z.object({
   statusReason: z.string(),
   /** Where it ran (`engine.backend`), or, before an engine claimed it, what it asked for. */
   backend: z.string(),
-  /** Devices it cannot run without: what an engine reads of the queue to tell what it can take. */
-  requires: z.array(backend),
+  /**
+   * Devices it cannot run without: what an engine reads of the queue to tell
+   * what it can take. Absent on entries written before it was kept (the
+   * queue then reads the run's row).
+   */
+  requires: z.optional(z.array(backend)),
   createdAt: z.string(),
   startedAt: z.nullable(z.string()),
   finishedAt: z.nullable(z.string()),
