@@ -17,8 +17,8 @@ export type SeriesComparison =
 
 export function compareSeries(
   metric: string,
-  recorded: readonly number[],
-  rerun: readonly number[],
+  recorded: ArrayLike<number>,
+  rerun: ArrayLike<number>,
 ): SeriesComparison {
   const length = Math.max(recorded.length, rerun.length);
   for (let step = 0; step < length; step++)

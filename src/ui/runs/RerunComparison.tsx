@@ -11,7 +11,7 @@ import {
 import { compareSeries, describeComparison } from '../../core/run/compare';
 import { finishedRunStatuses, type RunRow } from '../../core/run/record';
 import { live } from '../../db/live';
-import { metricNames, metricSeries } from '../../db/metrics';
+import { metricNames, metricSeriesColumns } from '../../db/metrics';
 import { db } from '../db';
 import { useLive } from '../live';
 import { useRun } from './queries';
@@ -32,8 +32,9 @@ export function RerunComparison({ run }: { run: RunRow }) {
           [...names].sort().map(async (name) =>
             compareSeries(
               name,
-              (await metricSeries(db, original, name)).map((p) => p.value),
-              (await metricSeries(db, run.id, name)).map((p) => p.value),
+              // The stored chunks' value columns, copied: no object per point.
+              (await metricSeriesColumns(db, original, name)).value,
+              (await metricSeriesColumns(db, run.id, name)).value,
             ),
           ),
         );
