@@ -16,6 +16,16 @@ export interface WriteToPixelTrial {
   basePoints: number;
 }
 
+/** The live chart opening a long series already stored. */
+export interface OpenStoredTrial {
+  /** ms from mounting the chart to its first frame drawn with every point. */
+  ms: number;
+  /** The longest main-thread task over 50 ms meanwhile (Long Tasks API; 0 when none was). */
+  longestTaskMs: number;
+  /** Every long task's duration, in ms. */
+  longTasksMs: number[];
+}
+
 export interface ChartBench {
   /** Our chart (`MetricChartView`, as the app uses it): `points` points, then `flushes` flushes of `perFlush`. */
   ours(points: number, flushes: number, perFlush: number): Promise<ChartTrial>;
@@ -32,6 +42,8 @@ export interface ChartBench {
     perBatch: number,
     gapMs: number,
   ): Promise<WriteToPixelTrial>;
+  /** The live chart (`MetricChart`) opened on a stored series of `points` points (written first, untimed, by the worker). */
+  openStored(points: number): Promise<OpenStoredTrial>;
 }
 
 export const CHART_BENCH_GLOBAL = 'flowbenchCharts';

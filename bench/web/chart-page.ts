@@ -24,6 +24,7 @@ import {
   CHART_BENCH_GLOBAL,
   type ChartBench,
   type ChartTrial,
+  type OpenStoredTrial,
   type WriterReply,
   type WriterRequest,
   type WriteToPixelTrial,
@@ -213,6 +214,48 @@ async function writeToPixel(
   }
 }
 
+async function openStored(points: number): Promise<OpenStoredTrial> {
+  drawLog.length = 0;
+  await deleteAllMetrics(db);
+  const runId = crypto.randomUUID();
+  const worker = new Worker(new URL('./chart-writer.worker.ts', import.meta.url), {
+    type: 'module',
+  });
+  const root = createRoot(host);
+  const longTasksMs: number[] = [];
+  const observer = new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) longTasksMs.push(entry.duration);
+  });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      worker.onmessage = (event: MessageEvent<WriterReply>) =>
+        'error' in event.data ? reject(new Error(event.data.error)) : resolve();
+      worker.postMessage({ type: 'base', runId, name: METRIC, points } satisfies WriterRequest);
+    });
+    observer.observe({ type: 'longtask', buffered: false });
+    const start = epochNow();
+    root.render(
+      createElement(
+        EditorProvider,
+        null,
+        createElement(MetricChart, {
+          metric: METRIC,
+          runs: [run(runId)],
+          settings: defaultChartSettings,
+        }),
+      ),
+    );
+    const ms = (await drawnWith(points)) - start;
+    // Long task entries arrive after the task that made them.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return { ms, longestTaskMs: Math.max(0, ...longTasksMs), longTasksMs };
+  } finally {
+    observer.disconnect();
+    root.unmount();
+    worker.terminate();
+  }
+}
+
 await db.open();
-const bench: ChartBench = { ours, bare, writeToPixel };
+const bench: ChartBench = { ours, bare, writeToPixel, openStored };
 Object.assign(window, { [CHART_BENCH_GLOBAL]: bench });
