@@ -53,6 +53,8 @@ const CANCEL_GRACE_MS = 5_000;
  * it and the one budget has something to refuse.
  */
 const POOL_BUDGET = 100_000;
+/** How long a Cancel click may wait for its button (a run that ended meanwhile disables it). */
+const CANCEL_CLICK_MS = 5_000;
 /** How often the pool bookings are looked at while the scenario runs and settles. */
 const POOL_LOOK_MS = 100;
 
@@ -151,8 +153,16 @@ async function perform(context: BrowserContext, tabs: Tabs, action: Action): Pro
       const id = await runs.idOf(row);
       await runs.select(runs.row(id));
       if (!(await toolbar.cancelButton.isEnabled())) return;
-      tabs.cancels.push({ id, at: Date.now() });
-      await toolbar.cancelRun();
+      // The run may end between the look and the click (the button is then disabled for good):
+      // a click that does not happen soon is not a cancel.
+      const at = Date.now();
+      if (
+        await toolbar.cancelButton.click({ timeout: CANCEL_CLICK_MS }).then(
+          () => true,
+          () => false,
+        )
+      )
+        tabs.cancels.push({ id, at });
       return;
     }
     case 'quota': {
