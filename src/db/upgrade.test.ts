@@ -280,6 +280,45 @@ describe('the upgrade to version 7', () => {
     return { runId, name, points: points.filter((p) => p.runId === runId && p.name === name) };
   })();
 
+  it('refuses a point row that is no number, naming it, and leaves the database as it was', async () => {
+    const name = `flowbench-fixture-${crypto.randomUUID()}`;
+    const bad = { ...longest.points[7]!, value: 'high' };
+    await restoreFixtureDb(fixture, name, (store, rows) =>
+      store === 'metrics'
+        ? rows.map((row) =>
+            row.step === bad.step && row.runId === bad.runId && row.name === bad.name ? bad : row,
+          )
+        : rows,
+    );
+    const db = new FlowbenchDb(name);
+    opened.push(db);
+    const error = await db.open().then(
+      () => null,
+      (e: unknown) => e,
+    );
+    const inner = (error as { inner?: unknown } | null)?.inner;
+    expect(
+      isFlowbenchError(error, 'bad-stored-record') || isFlowbenchError(inner, 'bad-stored-record'),
+    ).toBe(true);
+    const message = `${(error as Error).message} ${inner instanceof Error ? inner.message : ''}`;
+    expect(message).toContain(JSON.stringify([bad.runId, bad.name, bad.step]));
+    db.close();
+    // The versionchange transaction was undone: every point row is still there, as it was.
+    const raw = await new Promise<IDBDatabase>((resolve, reject) => {
+      const open = indexedDB.open(name);
+      open.onsuccess = () => resolve(open.result);
+      open.onerror = () => reject(open.error ?? new Error('cannot open'));
+    });
+    expect(raw.version).toBe(fixture.idbVersion);
+    const count = await new Promise<number>((resolve, reject) => {
+      const request = raw.transaction('metrics').objectStore('metrics').count();
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error ?? new Error('cannot count'));
+    });
+    raw.close();
+    expect(count).toBe(points.length);
+  });
+
   it('stores each series as chunks of at most 2,048 points, far fewer rows than points', async () => {
     expect(longest.points.length).toBeGreaterThan(2048);
     const db = await openFixture(fixture);
