@@ -282,7 +282,7 @@ describe('the upgrade to version 7', () => {
 
   it('refuses a point row that is no number, naming it, and leaves the database as it was', async () => {
     const name = `flowbench-fixture-${crypto.randomUUID()}`;
-    const bad = { ...longest.points[7]!, value: 'high' };
+    const bad: Record<string, unknown> = { ...longest.points[7]!, value: 'high' };
     await restoreFixtureDb(fixture, name, (store, rows) =>
       store === 'metrics'
         ? rows.map((row) =>
