@@ -18,7 +18,7 @@ export interface ColumnInfo {
   readonly name: string;
   readonly type: ColumnType;
   readonly missing: number;
-  /** Distinct present values (capped at `DISTINCT_CAP` + 1: past that, only "many"). */
+  /** Distinct present values, counted up to `CATEGORY_MAX` + 1 (past that, only "many"). */
   readonly distinct: number;
   /** Whether every present value is an integer (a `number` column only). */
   readonly integers: boolean;
@@ -28,28 +28,53 @@ export interface ColumnInfo {
 export const NUMBER_SHARE = 0.9;
 /** Most distinct values a `category` column may have. */
 export const CATEGORY_MAX = 50;
-const DISTINCT_CAP = 10_000;
 
-/** The type and counts of column `c`. */
-export function describeColumn(table: RawTable, c: number): ColumnInfo {
+/**
+ * What one pass over a column learned, cell by cell, so the dataset is made
+ * without reading a cell twice: which cells are missing, and each cell as a
+ * number or a yes/no as 1/0 (NaN where missing or neither).
+ */
+export interface ColumnScan {
+  readonly info: ColumnInfo;
+  readonly missing: Uint8Array;
+  /** Float32, as the dataset's features are; `null` when no cell is a number or a yes/no. */
+  readonly numbers: Float32Array | null;
+}
+
+/** The type, counts and per-cell values of column `c`. */
+export function scanColumn(table: RawTable, c: number): ColumnScan {
   const cells = table.columns[c]!;
   const name = table.names[c]!;
+  const missingCells = new Uint8Array(cells.length);
+  // Made at the first number: a column of words never pays for it.
+  let values: Float32Array | null = null;
+  const valuesOf = () => (values ??= new Float32Array(cells.length).fill(Number.NaN));
   let missing = 0;
   let numbers = 0;
   let booleans = 0;
   let integers = true;
   const distinct = new Set<string>();
-  for (const cell of cells) {
+  for (let r = 0; r < cells.length; r++) {
+    const cell = cells[r]!;
     if (isMissing(cell)) {
       missing++;
+      missingCells[r] = 1;
       continue;
     }
     const n = numberOf(cell);
     if (n !== null) {
       numbers++;
+      valuesOf()[r] = n;
       if (!Number.isInteger(n)) integers = false;
-    } else if (booleanOf(cell) !== null) booleans++;
-    if (distinct.size <= DISTINCT_CAP) distinct.add(textOf(cell));
+    } else {
+      const b = booleanOf(cell);
+      if (b !== null) {
+        booleans++;
+        valuesOf()[r] = Number(b);
+      }
+    }
+    // Past CATEGORY_MAX the count decides nothing more; stop paying for it.
+    if (distinct.size <= CATEGORY_MAX) distinct.add(textOf(cell));
   }
   const present = cells.length - missing;
   const type: ColumnType =
@@ -57,10 +82,22 @@ export function describeColumn(table: RawTable, c: number): ColumnInfo {
       ? 'boolean'
       : present > 0 && numbers >= NUMBER_SHARE * present
         ? 'number'
-        : distinct.size <= Math.max(CATEGORY_MAX, 0) && distinct.size < Math.max(2, present)
+        : distinct.size <= CATEGORY_MAX && distinct.size < Math.max(2, present)
           ? 'category'
           : 'text';
-  return { name, type, missing, distinct: distinct.size, integers: type === 'number' && integers };
+  const info = {
+    name,
+    type,
+    missing,
+    distinct: distinct.size,
+    integers: type === 'number' && integers,
+  };
+  return { info, missing: missingCells, numbers: values };
+}
+
+/** The type and counts of column `c`. */
+export function describeColumn(table: RawTable, c: number): ColumnInfo {
+  return scanColumn(table, c).info;
 }
 
 /** Every column's type and counts. */

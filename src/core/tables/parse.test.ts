@@ -145,3 +145,17 @@ describe('reading Parquet', () => {
     expect(e.message).toMatch(/^b\.parquet, line 1: not a Parquet file/);
   });
 });
+
+describe('reading numbers', () => {
+  it('reads plain decimals exactly as Number() does, and leaves the rest to it', async () => {
+    const { numberOf } = await import('./table');
+    const texts = ['0', '-0', '12', '-12.3456', '+7.5', '0.1', '123456789012345', '1.', '.5'];
+    for (const t of texts) expect(Object.is(numberOf(t), Number(t)), t).toBe(true);
+    expect(numberOf('1234567890123456789')).toBe(Number('1234567890123456789'));
+    expect(numberOf('1e-30')).toBe(1e-30);
+    expect(numberOf('1.2.3')).toBeNull();
+    expect(numberOf('-')).toBeNull();
+    expect(numberOf(' ')).toBeNull();
+    expect(numberOf(' 4 ')).toBe(4);
+  });
+});

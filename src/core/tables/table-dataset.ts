@@ -11,8 +11,8 @@
  */
 import type { Dataset, DatasetTask } from '../catalog/values';
 import { FlowbenchError } from '../errors';
-import { describeColumns, type ColumnInfo } from './columns';
-import { booleanOf, isMissing, numberOf, textOf, type Cell, type RawTable } from './table';
+import { scanColumn, type ColumnInfo } from './columns';
+import { isMissing, numberOf, textOf, type RawTable } from './table';
 
 export const missingPolicies = ['drop rows', 'mean', 'error'] as const;
 export type MissingPolicy = (typeof missingPolicies)[number];
@@ -77,22 +77,25 @@ function sortedValues(values: Iterable<string>): string[] {
 
 /** How one feature column becomes one or more feature values. */
 type Encoder =
-  | { kind: 'number'; column: number; name: string; mean: number }
+  | {
+      kind: 'number';
+      column: number;
+      name: string;
+      mean: number;
+      /** The kept rows' values, parsed once (NaN where missing). */
+      values: Float32Array;
+    }
   | { kind: 'one-hot'; column: number; name: string; values: string[]; shares: number[] };
 
 /** Where each value of a one-hot encoder goes. */
 const slotsOf = (values: readonly string[]) => new Map(values.map((v, k) => [v, k]));
 
-function numericValue(cell: Cell): number | null {
-  const b = booleanOf(cell);
-  return b !== null ? Number(b) : numberOf(cell);
-}
-
 /** Builds the dataset; throws a catalogue error naming the file, row and column at fault. */
 export function tableToDataset(table: RawTable, choices: TableChoices): TableDataset {
   const { file } = choices;
   if (table.rowCount === 0) throw new FlowbenchError('table-empty', { file });
-  const columns = describeColumns(table);
+  const scans = table.names.map((_, c) => scanColumn(table, c));
+  const columns = scans.map((scan) => scan.info);
   const indexOf = (name: string, role: string): number => {
     const at = table.names.indexOf(name);
     if (at === -1)
@@ -121,10 +124,12 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
   // Rows kept: a missing label is never usable; a missing feature per the policy.
   const keep: number[] = [];
   const labelCells = table.columns[labelAt]!;
+  const missingOf = scans.map((scan) => scan.missing);
+  const featureMissing = featureAt.map((c) => missingOf[c]!);
   for (let r = 0; r < table.rowCount; r++) {
-    const missingAt = isMissing(labelCells[r])
-      ? labelAt
-      : featureAt.find((c) => isMissing(table.columns[c]![r]));
+    let missingAt: number | undefined = missingOf[labelAt]![r] ? labelAt : undefined;
+    for (let f = 0; missingAt === undefined && f < featureAt.length; f++)
+      if (featureMissing[f]![r]) missingAt = featureAt[f];
     if (missingAt === undefined || (missingAt !== labelAt && choices.missing === 'mean')) {
       keep.push(r);
       continue;
@@ -147,21 +152,24 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     if (info.type === 'number' || info.type === 'boolean') {
       let sum = 0;
       let n = 0;
-      for (const r of keep) {
-        const cell = cells[r]!;
-        if (isMissing(cell)) continue;
-        const v = numericValue(cell);
-        if (v === null)
+      const values = new Float32Array(keep.length).fill(Number.NaN);
+      const { missing, numbers } = scans[c]!;
+      for (let i = 0; i < keep.length; i++) {
+        const r = keep[i]!;
+        if (missing[r]) continue;
+        const v = numbers ? numbers[r]! : Number.NaN;
+        if (Number.isNaN(v))
           throw new FlowbenchError('table-bad-value', {
             file,
             row: r + 1,
             column: info.name,
-            problem: `${JSON.stringify(cell)} is not a number, in a column of numbers`,
+            problem: `${JSON.stringify(cells[r])} is not a number, in a column of numbers`,
           });
+        values[i] = v;
         sum += v;
         n++;
       }
-      return { kind: 'number', column: c, name: info.name, mean: n > 0 ? sum / n : 0 };
+      return { kind: 'number', column: c, name: info.name, mean: n > 0 ? sum / n : 0, values };
     }
     const counts = new Map<string, number>();
     let present = 0;
@@ -182,16 +190,23 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
   const features = new Float32Array(keep.length * featureSize);
   let offset = 0;
   for (const e of encoders) {
+    if (e.kind === 'number') {
+      for (let i = 0; i < keep.length; i++) {
+        const v = e.values[i]!;
+        features[i * featureSize + offset] = Number.isNaN(v) ? e.mean : v;
+      }
+      offset += 1;
+      continue;
+    }
     const cells = table.columns[e.column]!;
-    const slots = e.kind === 'one-hot' ? slotsOf(e.values) : null;
+    const slots = slotsOf(e.values);
     keep.forEach((r, i) => {
       const cell = cells[r]!;
       const at = i * featureSize + offset;
-      if (e.kind === 'number') features[at] = isMissing(cell) ? e.mean : numericValue(cell)!;
-      else if (isMissing(cell)) e.shares.forEach((share, k) => (features[at + k] = share));
-      else features[at + slots!.get(textOf(cell))!] = 1;
+      if (isMissing(cell)) e.shares.forEach((share, k) => (features[at + k] = share));
+      else features[at + slots.get(textOf(cell))!] = 1;
     });
-    offset += e.kind === 'number' ? 1 : e.values.length;
+    offset += e.values.length;
   }
   const numericColumns = positionsOfNumbers(encoders);
 
@@ -209,9 +224,10 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
   let dataset: Dataset;
   if (task === 'regression') {
     const targets = new Float32Array(keep.length);
+    const parsed = scans[labelAt]!.numbers;
     keep.forEach((r, i) => {
-      const v = numericValue(labelCells[r]!);
-      if (v === null)
+      const v = parsed ? parsed[r]! : Number.NaN;
+      if (Number.isNaN(v))
         throw new FlowbenchError('table-bad-value', {
           file,
           row: r + 1,
@@ -222,11 +238,12 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     });
     dataset = { ...base, labels: new Int32Array(keep.length), classes: 1, task, targets };
   } else {
-    const classNames = sortedValues(keep.map((r) => textOf(labelCells[r]!)));
+    const texts = keep.map((r) => textOf(labelCells[r]!));
+    const classNames = sortedValues(texts);
     if (classNames.length < 2)
       throw new FlowbenchError('table-single-class', { file, column: label, classes: classNames });
     const index = new Map(classNames.map((c, i) => [c, i]));
-    const labels = Int32Array.from(keep, (r) => index.get(textOf(labelCells[r]!))!);
+    const labels = Int32Array.from(texts, (t) => index.get(t)!);
     dataset = { ...base, labels, classes: classNames.length, task, classNames };
   }
   return {

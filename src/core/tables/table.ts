@@ -25,13 +25,21 @@ export interface RawTable {
 
 /** Texts read as a missing value (compared trimmed, case-insensitive), beside an empty cell. */
 const missingWords = new Set(['', 'na', 'n/a', 'nan', 'null', 'none', '?']);
+const MISSING_LONGEST = 4;
 
 /** Whether a cell holds no value. */
 export function isMissing(cell: Cell | undefined): boolean {
   if (cell === null || cell === undefined) return true;
   if (typeof cell === 'number') return Number.isNaN(cell);
-  if (typeof cell === 'string') return missingWords.has(cell.trim().toLowerCase());
-  return false;
+  if (typeof cell !== 'string') return false;
+  // Fast path, taken by nearly every cell: longer than any missing word and not padded.
+  if (
+    cell.length > MISSING_LONGEST &&
+    cell.charCodeAt(0) > 32 &&
+    cell.charCodeAt(cell.length - 1) > 32
+  )
+    return false;
+  return missingWords.has(cell.trim().toLowerCase());
 }
 
 /** A cell as a finite number, or `null` when it is not one (`"1e-30"` is; `"1,5"` and `"abc"` are not). */
@@ -39,10 +47,50 @@ export function numberOf(cell: Cell): number | null {
   if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
   if (typeof cell === 'boolean') return null;
   if (cell === null) return null;
-  const text = cell.trim();
-  if (text === '') return null;
-  const value = Number(text);
-  return Number.isFinite(value) ? value : null;
+  const quick = plainDecimal(cell);
+  if (quick !== undefined) return quick;
+  // Number() skips surrounding whitespace itself, but reads a blank as 0.
+  const value = Number(cell);
+  if (!Number.isFinite(value)) return null;
+  return value !== 0 || cell.trim() !== '' ? value : null;
+}
+
+/** Exact powers of ten, for the fast path below. */
+const TENS = Array.from({ length: 23 }, (_, k) => 10 ** k);
+
+/**
+ * The value of a plain decimal (`-12.3456`: a sign, up to 15 digits, one
+ * point), or `undefined` for anything else, which `Number()` then reads.
+ * Nearly every numeric cell of a table is one; reading it here costs a
+ * fraction of a general parse. Exact: the digits make an integer below 2^53
+ * and the power of ten is exact, so the one division rounds correctly (the
+ * fast path of every correct float parser).
+ */
+function plainDecimal(text: string): number | undefined {
+  const n = text.length;
+  if (n === 0 || n > 17) return undefined;
+  let i = 0;
+  let negative = false;
+  const first = text.charCodeAt(0);
+  if (first === 45 /* - */ || first === 43 /* + */) {
+    negative = first === 45;
+    i = 1;
+  }
+  let mantissa = 0;
+  let digits = 0;
+  let decimals = -1;
+  for (; i < n; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 48 && c <= 57) {
+      mantissa = mantissa * 10 + (c - 48);
+      digits++;
+      if (decimals >= 0) decimals++;
+    } else if (c === 46 /* . */ && decimals < 0) decimals = 0;
+    else return undefined;
+  }
+  if (digits === 0 || digits > 15) return undefined;
+  const value = decimals > 0 ? mantissa / TENS[decimals]! : mantissa;
+  return negative ? -value : value;
 }
 
 /** A cell as a boolean, or `null` when it is not one (`true`/`false`, any case). */
