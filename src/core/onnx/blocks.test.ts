@@ -1,5 +1,5 @@
 /**
- * The conv and attention blocks on onnxruntime (WASM, under Node): every
+ * The conv (1-D and 2-D) and attention blocks on onnxruntime (WASM, under Node): every
  * weight's gradient against central finite differences of the loss, the
  * inference graph computing what the train step optimises, and a few
  * hundred train steps learning a fixed synthetic problem.
@@ -11,6 +11,8 @@ import { buildAttentionInference, initAttentionWeights, type AttentionSpec } fro
 import { buildAttentionTrainStep } from './attention-train.ts';
 import { buildConv1dInference, initConv1dWeights, type Conv1dSpec } from './conv1d.ts';
 import { buildConv1dTrainStep } from './conv1d-train.ts';
+import { buildConv2dInference, initConv2dWeights, type Conv2dSpec } from './conv2d.ts';
+import { buildConv2dTrainStep } from './conv2d-train.ts';
 import type { MlpOptimizer, MlpWeights } from './mlp.ts';
 import type { TrainStep } from './train-step.ts';
 
@@ -274,5 +276,80 @@ describe('attention block', () => {
     const after = get(await inference({ x: tensor(changed, [1, 4, 4]) }), 'logits');
     expect(Array.from(after.slice(0, 6))).toEqual(Array.from(before.slice(0, 6)));
     expect(after[6]).not.toEqual(before[6]);
+  });
+});
+
+describe.each([
+  { loss: 'softmax_cross_entropy', kernel: 3 },
+  { loss: 'huber', kernel: 2 },
+] as const)('conv2d block gradients ($loss, kernel $kernel)', ({ loss, kernel }) => {
+  it('match central finite differences for every weight', async () => {
+    const spec: Conv2dSpec = {
+      channels: 2,
+      height: 5,
+      width: 4,
+      filters: 3,
+      kernel,
+      outputSize: 3,
+    };
+    const random = createRandom(8);
+    const weights = perturbBiases(initConv2dWeights(spec, random), random);
+    const x = Float32Array.from({ length: 3 * 2 * 5 * 4 }, () => 2 * random() - 1);
+    const y = Float32Array.from({ length: 3 * 3 }, (_, i) =>
+      loss === 'huber' ? 3 * (random() - 0.5) : i % 3 === (i % 4) % 3 ? 1 : 0,
+    );
+    const step = buildConv2dTrainStep(spec, { optimizer: 'sgd', loss, emitGradients: true });
+    const data = { x: tensor(x, [3, 2, 5, 4]), y: tensor(y, [3, 3]) };
+    expect(await checkGradients(step, weights, data)).toBe(3 * 2 * kernel * kernel + 3 + 3 * 3 + 3);
+  });
+});
+
+describe('conv2d block', () => {
+  const spec: Conv2dSpec = {
+    channels: 1,
+    height: 8,
+    width: 8,
+    filters: 6,
+    kernel: 3,
+    outputSize: 2,
+  };
+
+  /** 8×8 images of a horizontal or a vertical bar at a random place: the class is its direction. */
+  function bars(count: number, random: () => number) {
+    const x = new Float32Array(count * 64);
+    const y = new Float32Array(count * 2);
+    for (let n = 0; n < count; n++) {
+      const vertical = n % 2 === 1;
+      const at = Math.floor(random() * 8);
+      for (let i = 0; i < 8; i++) x[n * 64 + (vertical ? i * 8 + at : at * 8 + i)] = 1;
+      y[n * 2 + (vertical ? 1 : 0)] = 1;
+    }
+    return { x: tensor(x, [count, 1, 8, 8]), y: tensor(y, [count, 2]) };
+  }
+
+  it('infers the logits its train step scores (same cross-entropy)', async () => {
+    const random = createRandom(2);
+    const weights = perturbBiases(initConv2dWeights(spec, random), random);
+    const data = bars(6, random);
+    const inference = await open(buildConv2dInference(spec, weights).model);
+    const probabilities = get(await inference({ x: data.x }), 'probabilities');
+    const labels = data.y.data;
+    const crossEntropy = -mean(
+      Array.from({ length: 6 }, (_, n) =>
+        Math.log(labels[2 * n]! ? probabilities[2 * n]! : probabilities[2 * n + 1]!),
+      ),
+    );
+    const step = buildConv2dTrainStep(spec, { optimizer: 'sgd', loss: 'softmax_cross_entropy' });
+    const [first] = await train(step, weights, data, 0, 1);
+    expect(first).toBeCloseTo(crossEntropy, 5);
+  });
+
+  it('learns to tell horizontal from vertical bars', async () => {
+    const random = createRandom(4);
+    const weights = initConv2dWeights(spec, random);
+    const data = bars(32, random);
+    const step = buildConv2dTrainStep(spec, { optimizer: 'adam', loss: 'softmax_cross_entropy' });
+    const losses = await train(step, weights, data, 0.05, 200);
+    expect(mean(losses.slice(-10))).toBeLessThan(0.25 * mean(losses.slice(0, 10)));
   });
 });

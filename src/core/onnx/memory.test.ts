@@ -5,6 +5,7 @@ import { TracingGraphBuilder } from './graph-trace.ts';
 import { estimateMemory, inferShapes } from './memory.ts';
 import { buildMlpInference, buildMlpTrainStep, initMlpWeights, type MlpSpec } from './mlp.ts';
 import { buildConv1dTrainStep } from './conv1d-train.ts';
+import { buildConv2dTrainStep } from './conv2d-train.ts';
 import { buildAttentionTrainStep } from './attention-train.ts';
 import { elementCount } from './mlp-spec.ts';
 
@@ -107,6 +108,16 @@ describe('estimateMemory', () => {
         ),
       // Conv output and its ReLU mask/gradient: [batch, 16, 64] floats each.
       activation: 16 * 64 * 4,
+    },
+    {
+      block: 'conv2d',
+      build: () =>
+        buildConv2dTrainStep(
+          { channels: 3, height: 12, width: 10, filters: 8, kernel: 3, outputSize: 4 },
+          { optimizer: 'adam', loss: 'huber', emitGradients: true },
+        ),
+      // Conv output and its ReLU mask/gradient: [batch, 8, 12, 10] floats each.
+      activation: 8 * 12 * 10 * 4,
     },
     {
       block: 'attention',

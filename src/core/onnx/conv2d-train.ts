@@ -1,0 +1,75 @@
+/**
+ * The conv2d block's train step: forward, loss, backward and the optimizer
+ * update as one ONNX graph, weights in → updated weights out.
+ *
+ * Idea: as for the 1-D block (conv1d-train.ts), the Conv's weight gradient
+ * is itself a Conv. With the batch and channel axes of `x` swapped
+ * (`[channels, batch, H, W]`) and the output gradient `dz` as the kernel
+ * (`[filters, batch, H, W]`), the same 'same' padding gives `[channels,
+ * filters, k, k]` — `Σ_b Σ_{i,j} dz[b,f,i,j] · x[b,c,i+u−pad,j+v−pad]` —
+ * which one Transpose turns into `dW`. Only ops every execution provider
+ * runs (Conv, Transpose, Gemm, Where, ReduceSum). Trade-off: that Conv's
+ * kernel is the whole image, a shape kernels are not tuned for; for the
+ * small images this block is for, it costs little.
+ */
+import { TracingGraphBuilder } from './graph-trace.ts';
+import { conv2dForward, conv2dWeightLayout, samePads2d, type Conv2dSpec } from './conv2d.ts';
+import { need, weightRefs } from './block-weights.ts';
+import { scalar } from './mlp-activations.ts';
+import { BATCH } from './mlp-layers.ts';
+import { declareOptimizer } from './mlp-optim.ts';
+import {
+  checkLossKind,
+  finishTrainStep,
+  lossWithGradient,
+  type TrainStep,
+  type TrainStepOptions,
+} from './train-step.ts';
+
+/**
+ * Builds the conv2d block's train step; inputs `x [batch, channels, height,
+ * width]` and `y [batch, outputs]`, the loss averaged over the batch.
+ */
+export function buildConv2dTrainStep(spec: Conv2dSpec, options: TrainStepOptions): TrainStep {
+  checkLossKind(options.loss);
+  const layout = conv2dWeightLayout(spec);
+  const g = new TracingGraphBuilder(`conv2d_train_step_${options.optimizer}_${options.loss}`);
+  const x = g.input('x', 'float32', [BATCH, spec.channels, spec.height, spec.width]);
+  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
+  const w = weightRefs(g, layout);
+  const optimizer = declareOptimizer(g, options.optimizer, layout);
+
+  const { z, pooled, logits } = conv2dForward(g, spec, x, w);
+  const { loss, dLogits } = lossWithGradient(g, options.loss, logits, y, spec.outputSize);
+
+  const batchAxis = g.constant([0], 'int64');
+  const gradients = new Map([
+    ['head.W', g.op('Gemm', [pooled, dLogits], { transA: 1 })],
+    ['head.b', g.op('ReduceSum', [dLogits, batchAxis], { keepdims: 0 })],
+  ]);
+  // The mean over the image spreads each pooled gradient evenly over its pixels.
+  const dPooled = g.op('Mul', [
+    g.op('Gemm', [dLogits, need(w, 'head.W')], { transB: 1 }),
+    scalar(g, 1 / (spec.height * spec.width)),
+  ]);
+  const dPerPixel = g.op('Unsqueeze', [dPooled, g.constant([2, 3], 'int64')]);
+  const dz = g.op('Where', [g.op('Greater', [z, scalar(g, 0)]), dPerPixel, scalar(g, 0)]);
+  gradients.set('conv.b', g.op('ReduceSum', [dz, g.constant([0, 2, 3], 'int64')], { keepdims: 0 }));
+  const swap = { perm: [1, 0, 2, 3] };
+  const dWSwapped = g.op('Conv', [g.op('Transpose', [x], swap), g.op('Transpose', [dz], swap)], {
+    kernel_shape: [spec.height, spec.width],
+    pads: samePads2d(spec.kernel),
+  });
+  gradients.set('conv.W', g.op('Transpose', [dWSwapped], swap));
+
+  return finishTrainStep(g, {
+    layout,
+    weights: w,
+    gradients,
+    optimizer,
+    x,
+    y,
+    loss,
+    emitGradients: options.emitGradients === true,
+  });
+}
