@@ -82,8 +82,8 @@ type Encoder =
       column: number;
       name: string;
       mean: number;
-      /** The kept rows' values, parsed once (NaN where missing). */
-      values: Float32Array;
+      /** Every row's value as the column scan parsed it (NaN where missing). */
+      numbers: Float32Array;
     }
   | { kind: 'one-hot'; column: number; name: string; values: string[]; shares: number[] };
 
@@ -152,7 +152,6 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     if (info.type === 'number' || info.type === 'boolean') {
       let sum = 0;
       let n = 0;
-      const values = new Float32Array(keep.length).fill(Number.NaN);
       const { missing, numbers } = scans[c]!;
       for (let i = 0; i < keep.length; i++) {
         const r = keep[i]!;
@@ -165,11 +164,17 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
             column: info.name,
             problem: `${JSON.stringify(cells[r])} is not a number, in a column of numbers`,
           });
-        values[i] = v;
         sum += v;
         n++;
       }
-      return { kind: 'number', column: c, name: info.name, mean: n > 0 ? sum / n : 0, values };
+      const mean = n > 0 ? sum / n : 0;
+      return {
+        kind: 'number',
+        column: c,
+        name: info.name,
+        mean,
+        numbers: numbers ?? new Float32Array(0),
+      };
     }
     const counts = new Map<string, number>();
     let present = 0;
@@ -192,7 +197,7 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
   for (const e of encoders) {
     if (e.kind === 'number') {
       for (let i = 0; i < keep.length; i++) {
-        const v = e.values[i]!;
+        const v = e.numbers[keep[i]!]!;
         features[i * featureSize + offset] = Number.isNaN(v) ? e.mean : v;
       }
       offset += 1;
