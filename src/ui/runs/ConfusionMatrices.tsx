@@ -65,10 +65,8 @@ function HeatMap({ node, confusion }: Kept) {
                   <td
                     key={p}
                     title={`true ${classes[a]}, predicted ${classes[p]}: ${count}`}
-                    style={{
-                      background: `hsl(${hue} 60% ${Math.round(97 - 50 * share)}%)`,
-                      color: share > 0.6 ? '#fff' : undefined,
-                    }}
+                    // Never darker than 52 % lightness, so black text keeps a 4.5:1 contrast.
+                    style={{ background: `hsl(${hue} 60% ${Math.round(97 - 45 * share)}%)` }}
                   >
                     {count}
                   </td>
