@@ -37,8 +37,10 @@ test.use({ alone: process.env.FUZZ_SCENARIOS === undefined });
  * Seeds `npm test` runs: a few short scenarios that between them close, kill, reload, cancel and
  * fill; and those the fuzzer found broken, once fixed. 5051: a run cancelled from a tab that
  * reloads as it writes the request (no nudge) ended `ok` before its driver read the request.
+ * 7008: right after a row was selected, the run panel still showed the run selected before, and
+ * its export (and the toolbar's Cancel) acted on that one.
  */
-const FIXED_SEEDS = [16, 229, 5051];
+const FIXED_SEEDS = [16, 229, 5051, 7008];
 /** How long a lease vouches for a run, and how often every engine sweeps (workers/engine). */
 const LEASE_MS = 10_000;
 const SWEEP_MS = 5_000;

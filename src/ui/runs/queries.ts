@@ -22,7 +22,9 @@ export function useRunList(): readonly RunEntry[] | undefined {
 }
 
 export function useRun(id: RunId | null): RunRow | undefined {
-  return useLive(() => live(() => (id ? getRun(db, id) : undefined)), [id]);
+  // Fresh: right after another run is selected, the one selected before must not stand in for it
+  // (the toolbar would cancel it, the panel export it).
+  return useLive(() => live(() => (id ? getRun(db, id) : undefined)), [id], { fresh: true });
 }
 
 /** The run whose state the canvas and the detail panel show: the selected one. */
