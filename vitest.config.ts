@@ -3,7 +3,12 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'workers/**/*.test.ts', 'e2e/support/**/*.test.ts'],
+    include: [
+      'src/**/*.test.ts',
+      'workers/**/*.test.ts',
+      'cli/**/*.test.ts',
+      'e2e/support/**/*.test.ts',
+    ],
     environment: 'node',
     // A guard against a hang, not a measure of speed (that is `npm run bench`): on the shared
     // 2-core machine, property tests that take 3 s alone took over 30 s at a load average of 30.

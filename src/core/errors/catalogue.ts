@@ -84,6 +84,11 @@ export const errorCatalogue = {
     'bad-input',
     ({ file, problem }) => `${file} ${problem}`,
   ),
+  /** A command-line option or argument is refused; `problem` follows the option's name. */
+  'bad-option': spec<{ option: string; problem: string }>(
+    'bad-input',
+    ({ option, problem }) => `${option} ${problem}`,
+  ),
   /** An imported run is already stored here. */
   'run-exists': spec<{ runId: RunId }>(
     'bad-input',

@@ -16,7 +16,7 @@ export const runStatuses = ['queued', 'running', 'ok', 'error', 'cancelled', 'ab
 export type RunStatus = (typeof runStatuses)[number];
 export const finishedRunStatuses: readonly RunStatus[] = ['ok', 'error', 'cancelled', 'abandoned'];
 
-export const runCauses = ['ui', 'sweep', 'rerun', 'import-replay'] as const;
+export const runCauses = ['ui', 'sweep', 'rerun', 'import-replay', 'cli'] as const;
 export type RunCause = (typeof runCauses)[number];
 
 const backend = z.enum(['webgpu', 'wasm'] satisfies Backend[]);

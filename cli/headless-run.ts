@@ -1,0 +1,93 @@
+/**
+ * One flow run headless, in Node, by the browser engine's own run driver:
+ * the run is checked and journaled as the app journals it, driven by the
+ * same driver over the same node kinds and core, and its record is read
+ * back and exported by the app's export code. Node has no IndexedDB, so the
+ * record lives in an in-memory one (fake-indexeddb) for the run's length;
+ * the trade-off is a copy of every point in memory, which buys a run file
+ * that is the browser's, field for field, with no second writer to keep in
+ * step.
+ */
+import 'fake-indexeddb/auto';
+import * as ort from 'onnxruntime-web';
+import { builtinCatalog } from '../src/core/nodes';
+import type { FlowDocument } from '../src/core/flow/document';
+import { inProcessProducers } from '../src/core/live/producer-host';
+import { toRunExport, type RunExport } from '../src/core/run/export';
+import type { RunId, RunStatus } from '../src/core/run/record';
+import { readRunRecord } from '../src/db/runs';
+import { FlowbenchDb } from '../src/db/schema';
+import { journalRequest } from '../src/db/submit';
+import { engineInfo, OrtRuntime, WASM_THREADS } from '../workers/engine/ort-runtime';
+import { driveRun } from '../workers/engine/run-driver';
+
+/** What a headless run reports as it goes. */
+export interface HeadlessEvents {
+  /** The run was checked and journaled; it starts now. */
+  started(runId: RunId): void;
+  /** Node `node` finished `done` of its `total` units (steps). */
+  progress(node: string, done: number, total: number): void;
+  /** A streaming port's latest value (thinned by its rate limit, as in the browser). */
+  live(node: string, port: string, value: number): void;
+}
+
+export interface HeadlessRun {
+  flow: FlowDocument;
+  params: Record<string, unknown>;
+  seed?: number;
+  signal: AbortSignal;
+  events: HeadlessEvents;
+}
+
+let databases = 0;
+
+/**
+ * Check, journal and drive one run to its end; resolves with its status and
+ * its run file. Throws `invalid-flow` (nothing run) when the flow or params
+ * are refused.
+ */
+export async function runHeadless(
+  run: HeadlessRun,
+): Promise<{ status: RunStatus; file: RunExport }> {
+  ort.env.logLevel = 'error';
+  ort.env.wasm.numThreads = WASM_THREADS;
+  const db = new FlowbenchDb(`flowbench-cli-${process.pid}-${++databases}`);
+  try {
+    const runId = await journalRequest(
+      db,
+      {
+        flowId: null,
+        flowVersion: 1,
+        flow: run.flow,
+        params: run.params,
+        ...(run.seed !== undefined && { seed: run.seed }),
+        backendChoice: 'wasm',
+        cause: 'cli',
+      },
+      builtinCatalog,
+    );
+    run.events.started(runId);
+    const info = engineInfo(null);
+    const status = await driveRun(runId, run.signal, {
+      db,
+      catalog: builtinCatalog,
+      runtimeFor: (choice) =>
+        Promise.resolve(
+          new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
+        ),
+      producers: inProcessProducers,
+      now: () => Date.now(),
+      setTimer: (fire, ms) => {
+        const timer = setTimeout(fire, ms);
+        return () => clearTimeout(timer);
+      },
+      onProgress: (node, done, total) => run.events.progress(node, done, total),
+      onLive: (node, port, value) => run.events.live(node, port, value),
+    });
+    const record = await readRunRecord(db, runId);
+    if (!record) throw new Error(`run ${runId} was driven but its record is gone`);
+    return { status, file: toRunExport(record) };
+  } finally {
+    await db.delete();
+  }
+}

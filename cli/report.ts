@@ -1,0 +1,138 @@
+/**
+ * What `flowbench run` prints: a live progress line per running node (steps,
+ * steps/s, latest loss) on a terminal, a plain line per tenth of a node's
+ * steps when stdout is a pipe or a file, or one JSON object per event with
+ * `--json`, for scripts. The summary at the end is made from the run file
+ * itself, so it says what was recorded, not what was seen go by.
+ */
+import { MultiBar, Presets, type SingleBar } from 'cli-progress';
+import type { RunExport } from '../src/core/run/export';
+import type { RunId, RunStatus } from '../src/core/run/record';
+
+/** Every event `--json` prints, one object a line. */
+export type RunEvent =
+  | { event: 'started'; runId: RunId; flow: string }
+  | { event: 'progress'; node: string; done: number; total: number; stepsPerSecond: number | null }
+  | { event: 'live'; node: string; port: string; value: number }
+  | { event: 'finished'; runId: RunId; status: RunStatus; statusReason: string; file: string }
+  | { event: 'error'; code: string; category: string; message: string };
+
+/** Where the events of one run go. */
+export interface Reporter {
+  event(event: RunEvent): void;
+  /** The run has ended and its file is written (or it never started). */
+  close(file?: RunExport): void;
+}
+
+/** The number a progress line shows as "loss": a port named so, else the node's first stream. */
+function lossOf(ports: Map<string, number>): number | undefined {
+  return ports.get('loss') ?? ports.values().next().value;
+}
+
+const format = (value: number | undefined) =>
+  value === undefined
+    ? '—'
+    : Math.abs(value) >= 1e4 || Math.abs(value) < 1e-3
+      ? value.toExponential(3)
+      : value.toPrecision(4);
+
+export function jsonReporter(write: (line: string) => void): Reporter {
+  return {
+    event: (event) => write(JSON.stringify(event)),
+    close: () => undefined,
+  };
+}
+
+/** Lines for a person: bars on a terminal, plain lines elsewhere; errors go to stderr. */
+export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): Reporter {
+  const latest = new Map<string, Map<string, number>>();
+  const tty = out.isTTY;
+  const bars = tty
+    ? new MultiBar(
+        {
+          format: ' {node} {bar} {value}/{total} steps · {rate} steps/s · loss {loss}',
+          hideCursor: true,
+          clearOnComplete: false,
+          stream: out,
+        },
+        Presets.shades_classic,
+      )
+    : null;
+  const nodeBars = new Map<string, SingleBar>();
+  const printedTenth = new Map<string, number>();
+  return {
+    event(event) {
+      if (event.event === 'started') out.write(`run ${event.runId} of '${event.flow}'\n`);
+      else if (event.event === 'live') {
+        const ports = latest.get(event.node) ?? new Map<string, number>();
+        ports.set(event.port, event.value);
+        latest.set(event.node, ports);
+      } else if (event.event === 'progress') {
+        const payload = {
+          node: event.node,
+          rate: event.stepsPerSecond === null ? '—' : event.stepsPerSecond.toFixed(1),
+          loss: format(lossOf(latest.get(event.node) ?? new Map())),
+        };
+        if (bars) {
+          const bar = nodeBars.get(event.node);
+          if (bar) bar.update(event.done, { ...payload, total: event.total });
+          else nodeBars.set(event.node, bars.create(event.total, event.done, payload));
+          return;
+        }
+        const tenth = Math.floor((event.done / Math.max(event.total, 1)) * 10);
+        if (tenth === printedTenth.get(event.node)) return;
+        printedTenth.set(event.node, tenth);
+        out.write(
+          `${event.node}: ${event.done}/${event.total} steps · ${payload.rate} steps/s · loss ${payload.loss}\n`,
+        );
+      } else if (event.event === 'finished') {
+        bars?.stop();
+        out.write(`run ${event.runId} ended ${event.status}`);
+        out.write(event.statusReason ? `: ${event.statusReason}\n` : '\n');
+        out.write(`wrote ${event.file}\n`);
+      } else {
+        bars?.stop();
+        err.write(`flowbench: ${event.message}\n`);
+      }
+    },
+    close(file) {
+      bars?.stop();
+      if (file) out.write(summaryTable(file));
+    },
+  };
+}
+
+/** Each node's outcome, time, steps (points of its first series) and the last value of each series. */
+export function summaryTable(file: RunExport): string {
+  const rows = file.nodes.map((node) => {
+    const series = Object.entries(file.metrics).filter(([name]) =>
+      name.startsWith(`${node.node}.`),
+    );
+    const steps = series[0]?.[1].length;
+    const last = series.map(([name, points]) => {
+      const point = points[points.length - 1];
+      const value =
+        point === undefined ? undefined : point[1] === null ? point[3] : format(point[1]);
+      return `${name.slice(node.node.length + 1)}=${value ?? '—'}`;
+    });
+    return [
+      node.node,
+      node.status,
+      node.durationMs === null ? '—' : `${(node.durationMs / 1000).toFixed(2)} s`,
+      steps === undefined ? '—' : String(steps),
+      last.join(' ') || '—',
+    ];
+  });
+  const table = [['node', 'status', 'time', 'points', 'last values'], ...rows];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  return (
+    table
+      .map((row) =>
+        row
+          .map((cell, i) => cell.padEnd(widths[i]!))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
+}
