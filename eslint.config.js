@@ -149,7 +149,7 @@ export default tseslint.config(
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
   {
-    files: ['scripts/**', '*.config.*', 'eslint.config.js'],
+    files: ['scripts/**', 'bin/**', '*.config.*', 'eslint.config.js'],
     languageOptions: { globals: globals.node },
   },
   {

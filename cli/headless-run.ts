@@ -15,6 +15,7 @@ import type { FlowDocument } from '../src/core/flow/document';
 import { inProcessProducers } from '../src/core/live/producer-host';
 import { toRunExport, type RunExport } from '../src/core/run/export';
 import type { RunId, RunStatus } from '../src/core/run/record';
+import { storeFile } from '../src/db/files';
 import { readRunRecord } from '../src/db/runs';
 import { FlowbenchDb } from '../src/db/schema';
 import { journalRequest } from '../src/db/submit';
@@ -35,6 +36,8 @@ export interface HeadlessRun {
   flow: FlowDocument;
   params: Record<string, unknown>;
   seed?: number;
+  /** Files the flow's file params may name (by their `sha256:` digest), as if picked in the app. */
+  files?: readonly { name: string; bytes: Uint8Array; mediaType: string }[];
   signal: AbortSignal;
   events: HeadlessEvents;
 }
@@ -53,6 +56,7 @@ export async function runHeadless(
   ort.env.wasm.numThreads = WASM_THREADS;
   const db = new FlowbenchDb(`flowbench-cli-${process.pid}-${++databases}`);
   try {
+    for (const file of run.files ?? []) await storeFile(db, file.name, file.bytes, file.mediaType);
     const runId = await journalRequest(
       db,
       {

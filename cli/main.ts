@@ -10,7 +10,7 @@
  * Ctrl+C (the record ends `cancelled`, every point written).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { basename, extname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { FlowbenchError, hasCategory, isFlowbenchError } from '../src/core/errors';
 import type { FlowDocument } from '../src/core/flow/document';
@@ -20,10 +20,11 @@ import { jsonReporter, textReporter, type Reporter } from './report';
 
 export const EXIT = { ok: 0, error: 1, badInput: 2, cancelled: 130 } as const;
 
-const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed N] [--backend wasm] [--out DIR] [--json]
+const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed N] [--file PATH …] [--backend wasm] [--out DIR] [--json]
 
   --param name=value  set a flow input (repeat for more)
   --seed N            the run's seed (a non-negative integer)
+  --file PATH         a file the flow's file params name by digest, as if picked in the app (repeat for more)
   --backend wasm      onnxruntime's WASM engine, as in the browser (the only one yet)
   --out DIR           where <run id>.run.json is written (default: the current directory)
   --json              one JSON object per event on stdout, instead of progress lines
@@ -55,6 +56,27 @@ export function parseParams(flow: FlowDocument, given: readonly string[]): Recor
           : value;
   }
   return params;
+}
+
+const mediaTypes: Record<string, string> = {
+  '.onnx': 'application/onnx',
+  '.csv': 'text/csv',
+  '.parquet': 'application/vnd.apache.parquet',
+};
+
+/** A `--file` as the app stores a picked file; `bad-import` naming it when it cannot be read. */
+async function readGivenFile(path: string) {
+  try {
+    const bytes = new Uint8Array(await readFile(path));
+    const mediaType = mediaTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
+    return { name: basename(path), bytes, mediaType };
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new FlowbenchError('bad-import', {
+      file: path,
+      problem: missing ? 'does not exist' : `cannot be read: ${(error as Error).message}`,
+    });
+  }
 }
 
 /** The flow in a flow file, or a `bad-import` / `invalid-flow` error naming the file. */
@@ -94,6 +116,7 @@ async function runCommand(args: string[], reporter: () => Reporter): Promise<num
     options: {
       param: { type: 'string', multiple: true, default: [] },
       seed: { type: 'string' },
+      file: { type: 'string', multiple: true, default: [] },
       backend: { type: 'string', default: 'wasm' },
       out: { type: 'string', default: '.' },
       json: { type: 'boolean', default: false },
@@ -119,6 +142,7 @@ async function runCommand(args: string[], reporter: () => Reporter): Promise<num
     }
     const flow = await readFlowFile(path);
     const params = parseParams(flow, values.param);
+    const files = await Promise.all(values.file.map(readGivenFile));
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
 
@@ -136,6 +160,7 @@ async function runCommand(args: string[], reporter: () => Reporter): Promise<num
         flow,
         params,
         ...(seed !== undefined && { seed }),
+        files,
         signal: cancel.signal,
         events: {
           started: (runId) => report.event({ event: 'started', runId, flow: flow.name }),

@@ -71,7 +71,7 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
         const payload = {
           node: event.node,
           rate: event.stepsPerSecond === null ? '—' : event.stepsPerSecond.toFixed(1),
-          loss: format(lossOf(latest.get(event.node) ?? new Map())),
+          loss: format(lossOf(latest.get(event.node) ?? new Map<string, number>())),
         };
         if (bars) {
           const bar = nodeBars.get(event.node);

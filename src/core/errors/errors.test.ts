@@ -23,6 +23,7 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'node-input': { problem: "input 'data' expected a dataset" },
   'onnx-invalid': { problem: 'the ONNX model has no graph outputs' },
   'bad-import': { file: 'a.run.json', problem: 'is not valid JSON (Unexpected end)' },
+  'bad-option': { option: '--seed', problem: "expects a non-negative integer, got 'x'" },
   'run-exists': { runId },
   'metric-step-twice': { runId, name: 'train.loss', step: 3 },
   'run-not-found': { runId },

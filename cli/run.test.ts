@@ -1,0 +1,164 @@
+/**
+ * `flowbench run` as a person or a script meets it: the real command in a
+ * process of its own, on a shipped example, its exit status, what it prints
+ * and the run file it leaves, read back by the app's importer.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { fromRunExport } from '../src/core/run/export';
+import type { RunEvent } from './report';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const example = join(root, 'src/examples/spirals-mlp.flow.json');
+
+interface Ended {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Start the command; `onLine` sees each line of stdout as it comes. */
+function flowbench(
+  args: string[],
+  onLine: (line: string, child: ReturnType<typeof spawn>) => void = () => undefined,
+): Promise<Ended> {
+  const child = spawn(process.execPath, [join(root, 'bin/flowbench.mjs'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) onLine(line, child);
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+const outDir = () => mkdtempSync(join(tmpdir(), 'flowbench-run-'));
+
+/** The one run file in `dir`, read by the app's importer. */
+function importedRun(dir: string) {
+  const files = readdirSync(dir);
+  expect(files).toHaveLength(1);
+  expect(files[0]).toMatch(/\.run\.json$/);
+  const imported = fromRunExport(JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')));
+  if (!imported.ok) throw new Error(JSON.stringify(imported.issues));
+  return imported.record;
+}
+
+describe('flowbench run', () => {
+  it('runs a shipped example and writes a run file the app imports; --json prints one event a line', async () => {
+    const out = outDir();
+    const ended = await flowbench([
+      'run',
+      example,
+      '--param',
+      'steps=10',
+      '--param',
+      'lr=0.05',
+      '--seed',
+      '3',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    const events = ended.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as RunEvent);
+    expect(events[0]).toMatchObject({ event: 'started', flow: 'spirals-mlp' });
+    expect(events).toContainEqual(
+      expect.objectContaining({ event: 'progress', node: 'train', done: 10, total: 10 }),
+    );
+    const finished = events.at(-1);
+    expect(finished).toMatchObject({ event: 'finished', status: 'ok' });
+
+    const { run, nodes, metrics } = importedRun(out);
+    expect(run.id).toBe(events[0]!.event === 'started' && events[0]!.runId);
+    expect(run).toMatchObject({ status: 'ok', cause: 'cli', seed: 3, backendChoice: 'wasm' });
+    expect(run.params).toMatchObject({ steps: 10, lr: 0.05 });
+    expect(nodes.every((n) => n.status === 'ok')).toBe(true);
+    expect(metrics.some((m) => m.name === 'train.loss')).toBe(true);
+  });
+
+  // Each shipped example, few steps, with the files it names given as the app's gallery gives them.
+  it.each([
+    ['iris-table', ['--param', 'epochs=2', '--file', join(root, 'src/examples/iris.csv')]],
+    ['onnx-inference', ['--file', join(root, 'src/examples/blobs-sign.onnx')]],
+    ['pendulum-world-model', ['--param', 'steps=5']],
+    ['spirals-lr-sweep', ['--param', 'steps=5']],
+  ])('runs the %s example to ok', async (name, args) => {
+    const out = outDir();
+    const flow = join(root, `src/examples/${name}.flow.json`);
+    const ended = await flowbench(['run', flow, ...args, '--out', out]);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toMatch(/ended ok/);
+    expect(importedRun(out).run).toMatchObject({ flow: name, status: 'ok' });
+  });
+
+  it('refuses an unknown --param with exit 2, naming it, and runs nothing', async () => {
+    const out = outDir();
+    const ended = await flowbench(['run', example, '--param', 'lerning_rate=0.1', '--out', out]);
+    expect(ended.code).toBe(2);
+    expect(ended.stderr).toContain("'lerning_rate' is not an input of flow 'spirals-mlp'");
+    expect(readdirSync(out)).toEqual([]);
+  });
+
+  it('refuses a malformed or missing flow file with exit 2, naming the file', async () => {
+    const dir = outDir();
+    const broken = join(dir, 'broken.flow.json');
+    writeFileSync(broken, '{"format": "flowbench.flow/1", "nodes": [');
+    const malformed = await flowbench(['run', broken, '--out', dir]);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain(`${broken} is not JSON`);
+
+    const notAFlow = join(dir, 'not-a.flow.json');
+    writeFileSync(notAFlow, '{"format": "flowbench.flow/1", "nodes": 3}');
+    const invalid = await flowbench(['run', notAFlow, '--out', dir, '--json']);
+    expect(invalid.code).toBe(2);
+    expect(JSON.parse(invalid.stdout)).toMatchObject({
+      event: 'error',
+      code: 'invalid-flow',
+      category: 'bad-input',
+    });
+
+    const missing = await flowbench(['run', join(dir, 'nowhere.flow.json')]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nowhere.flow.json does not exist');
+  });
+
+  it('ends the record cancelled on Ctrl+C, with the points so far written, and exits 130', async () => {
+    const out = outDir();
+    let interrupted = false;
+    const ended = await flowbench(
+      ['run', example, '--param', 'steps=100000', '--out', out, '--json'],
+      (line, child) => {
+        const event = JSON.parse(line) as RunEvent;
+        // Once some loss points exist, as a person would press it mid-run.
+        if (!interrupted && event.event === 'progress' && event.done >= 20) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      },
+    );
+    expect(interrupted).toBe(true);
+    expect(ended.code).toBe(130);
+    const { run, nodes, metrics } = importedRun(out);
+    expect(run.status).toBe('cancelled');
+    expect(nodes.find((n) => n.node === 'train')?.status).toBe('cancelled');
+    expect(metrics.filter((m) => m.name === 'train.loss').length).toBeGreaterThanOrEqual(4);
+  });
+});
