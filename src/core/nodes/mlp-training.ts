@@ -24,8 +24,8 @@ import {
 import type { PortSpec } from '../catalog/ports';
 import { FlowbenchError } from '../errors';
 import { float32, hostOutput, type Backend, type NodeBackend } from '../runtime/tensor-runtime';
+import { buildMlpExport } from '../onnx/mlp-export';
 import {
-  buildMlpInference,
   buildMlpLoss,
   buildMlpTrainStep,
   initMlpWeights,
@@ -170,7 +170,11 @@ export function trainMlp(
       ...carriedFrom(data),
     };
     logResidency(ctx, result, ran, steps);
-    ctx.artifact('model', buildMlpInference(spec, weights).model, 'application/onnx');
+    ctx.artifact(
+      'model',
+      exportedModel(ctx.node, data, spec, trained, weights),
+      'application/onnx',
+    );
     if (ctx.inputs.validation !== undefined) {
       const held = standardiseLike(expectDataset(ctx.inputs.validation, 'validation'), trained);
       const value = await validationLoss(ctx, held, spec, weights, kind, ran ?? 'wasm');
@@ -179,6 +183,27 @@ export function trainMlp(
     }
     ctx.emit('model', trained);
   };
+}
+
+/**
+ * The downloadable model: raw feature rows in, the dataset's standardisation
+ * applied as graph ops, names and classes in its metadata (the run's id is
+ * stamped on when it is downloaded; a node does not know its run).
+ */
+function exportedModel(
+  node: string,
+  data: Dataset,
+  spec: MlpSpec,
+  trained: ModelValue,
+  weights: MlpWeights,
+): Uint8Array {
+  return buildMlpExport(spec, weights, {
+    task: data.task ?? 'classification',
+    ...(trained.standardisation ? { standardisation: trained.standardisation } : {}),
+    ...(trained.featureNames ? { featureNames: trained.featureNames } : {}),
+    ...(trained.classNames ? { classNames: trained.classNames } : {}),
+    metadata: { 'flowbench.node': node, 'flowbench.dataset': data.name },
+  });
 }
 
 /** Targets of `data` as the loss graph takes them: one-hot classes, or the regression targets. */

@@ -38,6 +38,8 @@ export interface RunReport {
   metrics: Map<string, number[]>;
   intervals: { node: string; kind: string; start: number; end: number }[];
   logs: Map<string, string[]>;
+  /** Bytes the nodes kept, in the order they kept them. */
+  artifacts: { node: string; name: string; bytes: Uint8Array; mediaType: string }[];
 }
 
 export async function runFlow(
@@ -49,8 +51,11 @@ export async function runFlow(
     inputs?: RunParams;
     signal?: AbortSignal;
     onEmit?: (metric: string, value: unknown) => void;
+    /** The files the flow's file params name. */
+    readFile?: (digest: string) => Promise<NodeFile>;
   },
 ): Promise<RunReport> {
+  const artifacts: RunReport['artifacts'] = [];
   const outcomes = new Map<string, NodeOutcome>();
   const metrics = new Map<string, number[]>();
   const intervals: RunReport['intervals'] = [];
@@ -63,6 +68,7 @@ export async function runFlow(
     producers: options.producers ?? inProcessProducers,
     signal: options.signal ?? new AbortController().signal,
     now: () => Date.now(),
+    ...(options.readFile ? { readFile: options.readFile } : {}),
     events: {
       nodeQueued: () => undefined,
       nodeStarted: () => undefined,
@@ -75,11 +81,11 @@ export async function runFlow(
       },
       log: (node, message) => logs.set(node, [...(logs.get(node) ?? []), message]),
       progress: () => undefined,
-      artifact: () => undefined,
+      artifact: (node, name, bytes, mediaType) => artifacts.push({ node, name, bytes, mediaType }),
       interval: (node, kind, start, end) => intervals.push({ node, kind, start, end }),
     },
   });
-  return { result, outcomes, metrics, intervals, logs };
+  return { result, outcomes, metrics, intervals, logs, artifacts };
 }
 
 /** What one node kind's body did when run alone. */

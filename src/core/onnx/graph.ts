@@ -17,6 +17,7 @@ import {
   type AttributeValueIR,
   type Dim,
   type ElemType,
+  type ModelIR,
   type NodeIR,
   type TensorIR,
   type ValueInfoIR,
@@ -201,9 +202,16 @@ export class GraphBuilder {
     return out;
   }
 
-  /** Encodes the graph as ONNX model bytes (IR 8, opset 17). */
-  toModel(producerName = 'flowbench'): Uint8Array {
+  /**
+   * Encodes the graph as ONNX model bytes (IR 8, opset 17); `about` sets the
+   * producer's version and the `metadata_props` a file handed to others carries.
+   */
+  toModel(
+    producerName = 'flowbench',
+    about: Pick<ModelIR, 'producerVersion' | 'metadataProps'> = {},
+  ): Uint8Array {
     return encodeModel({
+      ...about,
       irVersion: IR_VERSION,
       opsetImports: [{ domain: '', version: OPSET_VERSION }],
       producerName,

@@ -81,7 +81,11 @@ export interface ModelIR {
   irVersion: number;
   opsetImports: readonly { domain: string; version: number }[];
   producerName: string;
+  /** The producer's version (ONNX `producer_version`). */
+  producerVersion?: string;
   graph: GraphIR;
+  /** Free-form key/value pairs a reader of the file sees (ONNX `metadata_props`). */
+  metadataProps?: Readonly<Record<string, string>>;
 }
 
 /** IR version 8 (ONNX 1.10+): initializers need not be listed as inputs. */
@@ -198,6 +202,7 @@ export function encodeModel(model: ModelIR): Uint8Array {
   const w = new protobuf.Writer();
   writeInt64(w, 1, model.irVersion);
   writeString(w, 2, model.producerName);
+  if (model.producerVersion !== undefined) writeString(w, 3, model.producerVersion);
   writeMessage(w, 7, (graph) => writeGraph(graph, model.graph));
   for (const op of model.opsetImports) {
     writeMessage(w, 8, (opset) => {
@@ -205,7 +210,36 @@ export function encodeModel(model: ModelIR): Uint8Array {
       writeInt64(opset, 2, op.version);
     });
   }
+  writeMetadataProps(w, model.metadataProps ?? {});
   return w.finish();
+}
+
+function writeMetadataProps(w: Writer, props: Readonly<Record<string, string>>): void {
+  for (const [key, value] of Object.entries(props)) {
+    writeMessage(w, 14, (entry) => {
+      writeString(entry, 1, key);
+      writeString(entry, 2, value);
+    });
+  }
+}
+
+/**
+ * `model` (encoded `ModelProto` bytes) with more `metadata_props` entries.
+ * Protobuf merges a repeated field written twice, so the entries are simply
+ * appended: the model's own bytes are kept as they are (their digest still
+ * names them), and a reader sees the old entries and the new ones.
+ */
+export function withMetadataProps(
+  model: Uint8Array,
+  props: Readonly<Record<string, string>>,
+): Uint8Array {
+  const w = new protobuf.Writer();
+  writeMetadataProps(w, props);
+  const extra = w.finish();
+  const out = new Uint8Array(model.length + extra.length);
+  out.set(model);
+  out.set(extra, model.length);
+  return out;
 }
 
 /** Bytes per element of each type in `raw_data`. */

@@ -7,6 +7,11 @@
  */
 import { formatBytes } from '../../core/programs/pool';
 import { artifactFileName, verifiedArtifactBytes } from '../../core/run/artifact-bytes';
+import {
+  isTrainedModel,
+  trainedModelFile,
+  trainedModelFileName,
+} from '../../core/run/model-download';
 import type { RunRow } from '../../core/run/record';
 import { artifactListOfRun, readArtifact, type ArtifactListing } from '../../db/artifacts';
 import { live } from '../../db/live';
@@ -39,7 +44,25 @@ export function RunArtifacts({ run }: { run: RunRow }) {
     }
   };
 
+  const downloadModel = async (artifact: ArtifactListing) => {
+    try {
+      const stored = await readArtifact(db, run.id, artifact.name);
+      if (!stored) {
+        store.getState().alert(`artifact '${artifact.name}' of run ${run.id} is no longer stored`);
+        return;
+      }
+      const bytes = await trainedModelFile(stored, run);
+      saveBlob(
+        trainedModelFileName(shortId(run.id), stored.node),
+        new Blob([bytes as Uint8Array<ArrayBuffer>], { type: stored.mediaType }),
+      );
+    } catch (error) {
+      store.getState().alertError(error);
+    }
+  };
+
   const withoutBytes = artifacts.some((a) => !a.hasBytes);
+  const models = artifacts.filter((a) => a.hasBytes && isTrainedModel(a));
   return (
     <section aria-label="Artifacts" className="fb-run-part">
       <h3>Artifacts</h3>
@@ -79,6 +102,24 @@ export function RunArtifacts({ run }: { run: RunRow }) {
           ))}
         </tbody>
       </table>
+      {models.length > 0 && (
+        <ul aria-label="Trained models" className="fb-run-models">
+          {models.map((artifact) => (
+            <li key={`${artifact.node}/${artifact.name}`}>
+              <button
+                type="button"
+                aria-label={`Download model (.onnx) from ${artifact.node}`}
+                onClick={() => void downloadModel(artifact)}
+              >
+                Download model (.onnx)
+              </button>{' '}
+              <span className="fb-muted">
+                trained by {artifact.node}: raw feature rows in, standardisation applied inside
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
       {withoutBytes && (
         <p className="fb-muted">
           This run was imported: run files carry each artifact&apos;s name, size and digest, not its
