@@ -46,6 +46,23 @@ export class RunRecord {
     return this.artifacts.getByRole('button', { name: `Download ${name}`, exact: true });
   }
 
+  /** The `Download model (.onnx)` button of the model node `node` trained. */
+  modelDownloadButton(node: string): Locator {
+    return this.page
+      .getByRole('region', { name: 'Run', exact: true })
+      .getByRole('list', { name: 'Trained models' })
+      .getByRole('button', { name: `Download model (.onnx) from ${node}`, exact: true });
+  }
+
+  /** Press `Download model (.onnx)` of `node`'s model and catch the file. */
+  async downloadModel(node: string): Promise<Download> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.modelDownloadButton(node).click(),
+    ]);
+    return download;
+  }
+
   /** Press `Download <name>` and catch the file the browser is handed. */
   async download(name: string): Promise<Download> {
     const [download] = await Promise.all([
