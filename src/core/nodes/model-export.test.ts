@@ -14,6 +14,7 @@ import { flowDocumentSchema } from '../flow/document';
 import { buildMlpInference, initMlpWeights, type MlpSpec } from '../onnx/mlp';
 import { buildMlpExport, EXPORT_INPUT } from '../onnx/mlp-export';
 import { withMetadataProps } from '../onnx/proto';
+import { readOnnxSignature } from '../onnx/signature';
 import { createRandom } from '../random';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { sha256Hex } from '../run/digest';
@@ -119,6 +120,12 @@ describe('a trained model leaves Flowbench as a standalone .onnx', () => {
 
     // Stamped with its run as a download is; the stamp leaves the model loadable.
     const file = withMetadataProps(artifact.bytes, { 'flowbench.run_id': 'run-1' });
+    // `model.onnx` reads it as a model whose one input takes the table's rows.
+    const signature = readOnnxSignature(file);
+    expect(signature.producer).toBe('Flowbench');
+    expect(signature.inputs.map((i) => [i.name, i.type, i.shape])).toEqual([
+      [EXPORT_INPUT, 'float32', ['batch', raw.featureSize]],
+    ]);
     const { session, out } = await exportedOutputs(file, raw);
     expect(session.inputNames).toEqual([EXPORT_INPUT]);
     expect(session.outputNames).toEqual(['logits', 'probabilities']);
