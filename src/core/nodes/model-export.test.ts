@@ -140,6 +140,37 @@ describe('a trained model leaves Flowbench as a standalone .onnx', () => {
       if (row.indexOf(Math.max(...row)) === raw.labels[r]) right++;
     }
     expect(right / raw.count).toBeGreaterThan(0.8);
+    // Picked in `model.onnx` and fed the table's raw rows, it scores what it scores outside.
+    const fileDigest = `sha256:${await sha256Hex(file)}`;
+    const roundTrip = new Map<string, unknown>();
+    const back = await runFlow(
+      flowDocumentSchema.parse({
+        format: 'flowbench.flow/1',
+        name: 'exported iris',
+        inputs: [],
+        outputs: [],
+        nodes: [
+          { id: 'data', kind: 'data.table', params: { file: digest, label: 'species' } },
+          { id: 'infer', kind: 'model.onnx', params: { file: fileDigest } },
+        ],
+        edges: [{ from: 'data.dataset', to: 'infer.dataset' }],
+      }),
+      {
+        runtime: wasmRuntime,
+        readFile: (asked) =>
+          asked === digest
+            ? Promise.resolve({ digest, name: 'iris.csv', mediaType: 'text/csv', bytes: csv })
+            : Promise.resolve({
+                digest: fileDigest,
+                name: 'model.onnx',
+                mediaType: 'application/onnx',
+                bytes: file,
+              }),
+        onEmit: (metric, value) => roundTrip.set(metric, value),
+      },
+    );
+    expect(back.result.status).toBe('ok');
+    expect(roundTrip.get('infer.accuracy')).toBeCloseTo(right / raw.count, 10);
     // What the columns and classes are travels in the file.
     const text = new TextDecoder().decode(file);
     expect(text).toContain('Flowbench');
