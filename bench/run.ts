@@ -6,7 +6,7 @@
  * headless Chromium against `vite preview` of the build. Every row sets our
  * figure beside a reference measured in the same run, by alternating trials.
  * The bench prints and writes `bench/results.json`; it never asserts, and a
- * target missed is shown as missed. `--only=engine,ort,producers,tables,metrics,browser,charts,canvas` runs a subset;
+ * target missed is shown as missed. `--only=engine,ort,producers,tables,metrics,browser,charts,canvas,runs` runs a subset;
  * `--no-build` serves `dist/` as it is.
  */
 import { spawn } from 'node:child_process';
@@ -18,6 +18,7 @@ import { chartRows } from './browser/charts';
 import { browserRows, describeFailure } from './browser/chromium';
 import { metricSuite } from './browser/metrics';
 import { repoRoot } from './browser/servers';
+import { runScaleRows } from './browser/run-scale';
 import { formatTable, noTarget, unmeasuredRow, writeResults, type BenchRow } from './lib/rows';
 
 const started = performance.now();
@@ -56,6 +57,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   browser: () => browserRows({ noBuild: process.argv.includes('--no-build'), log }),
   charts: () => chartRows({ log }),
   canvas: () => canvasRows({ log }),
+  runs: () => runScaleRows({ noBuild: process.argv.includes('--no-build'), log }),
 };
 
 log(

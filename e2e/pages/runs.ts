@@ -28,6 +28,10 @@ export class Runs {
   readonly deleteDialog: Locator;
   /** The line about this browser's storage: persistent or not, used of available. */
   readonly storage: Locator;
+  /** `1,000 runs`, or `1,000 runs · 12 shown` while a filter hides some (rows out of view are not in the page). */
+  readonly count: Locator;
+  /** The id of the run the panel shows (the heading's `Run <id tail>`, full id as its title). */
+  readonly detailId: Locator;
 
   constructor(private readonly page: Page) {
     this.table = page.getByRole('table', { name: 'Runs' });
@@ -49,6 +53,16 @@ export class Runs {
     this.deletePickedButton = page.getByRole('button', { name: 'Delete picked' });
     this.deleteDialog = page.getByRole('dialog', { name: /^Delete \d+ runs?\?$/ });
     this.storage = page.getByRole('status', { name: 'Storage' });
+    this.count = page.getByRole('status', { name: 'Run count' });
+    this.detailId = this.detail.getByRole('heading').locator('code[title]').first();
+  }
+
+  /** Scroll the table to its last row (only the rows in view are in the page). */
+  async scrollToEnd(): Promise<void> {
+    await this.table.evaluate((table) => {
+      const scroller = table.closest('section');
+      if (scroller) scroller.scrollTop = scroller.scrollHeight;
+    });
   }
 
   /** The newest run's row. */

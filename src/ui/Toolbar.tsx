@@ -23,14 +23,15 @@ export function Toolbar() {
 
   const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
-    const file = input.files?.[0];
+    const files = [...(input.files ?? [])];
     input.value = '';
-    if (!file) return;
-    try {
-      await importPickedFile(store, engine, file);
-    } catch (error) {
-      store.getState().alertError(error);
-    }
+    // Several files (a folder of exported runs) in turn; one refused file does not stop the rest.
+    for (const file of files)
+      try {
+        await importPickedFile(store, engine, file);
+      } catch (error) {
+        store.getState().alertError(error);
+      }
   };
 
   const active = selected?.status === 'queued' || selected?.status === 'running';
@@ -48,7 +49,12 @@ export function Toolbar() {
         </button>
         <label className="fb-file-button">
           Import
-          <input type="file" accept=".json,application/json" onChange={(e) => void onImport(e)} />
+          <input
+            type="file"
+            multiple
+            accept=".json,application/json"
+            onChange={(e) => void onImport(e)}
+          />
         </label>
         <button
           type="button"

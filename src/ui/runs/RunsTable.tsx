@@ -5,7 +5,7 @@
  * entries, changed ones only) and renders only the rows in view
  * (`virtual-rows.ts`), so a thousand runs cost what forty do.
  */
-import { useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import {
   defaultRunListQuery,
   describeRunParams,
@@ -44,6 +44,12 @@ function SortHeader({
   );
 }
 
+/** `1,000 runs`, or `1,000 runs · 12 shown` while a filter hides some. */
+function describeCount(total: number, shown: number): string {
+  const runs = `${total.toLocaleString('en')} run${total === 1 ? '' : 's'}`;
+  return shown === total ? runs : `${runs} · ${shown.toLocaleString('en')} shown`;
+}
+
 export function RunsTable() {
   const store = useEditorStore();
   const runs = useRunList();
@@ -63,6 +69,10 @@ export function RunsTable() {
   const scroller = useRef<HTMLElement>(null);
   const body = useRef<HTMLTableSectionElement>(null);
   const view = useVirtualRows(scroller, body, shown.length);
+  // A new sort or filter shows its first rows.
+  useEffect(() => {
+    if (scroller.current) scroller.current.scrollTop = 0;
+  }, [query]);
 
   return (
     <section className="fb-runs" ref={scroller}>
@@ -74,6 +84,9 @@ export function RunsTable() {
         onDeleted={() => store.getState().setPicked([])}
       />
       <StorageStatus />
+      <p className="fb-muted fb-runs-count" role="status" aria-label="Run count">
+        {describeCount(runs?.length ?? 0, shown.length)}
+      </p>
       <table aria-label="Runs">
         <thead>
           <tr>

@@ -1,0 +1,416 @@
+/**
+ * The run-scale rows (issue 24), on the production build in Chromium: what
+ * a thousand runs and a thousand nodes cost, each beside the same measure at
+ * a tenth of the size (or the bare executor) in the same bench run.
+ *
+ * - Sweep throughput: runs/s of a 1,000-run sweep against a 100-run sweep of
+ *   the same tiny flow (synthetic rows split in two, `e2e/flows/tiny-sweep`),
+ *   each in a fresh profile, from the click on `Run sweep` to every run `ok`
+ *   in the table. The main thread's long tasks (Long Tasks API) during the
+ *   1,000-run sweep: the longest, and their sum as a share of the sweep.
+ * - With those 1,000 runs in the table: selecting a row until the run panel
+ *   names it (a MutationObserver, not frames), and sorting by a param until
+ *   the table's first row changes.
+ * - Per node through the real path: a flow of one `data.synthetic` fanned out
+ *   to N `data.split` nodes, imported and run in the app (Run → `ok` in the
+ *   table: driver, storage and canvas included), against the bare executor
+ *   over the same flow in this process; and 1,000 nodes against 100.
+ *
+ * The machine is shared, so each row's note carries the load average.
+ */
+import { readFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import path from 'node:path';
+import { chromium, type Browser, type Page } from '@playwright/test';
+import playwrightConfig from '../../playwright.config';
+import { executeFlow } from '../../src/core/engine/executor';
+import type { FlowDocument } from '../../src/core/flow/document';
+import { inProcessProducers } from '../../src/core/live/producer-host';
+import { builtinCatalog } from '../../src/core/nodes';
+import type { TensorRuntime } from '../../src/core/runtime/tensor-runtime';
+import {
+  absoluteRow,
+  atMost,
+  compareRow,
+  ratioAtLeast,
+  ratioAtMost,
+  unmeasuredRow,
+  type BenchRow,
+} from '../lib/rows';
+import { median, percentile } from '../lib/stats';
+import { quietEvents } from '../node/events';
+import { describeFailure } from './chromium';
+import { ensureAppBuilt, repoRoot, serveApp } from './servers';
+
+const SMALL_SWEEP = 100;
+const BIG_SWEEP = 1_000;
+const SELECTS = 30;
+const SORTS = 6;
+const SMALL_FLOW = 100;
+const BIG_FLOW = 1_000;
+
+const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
+
+interface LongTaskWindow {
+  __longTasks: { start: number; duration: number }[];
+}
+
+async function openApp(browser: Browser, url: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  await context.addInitScript(() => {
+    const tasks: { start: number; duration: number }[] = [];
+    (window as unknown as LongTaskWindow).__longTasks = tasks;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries())
+        tasks.push({ start: entry.startTime, duration: entry.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  const page = await context.newPage();
+  await page.goto(url);
+  await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
+  return page;
+}
+
+async function importFlow(page: Page, flow: FlowDocument): Promise<void> {
+  await page
+    .getByRole('banner')
+    .getByLabel('Import')
+    .setInputFiles({
+      name: `${flow.name}.flow.json`,
+      mimeType: 'application/json',
+      buffer: Buffer.from(JSON.stringify(flow)),
+    });
+  await page.getByRole('heading', { level: 1, name: flow.name }).waitFor();
+}
+
+/** Wait until the runs table counts `shown` of `total` runs `ok` (its status filter on `ok`). */
+async function waitForOk(page: Page, total: number, timeout: number): Promise<void> {
+  const count = page.getByRole('status', { name: 'Run count' });
+  const text = (n: number) => n.toLocaleString('en');
+  const label = `${text(total)} run${total === 1 ? '' : 's'}`;
+  await count
+    .filter({ hasText: new RegExp(`^${label}( · ${text(total)} shown)?$`) })
+    .waitFor({ timeout });
+}
+
+interface Sweep {
+  runsPerSecond: number;
+  wallMs: number;
+  longest: number;
+  blockedMs: number;
+}
+
+async function sweep(browser: Browser, url: string, runs: number): Promise<Sweep> {
+  const page = await openApp(browser, url);
+  try {
+    const tiny = JSON.parse(
+      readFileSync(path.join(repoRoot, 'e2e', 'flows', 'tiny-sweep.flow.json'), 'utf8'),
+    ) as FlowDocument;
+    await importFlow(page, tiny);
+    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('ok');
+    const form = page.getByRole('form', { name: 'Run parameters' });
+    await form.getByLabel('seed', { exact: true }).fill(`0..${runs - 1}`);
+    const since = await page.evaluate(() => performance.now());
+    const start = performance.now();
+    await form.getByRole('button', { name: /^Run sweep\b/ }).click();
+    await waitForOk(page, runs, 1_800_000);
+    const wallMs = performance.now() - start;
+    const tasks = await page.evaluate(
+      (from) => (window as unknown as LongTaskWindow).__longTasks.filter((t) => t.start >= from),
+      since,
+    );
+    return {
+      runsPerSecond: runs / (wallMs / 1000),
+      wallMs,
+      longest: Math.max(0, ...tasks.map((t) => t.duration)),
+      blockedMs: tasks.reduce((sum, t) => sum + t.duration, 0),
+    };
+  } finally {
+    if (runs !== BIG_SWEEP) await page.context().close();
+  }
+}
+
+/** Click the `i`th row in view; ms until the run panel names its run. */
+function selectRow(page: Page, i: number): Promise<number> {
+  return page.evaluate(async (index) => {
+    const rows = document.querySelectorAll<HTMLTableRowElement>(
+      'table[aria-label="Runs"] tbody tr[data-index]',
+    );
+    const row = rows[index % rows.length]!;
+    const id = row.querySelector<HTMLElement>('td[title]')!.title;
+    const shown = () => document.querySelector(`section[aria-label="Run"] h2 code[title="${id}"]`);
+    return new Promise<number>((resolve) => {
+      const start = performance.now();
+      const observer = new MutationObserver(() => {
+        if (!shown()) return;
+        observer.disconnect();
+        resolve(performance.now() - start);
+      });
+      observer.observe(document.body, { childList: true, subtree: true, attributes: true });
+      row.click();
+    });
+  }, i);
+}
+
+/** Choose sort `value`; ms until the table's first row changes (or shows it kept). */
+function sortBy(page: Page, value: string): Promise<number> {
+  return page.evaluate(async (key) => {
+    const select = document.querySelector<HTMLSelectElement>('#runs-sort')!;
+    const body = document.querySelector('table[aria-label="Runs"] tbody')!;
+    return new Promise<number>((resolve) => {
+      const start = performance.now();
+      const observer = new MutationObserver(() => {
+        observer.disconnect();
+        resolve(performance.now() - start);
+      });
+      observer.observe(body, { childList: true, subtree: true, characterData: true });
+      select.value = key;
+      select.dispatchEvent(new Event('change', { bubbles: true }));
+    });
+  }, value);
+}
+
+/** One `data.synthetic` fanned out to `splits` `data.split` nodes. */
+function fanOut(splits: number): FlowDocument {
+  return {
+    format: 'flowbench.flow/1',
+    name: `fan-out-${splits}`,
+    inputs: [],
+    outputs: [],
+    nodes: [
+      {
+        id: 'data',
+        kind: 'data.synthetic',
+        params: { shape: 'blobs', n: 100, classes: 2, noise: 0.1, seed: 0 },
+        position: { x: 0, y: 0 },
+      },
+      ...Array.from({ length: splits }, (_, i) => ({
+        id: `split_${i}`,
+        kind: 'data.split',
+        params: { test_fraction: 0.25, seed: i },
+        position: { x: 300 + (i % 20) * 220, y: Math.floor(i / 20) * 120 },
+      })),
+    ],
+    edges: Array.from({ length: splits }, (_, i) => ({
+      from: 'data.dataset',
+      to: `split_${i}.dataset`,
+    })),
+  };
+}
+
+interface FlowRun {
+  wallMs: number;
+  recordedMs: number;
+  longest: number;
+}
+
+/** Import `flow` into a fresh profile, press Run; ms until its row says `ok`. */
+async function runInApp(browser: Browser, url: string, flow: FlowDocument): Promise<FlowRun> {
+  const page = await openApp(browser, url);
+  try {
+    await importFlow(page, flow);
+    await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('ok');
+    const since = await page.evaluate(() => performance.now());
+    const start = performance.now();
+    await page.getByRole('banner').getByRole('button', { name: 'Run', exact: true }).click();
+    await waitForOk(page, 1, 600_000);
+    const wallMs = performance.now() - start;
+    const row = page.locator('table[aria-label="Runs"] tbody tr[data-index]').first();
+    const duration = (await row.locator('td').nth(7).textContent()) ?? '';
+    const tasks = await page.evaluate(
+      (from) => (window as unknown as LongTaskWindow).__longTasks.filter((t) => t.start >= from),
+      since,
+    );
+    return {
+      wallMs,
+      recordedMs: parseDuration(duration),
+      longest: Math.max(0, ...tasks.map((t) => t.duration)),
+    };
+  } finally {
+    await page.context().close();
+  }
+}
+
+/** `1.2 s`, `340 ms`, `2 min 3 s` as the table shows a duration, in ms (NaN if unread). */
+function parseDuration(text: string): number {
+  let ms = 0;
+  let any = false;
+  for (const [, n, unit] of text.matchAll(/([\d.]+)\s*(ms|s|min|h)\b/g)) {
+    any = true;
+    ms +=
+      Number(n) * ({ ms: 1, s: 1000, min: 60_000, h: 3_600_000 } as Record<string, number>)[unit!]!;
+  }
+  return any ? ms : Number.NaN;
+}
+
+const noRuntime: TensorRuntime = {
+  info: { backend: 'wasm', adapter: null },
+  createSession: () => Promise.reject(new Error('the bare executor has no tensor runtime')),
+};
+
+/** The bare executor over `flow` in this process, no driver or storage; wall ms. */
+async function bareExecutor(flow: FlowDocument): Promise<number> {
+  const start = performance.now();
+  const result = await executeFlow({
+    flow,
+    catalog: builtinCatalog,
+    inputs: {},
+    runtime: noRuntime,
+    producers: inProcessProducers,
+    events: quietEvents(),
+    signal: new AbortController().signal,
+    now: Date.now,
+    yieldNow: () => new Promise<void>((resolve) => setImmediate(resolve)),
+  });
+  if (result.status !== 'ok') throw new Error(`the bare executor ended ${result.status}`);
+  return performance.now() - start;
+}
+
+export async function runScaleRows({
+  noBuild,
+  log,
+}: {
+  noBuild: boolean;
+  log: (line: string) => void;
+}): Promise<BenchRow[]> {
+  if (!noBuild) await ensureAppBuilt(log);
+  const app = await serveApp();
+  const browser = await chromium.launch({
+    ...playwrightConfig.use?.launchOptions,
+    headless: true,
+  });
+  const rows: BenchRow[] = [];
+  // Each row in the log as soon as it is measured, so a run cut short still tells what it had.
+  const add = (...measured: BenchRow[]) => {
+    rows.push(...measured);
+    for (const row of measured) log(`run scale: ${JSON.stringify(row)}`);
+  };
+  try {
+    try {
+      const results = new Map<number, { app: FlowRun; bare: number }>();
+      for (const nodes of [SMALL_FLOW, BIG_FLOW]) {
+        log(`run scale: a ${nodes}-node flow in the app and bare (${load()})…`);
+        const flow = fanOut(nodes);
+        const bare = await bareExecutor(flow);
+        const inApp = await runInApp(browser, app.url, flow);
+        results.set(nodes, { app: inApp, bare });
+      }
+      const perNode = (nodes: number, ms: number) => ms / (nodes + 1);
+      const big = results.get(BIG_FLOW)!;
+      const small = results.get(SMALL_FLOW)!;
+      add(
+        compareRow({
+          name: `per node through the real path, ${BIG_FLOW} trivial nodes vs the bare executor`,
+          unit: 'ms/node',
+          lowerIsBetter: true,
+          ours: [perNode(BIG_FLOW, big.app.wallMs)],
+          reference: [perNode(BIG_FLOW, big.bare)],
+          target: {
+            label: '≤ ref + 1 ms/node',
+            met: ({ value, reference }) => (reference === null ? null : value - reference <= 1),
+          },
+          note: `Run → ok in the table, ${(big.app.wallMs / 1000).toFixed(2)} s (recorded ${big.app.recordedMs} ms); longest main-thread task ${big.app.longest.toFixed(0)} ms; bare executor ${big.bare.toFixed(1)} ms; ${load()}`,
+        }),
+        compareRow({
+          name: `per node through the real path, ${BIG_FLOW} nodes vs ${SMALL_FLOW}`,
+          unit: 'ms/node',
+          lowerIsBetter: true,
+          ours: [perNode(BIG_FLOW, big.app.wallMs)],
+          reference: [perNode(SMALL_FLOW, small.app.wallMs)],
+          target: ratioAtMost(1.2),
+          note: `${SMALL_FLOW} nodes: ${(small.app.wallMs / 1000).toFixed(2)} s Run → ok (recorded ${small.app.recordedMs} ms); ${load()}`,
+        }),
+      );
+    } catch (error) {
+      const why = describeFailure(error);
+      log(`run scale: node rows failed: ${why}`);
+      add(
+        unmeasuredRow(
+          `per node through the real path, ${BIG_FLOW} trivial nodes`,
+          'ms/node',
+          atMost(1, 'ms'),
+          why,
+        ),
+      );
+    }
+    try {
+      log(`run scale: a ${SMALL_SWEEP}-run sweep (${load()})…`);
+      const small = await sweep(browser, app.url, SMALL_SWEEP);
+      log(`run scale: a ${BIG_SWEEP}-run sweep (${load()})…`);
+      const big = await sweep(browser, app.url, BIG_SWEEP);
+      const sweepNote = `tiny flow; ${BIG_SWEEP} runs in ${(big.wallMs / 1000).toFixed(1)} s, ${SMALL_SWEEP} in ${(small.wallMs / 1000).toFixed(1)} s; ${load()}`;
+      add(
+        compareRow({
+          name: `sweep throughput, ${BIG_SWEEP} runs vs ${SMALL_SWEEP}`,
+          unit: 'runs/s',
+          lowerIsBetter: false,
+          ours: [big.runsPerSecond],
+          reference: [small.runsPerSecond],
+          target: ratioAtLeast(0.9),
+          note: sweepNote,
+        }),
+        absoluteRow({
+          name: `main thread during a ${BIG_SWEEP}-run sweep: longest task`,
+          unit: 'ms',
+          value: big.longest,
+          target: atMost(50, 'ms'),
+          trials: 1,
+          note: load(),
+        }),
+        absoluteRow({
+          name: `main thread during a ${BIG_SWEEP}-run sweep: blocked share`,
+          unit: '%',
+          value: (100 * big.blockedMs) / big.wallMs,
+          target: atMost(2, '%'),
+          trials: 1,
+          note: `${(big.blockedMs / 1000).toFixed(1)} s of long tasks in ${(big.wallMs / 1000).toFixed(1)} s; ${load()}`,
+        }),
+      );
+      const page = browser.contexts().at(-1)!.pages()[0]!;
+      await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('all');
+      const selects: number[] = [];
+      for (let i = 0; i < SELECTS; i++) selects.push(await selectRow(page, i));
+      add(
+        absoluteRow({
+          name: `select a row, ${BIG_SWEEP} runs in the table, p95`,
+          unit: 'ms',
+          value: percentile(selects, 95),
+          target: atMost(50, 'ms'),
+          trials: SELECTS,
+          note: `median ${median(selects).toFixed(1)} ms; click to the run panel naming it; ${load()}`,
+        }),
+      );
+      const sorts: number[] = [];
+      for (let i = 0; i < SORTS; i++)
+        sorts.push(await sortBy(page, i % 2 ? 'started' : 'param:seed'));
+      add(
+        absoluteRow({
+          name: `sort by a param, ${BIG_SWEEP} runs`,
+          unit: 'ms',
+          value: median(sorts),
+          p95: percentile(sorts, 95),
+          target: atMost(50, 'ms'),
+          trials: SORTS,
+          note: `until the first row changes; ${load()}`,
+        }),
+      );
+      await page.context().close();
+    } catch (error) {
+      const why = describeFailure(error);
+      log(`run scale: sweeps failed: ${why}`);
+      add(
+        unmeasuredRow(
+          `sweep throughput, ${BIG_SWEEP} runs vs ${SMALL_SWEEP}`,
+          'runs/s',
+          ratioAtLeast(0.9),
+          why,
+        ),
+      );
+    }
+
+    return rows;
+  } finally {
+    await browser.close();
+    await app.close();
+  }
+}
