@@ -28,7 +28,7 @@ export class Runs {
   readonly deleteDialog: Locator;
   /** The line about this browser's storage: persistent or not, used of available. */
   readonly storage: Locator;
-  /** `1,000 runs`, or `1,000 runs · 12 shown` while a filter hides some (rows out of view are not in the page). */
+  /** `1,000 runs`, or `1,000 runs · 12 shown` while a filter is on (rows out of view are not in the page). */
   readonly count: Locator;
   /** The id of the run the panel shows (the heading's `Run <id tail>`, full id as its title). */
   readonly detailId: Locator;

@@ -33,6 +33,14 @@ export async function journalRun(db: FlowbenchDb, run: RunRow): Promise<void> {
   });
 }
 
+/** Journal several new runs (a sweep) as `queued`, in one transaction. */
+export async function journalRuns(db: FlowbenchDb, runs: readonly RunRow[]): Promise<void> {
+  await db.transaction('rw', RUN_TABLES, async () => {
+    await db.runs.bulkAdd(runs);
+    await putRunEntries(db, runs);
+  });
+}
+
 /**
  * Move a run from `queued` to `running` in one transaction. Whoever moves it
  * owns it: a second engine, tab or retried message gets `run-claimed`.

@@ -13,7 +13,8 @@ import { formParams } from '../core/run/form';
 import { sha256Hex } from '../core/run/digest';
 import { getRun, listRuns } from './runs';
 import { FlowbenchDb } from './schema';
-import { journalRequest } from './submit';
+import { journalRequest, journalRequests } from './submit';
+import { runEntriesOfGroup } from './run-list';
 import { FlowbenchError, isFlowbenchError } from '../core/errors';
 
 const opened: FlowbenchDb[] = [];
@@ -107,5 +108,35 @@ describe('submit', () => {
     expect(run?.paramsDigest).toBe(
       await sha256Hex('{"params":{"lr":0.003,"steps":300},"seed":42}'),
     );
+  });
+});
+
+describe('journalRequests', () => {
+  it('journals a sweep in one go, or nothing when one of its runs cannot run', async () => {
+    const db = new FlowbenchDb(`flowbench-test-submit-many-${crypto.randomUUID()}`);
+    try {
+      const request = (seed: number): RunRequest => ({
+        flowId: null,
+        flowVersion: 1,
+        flow: pendulumExample(),
+        params: {},
+        seed,
+        backendChoice: 'auto',
+        cause: 'sweep',
+        groupId: 'g',
+      });
+      const ids = await journalRequests(db, [0, 1, 2].map(request), builtinCatalog);
+      expect((await listRuns(db)).map((run) => run.id).sort()).toEqual([...ids].sort());
+      expect((await runEntriesOfGroup(db, 'g')).map((e) => e.status)).toEqual([
+        'queued',
+        'queued',
+        'queued',
+      ]);
+      const bad = { ...request(3), params: { nonsense: 'x' } };
+      await expect(journalRequests(db, [request(4), bad], builtinCatalog)).rejects.toThrow();
+      expect(await listRuns(db)).toHaveLength(3);
+    } finally {
+      await db.delete();
+    }
   });
 });

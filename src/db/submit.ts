@@ -12,7 +12,7 @@ import type { Catalog } from '../core/catalog/catalog';
 import { checkRequest } from '../core/run/check';
 import type { RunId } from '../core/run/record';
 import { queuedRun, type RunRequest } from '../core/run/request';
-import { journalRun } from './runs';
+import { journalRun, journalRuns } from './runs';
 import type { FlowbenchDb } from './schema';
 
 /** Validate and journal a run; returns its id. Throws `invalid-flow` when refused. */
@@ -25,4 +25,29 @@ export async function journalRequest(
   const id = uuidv7() as RunId;
   await journalRun(db, await queuedRun({ ...request, ...effective }, id, new Date()));
   return id;
+}
+
+/**
+ * Validate and journal several runs (a sweep) as one submission, in one
+ * transaction: every request is checked first, so one that cannot run
+ * refuses them all and nothing is journaled; then the lists of runs change
+ * once, not once per run. Returns their ids, in order.
+ */
+export async function journalRequests(
+  db: FlowbenchDb,
+  requests: readonly RunRequest[],
+  catalog: Catalog,
+): Promise<RunId[]> {
+  const runs = [];
+  // Each run's digest is awaited in turn, so a long sweep does not hold the page in one task.
+  for (const request of requests)
+    runs.push(
+      await queuedRun(
+        { ...request, ...checkRequest(request, catalog) },
+        uuidv7() as RunId,
+        new Date(),
+      ),
+    );
+  await journalRuns(db, runs);
+  return runs.map((run) => run.id);
 }

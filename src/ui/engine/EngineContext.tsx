@@ -4,10 +4,9 @@ import { useQuery } from '@tanstack/react-query';
 import { isFlowbenchError, reviveError, runStorageFailures } from '../../core/errors';
 import { builtinCatalog } from '../../core/nodes';
 import { StepRate } from '../../core/programs/step-rate';
-import { checkRequest } from '../../core/run/check';
 import type { RunId } from '../../core/run/record';
 import type { RunRequest } from '../../core/run/request';
-import { journalRequest } from '../../db/submit';
+import { journalRequests } from '../../db/submit';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
 import { startEngine, type EngineClient, type EventOrigin } from './client';
@@ -97,10 +96,9 @@ export function useSubmitRuns() {
   const engine = useEngine();
   const store = useEditorStore();
   return async (requests: readonly RunRequest[]): Promise<RunId[]> => {
-    const ids: RunId[] = [];
+    let ids: RunId[] = [];
     try {
-      for (const request of requests) checkRequest(request, builtinCatalog);
-      for (const request of requests) ids.push(await journalRequest(db, request, builtinCatalog));
+      ids = await journalRequests(db, requests, builtinCatalog);
     } catch (error) {
       store.getState().alertError(error);
       return ids;

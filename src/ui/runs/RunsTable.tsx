@@ -44,10 +44,10 @@ function SortHeader({
   );
 }
 
-/** `1,000 runs`, or `1,000 runs · 12 shown` while a filter hides some. */
-function describeCount(total: number, shown: number): string {
+/** `1,000 runs`, or `1,000 runs · 12 shown` while a filter is on. */
+function describeCount(total: number, shown: number, filtered: boolean): string {
   const runs = `${total.toLocaleString('en')} run${total === 1 ? '' : 's'}`;
-  return shown === total ? runs : `${runs} · ${shown.toLocaleString('en')} shown`;
+  return filtered ? `${runs} · ${shown.toLocaleString('en')} shown` : runs;
 }
 
 export function RunsTable() {
@@ -85,7 +85,11 @@ export function RunsTable() {
       />
       <StorageStatus />
       <p className="fb-muted fb-runs-count" role="status" aria-label="Run count">
-        {describeCount(runs?.length ?? 0, shown.length)}
+        {describeCount(
+          runs?.length ?? 0,
+          shown.length,
+          query.status !== 'all' || query.text.trim() !== '',
+        )}
       </p>
       <table aria-label="Runs">
         <thead>
