@@ -133,46 +133,55 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
 });
 
 /**
- * Fault 2: the storage quota runs out mid-run. Before the run starts, the
- * origin's quota is forced down to what it uses plus 48 KB (through the
- * DevTools protocol, see support/quota.ts), so Chromium refuses the app's
- * writes for real once the run has written that much (some seconds of its
- * points, stored as chunks): the metric batch's transaction aborts at commit
- * with QuotaExceededError. The engine stops the run and says so at once: an
- * alert naming the quota, in every open tab. Its ending is a write too, and
- * while the quota stays full even that small write is refused: the engine
- * keeps the ending and writes it once a write fits. A cancel meanwhile is a
- * write too: refused, it says so. Giving the site its storage back (what the message tells
- * the person to do) is that moment; the record then ends `error` naming the
- * quota, with every point committed before the refusal, and the app runs as
- * before.
+ * Fault 2: the storage quota runs out mid-run. Once the run has committed its
+ * first points, the origin's quota is forced down to what it uses (through
+ * the DevTools protocol, see support/quota.ts), so Chromium refuses the app's
+ * writes for real: a metric batch's transaction aborts at commit with
+ * QuotaExceededError. The engine stops the run and says so at once: an alert
+ * naming the quota, in every open tab. Its ending is a write too, and while
+ * the quota stays full even that small write is refused: the engine keeps the
+ * ending and writes it once a write fits. A cancel meanwhile is a write too:
+ * refused, it says so. Giving the site its storage back (what the message
+ * tells the person to do) is that moment; the record then ends `error` naming
+ * the quota, with every point committed before the refusal, and the app runs
+ * as before.
  *
- * Why the quota is forced before the run, and the page reloaded: Chromium
- * checks a write against a figure of the room left that it keeps for many
- * seconds (about 20 here), so a quota forced on an open page bites that much
- * later. A 100,000-step run used to take over two minutes and was still
- * writing then; since the pools book a whole loop at once it takes under
- * thirty seconds, and it ended `ok` before the refusal came. The reload
- * opens the database afresh under the forced quota.
+ * Chromium checks a write against a figure of the room left that it keeps
+ * for many seconds (about 20 here), so a quota forced on an open page bites
+ * that much later: the run must still be writing then. It trains in batches
+ * of 256 rows, which takes well over a minute, whatever its points weigh on
+ * disk (a margin of bytes left was tried, and broke each time the storage of
+ * points got leaner).
  */
-/** Bytes the page may write after the quota is forced: the run's journal and some seconds of points. */
-const ROOM_FOR_THE_RUN = 48 * 1024;
+/** How long a quota forced on an open page may take to refuse a write (a wait, not a check). */
+const QUOTA_BITES_MS = 90_000;
 test('storage quota exceeded mid-run: the run ends error naming it, its points kept', async ({
   app,
   page,
 }) => {
-  // A real training run has to start (onnxruntime loads) before it can fill the quota.
-  test.setTimeout(180_000);
+  // A real training run has to start (onnxruntime loads), then write for as long as the quota
+  // takes to bite.
+  test.setTimeout(240_000);
   const quota = await StorageQuota.of(page);
-  // Room for a few megabytes of the run, then none. Forced before the page opens its storage
-  // (the reload), so no room left counted under the ordinary quota lingers in the browser.
-  await quota.force((await quota.usage()) + ROOM_FOR_THE_RUN);
-  await app.reload();
   // Another tab of the same browser hears of the failure too, whichever tab's engine runs it.
   const other = await openTab(page.context());
+  // Batches of 256 rows: a 100,000-step run then trains for well over a minute, still writing
+  // when the quota bites.
+  await app.canvas.select('train');
+  await app.inspector.setParam('batch_size', 256);
   await app.params.set('steps', 100000);
   await app.toolbar.run();
   const row = app.runs.newest;
+  // Committed points, as the chart reads them back from the store (one web-first wait, no polling).
+  await expect(app.runs.chart('train.loss')).toHaveAttribute('data-points', /^[1-9]\d*$/, {
+    timeout: 120_000,
+  });
+  await quota.force(await quota.usage());
+  // Chromium enforces a quota forced on an open page once it renews its figure of the room
+  // left, some 20 s later: the run is stopped then.
+  await expect(app.alerts.all.filter({ hasText: 'stopped' }).last()).toBeVisible({
+    timeout: QUOTA_BITES_MS,
+  });
   for (const tab of [app, other.app])
     await tab.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');
   // While the quota stays full the record cannot say it ended; the run's page says why.
