@@ -83,14 +83,32 @@ async function importFlow(page: Page, flow: FlowDocument): Promise<void> {
   await page.getByRole('heading', { level: 1, name: flow.name }).waitFor();
 }
 
-/** Wait until the runs table counts `shown` of `total` runs `ok` (its status filter on `ok`). */
-async function waitForOk(page: Page, total: number, timeout: number): Promise<void> {
+/**
+ * Wait until the runs table counts `total` runs, all shown under its status
+ * filter `ok` (its count line: `1,000 runs · 1,000 shown`), telling `log`
+ * how far it got every half minute.
+ */
+async function waitForOk(
+  page: Page,
+  total: number,
+  timeout: number,
+  log: (line: string) => void = () => undefined,
+): Promise<void> {
   const count = page.getByRole('status', { name: 'Run count' });
-  const text = (n: number) => n.toLocaleString('en');
-  const label = `${text(total)} run${total === 1 ? '' : 's'}`;
-  await count
-    .filter({ hasText: new RegExp(`^${label}( · ${text(total)} shown)?$`) })
-    .waitFor({ timeout });
+  const started = performance.now();
+  let told = started;
+  for (;;) {
+    const text = ((await count.textContent()) ?? '').replace(/,/g, '');
+    const [runs, shown] = [...text.matchAll(/\d+/g)].map((m) => Number(m[0]));
+    if (runs === total && (shown ?? runs) === total) return;
+    const now = performance.now();
+    if (now - started > timeout) throw new Error(`the table still says '${text}'`);
+    if (now - told > 30_000) {
+      told = now;
+      log(`run scale: the table says '${text}'`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 interface Sweep {
@@ -100,7 +118,12 @@ interface Sweep {
   blockedMs: number;
 }
 
-async function sweep(browser: Browser, url: string, runs: number): Promise<Sweep> {
+async function sweep(
+  browser: Browser,
+  url: string,
+  runs: number,
+  log: (line: string) => void,
+): Promise<Sweep> {
   const page = await openApp(browser, url);
   try {
     const tiny = JSON.parse(
@@ -113,7 +136,7 @@ async function sweep(browser: Browser, url: string, runs: number): Promise<Sweep
     const since = await page.evaluate(() => performance.now());
     const start = performance.now();
     await form.getByRole('button', { name: /^Run sweep\b/ }).click();
-    await waitForOk(page, runs, 1_800_000);
+    await waitForOk(page, runs, 1_800_000, log);
     const wallMs = performance.now() - start;
     const tasks = await page.evaluate(
       (from) => (window as unknown as LongTaskWindow).__longTasks.filter((t) => t.start >= from),
@@ -337,9 +360,9 @@ export async function runScaleRows({
     }
     try {
       log(`run scale: a ${SMALL_SWEEP}-run sweep (${load()})…`);
-      const small = await sweep(browser, app.url, SMALL_SWEEP);
+      const small = await sweep(browser, app.url, SMALL_SWEEP, log);
       log(`run scale: a ${BIG_SWEEP}-run sweep (${load()})…`);
-      const big = await sweep(browser, app.url, BIG_SWEEP);
+      const big = await sweep(browser, app.url, BIG_SWEEP, log);
       const sweepNote = `tiny flow; ${BIG_SWEEP} runs in ${(big.wallMs / 1000).toFixed(1)} s, ${SMALL_SWEEP} in ${(small.wallMs / 1000).toFixed(1)} s; ${load()}`;
       add(
         compareRow({
