@@ -149,7 +149,7 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
  * Chromium checks a write against a figure of the room left that it keeps
  * for many seconds (about 20 here), so a quota forced on an open page bites
  * that much later: the run must still be writing then. It trains in batches
- * of 256 rows, which takes well over a minute, whatever its points weigh on
+ * of 256 rows through 256 hidden units, which takes minutes, whatever its points weigh on
  * disk (a margin of bytes left was tried, and broke each time the storage of
  * points got leaner).
  */
@@ -165,8 +165,11 @@ test('storage quota exceeded mid-run: the run ends error naming it, its points k
   const quota = await StorageQuota.of(page);
   // Another tab of the same browser hears of the failure too, whichever tab's engine runs it.
   const other = await openTab(page.context());
-  // Batches of 256 rows: a 100,000-step run then trains for well over a minute, still writing
-  // when the quota bites.
+  // Batches of 256 rows through 256 hidden units: a 100,000-step run then trains for minutes,
+  // still writing when the quota bites, however fast a step gets (at 32 units it ended `ok`
+  // in under 30 s, before the quota bit).
+  await app.canvas.select('model');
+  await app.inspector.setParam('hidden', 256);
   await app.canvas.select('train');
   await app.inspector.setParam('batch_size', 256);
   await app.params.set('steps', 100000);
