@@ -37,10 +37,12 @@ const AUTOSAVE_MS = 250;
 export async function openLibraryFlow(store: EditorStore, id: FlowId): Promise<void> {
   const row = await getFlow(db, id);
   if (!row) return;
+  // Remembered before it shows as open: a reload right after the Flows list
+  // marks it current reopens it, not the flow open before.
+  await writeSetting(db, 'openFlow', row.id);
   store.getState().openFlow(row.id, row.doc);
   store.setState({ savedVersion: row.version, conflict: null });
   await recoverUnsavedEdit(store, row);
-  await writeSetting(db, 'openFlow', row.id);
   const latest = await latestRunOfFlow(db, row.id);
   if (latest) store.getState().selectRun(latest.id);
 }
