@@ -39,6 +39,7 @@ import {
   deviceFedUnitsOutput,
   gpuFedUnitsOutput,
   mlpTrainLoop,
+  loopProgress,
   mlpTrainStepModel,
   modelId,
   nodeRequest,
@@ -364,12 +365,10 @@ async function train(
     backend,
     models: [trainStep],
     requests: [nodeRequest(ctx.node, watched, ctx.signal)],
-    onTick(tick) {
-      const progress = tick.requests[0];
-      if (progress?.step !== LOOP || progress.units === 0) return;
-      ctx.progress(progress.unitsDone, progress.units);
-      seen.perSecond = progress.unitsPerSecond ?? seen.perSecond;
-    },
+    onTick: loopProgress(LOOP, (done, total, perSecond) => {
+      ctx.progress(done, total);
+      seen.perSecond = perSecond ?? seen.perSecond;
+    }),
     onEmit(_request, metric, value) {
       if (metric !== `${LOOP}.loss`) return;
       lossSum += value;

@@ -64,13 +64,17 @@ export function nodeRequest(node: string, step: ProgramStep, signal: AbortSignal
   return { id: requestId(node), program: { steps: [step] }, signal };
 }
 
-/** A job's `onTick` that reports the loop `loopName`'s units as the node's progress. */
+/**
+ * A job's `onTick` that reports the loop `loopName`'s units as the node's
+ * progress, with the loop's rate once the runner has measured one.
+ */
 export function loopProgress(
   loopName: string,
-  progress: (done: number, total: number) => void,
+  progress: (done: number, total: number, perSecond: number | null) => void,
 ): (tick: TickReport) => void {
   return (tick) => {
     const request = tick.requests[0];
-    if (request?.step === loopName && request.units > 0) progress(request.unitsDone, request.units);
+    if (request?.step === loopName && request.units > 0)
+      progress(request.unitsDone, request.units, request.unitsPerSecond);
   };
 }
