@@ -46,3 +46,23 @@ export function uniformWeights(count: number, limit: number, random: () => numbe
   for (let i = 0; i < count; i++) data[i] = (2 * random() - 1) * limit;
   return data;
 }
+
+/**
+ * Fresh weights for `layout`: each slot named in `limits` uniform in ±its
+ * limit, the rest (biases) zero; drawn in layout order, so one seed gives
+ * one set of weights.
+ */
+export function initWeights(
+  layout: readonly WeightSlot[],
+  limits: Readonly<Record<string, number>>,
+  random: () => number,
+): MlpWeights {
+  const values: Record<string, Float32Array> = {};
+  for (const slot of layout) {
+    const limit = limits[slot.name];
+    const count = elementCount(slot.dims);
+    values[slot.name] =
+      limit === undefined ? new Float32Array(count) : uniformWeights(count, limit, random);
+  }
+  return { layout, values };
+}

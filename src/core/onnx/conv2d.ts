@@ -15,8 +15,8 @@ import { finishInference, type InferenceModel } from './inference.ts';
 import type { ValueRef } from './graph.ts';
 import { TracingGraphBuilder } from './graph-trace.ts';
 import { BATCH } from './mlp-layers.ts';
-import { elementCount, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
-import { need, uniformWeights, weightRefs } from './block-weights.ts';
+import type { MlpWeights, WeightSlot } from './mlp-spec.ts';
+import { initWeights, need, weightRefs } from './block-weights.ts';
 import { samePads } from './conv1d.ts';
 
 /** A conv2d block classifier: `[batch, channels, height, width] → [batch, outputSize]`. */
@@ -68,19 +68,14 @@ export function conv2dWeightLayout(spec: Conv2dSpec): WeightSlot[] {
  * layout order, row-major, so one seed gives one set of weights.
  */
 export function initConv2dWeights(spec: Conv2dSpec, random: () => number): MlpWeights {
-  const layout = conv2dWeightLayout(spec);
-  const limits: Record<string, number> = {
-    'conv.W': Math.sqrt(6 / (spec.channels * spec.kernel * spec.kernel)),
-    'head.W': Math.sqrt(6 / (spec.filters + spec.outputSize)),
-  };
-  const values: Record<string, Float32Array> = {};
-  for (const slot of layout) {
-    const limit = limits[slot.name];
-    const count = elementCount(slot.dims);
-    values[slot.name] =
-      limit === undefined ? new Float32Array(count) : uniformWeights(count, limit, random);
-  }
-  return { layout, values };
+  return initWeights(
+    conv2dWeightLayout(spec),
+    {
+      'conv.W': Math.sqrt(6 / (spec.channels * spec.kernel * spec.kernel)),
+      'head.W': Math.sqrt(6 / (spec.filters + spec.outputSize)),
+    },
+    random,
+  );
 }
 
 /** What the backward pass reads from the forward pass. */
