@@ -9,18 +9,21 @@
  * step.
  */
 import 'fake-indexeddb/auto';
-import * as ort from 'onnxruntime-web';
 import { builtinCatalog } from '../src/core/nodes';
 import type { FlowDocument } from '../src/core/flow/document';
 import { inProcessProducers } from '../src/core/live/producer-host';
 import { toRunExport, type RunExport } from '../src/core/run/export';
 import type { RunId, RunStatus } from '../src/core/run/record';
 import { storeFile } from '../src/db/files';
-import { readRunRecord } from '../src/db/runs';
+import { journalRun, readRunRecord, updateRun } from '../src/db/runs';
 import { FlowbenchDb } from '../src/db/schema';
-import { journalRequest } from '../src/db/submit';
-import { engineInfo, OrtRuntime, WASM_THREADS } from '../workers/engine/ort-runtime';
+import { checkRequest } from '../src/core/run/check';
+import { queuedRun, type RunRequest } from '../src/core/run/request';
+import { v7 as uuidv7 } from 'uuid';
+import { engineInfo, OrtRuntime } from '../workers/engine/ort-runtime';
 import { driveRun } from '../workers/engine/run-driver';
+import { cpuEngineLabel, loadOrt, type CliBackend } from './backend';
+import type { GivenFile } from './files';
 
 /** What a headless run reports as it goes. */
 export interface HeadlessEvents {
@@ -36,8 +39,14 @@ export interface HeadlessRun {
   flow: FlowDocument;
   params: Record<string, unknown>;
   seed?: number;
+  /** The run's id, when it was fixed beforehand (a queued sweep trial); default a new one. */
+  runId?: RunId;
+  /** The sweep it belongs to (the record's `groupId`, as the app's sweeps group runs); its cause is then `sweep`. */
+  groupId?: string;
+  /** Where its sessions run (backend.ts); default `wasm`, the browser's engine. */
+  backend?: CliBackend;
   /** Files the flow's file params may name (by their `sha256:` digest), as if picked in the app. */
-  files?: readonly { name: string; bytes: Uint8Array; mediaType: string }[];
+  files?: readonly GivenFile[];
   signal: AbortSignal;
   events: HeadlessEvents;
 }
@@ -52,24 +61,26 @@ let databases = 0;
 export async function runHeadless(
   run: HeadlessRun,
 ): Promise<{ status: RunStatus; file: RunExport }> {
-  ort.env.logLevel = 'error';
-  ort.env.wasm.numThreads = WASM_THREADS;
+  const backend = run.backend ?? 'wasm';
+  const ort = await loadOrt(backend);
   const db = new FlowbenchDb(`flowbench-cli-${process.pid}-${++databases}`);
   try {
     for (const file of run.files ?? []) await storeFile(db, file.name, file.bytes, file.mediaType);
-    const runId = await journalRequest(
-      db,
-      {
-        flowId: null,
-        flowVersion: 1,
-        flow: run.flow,
-        params: run.params,
-        ...(run.seed !== undefined && { seed: run.seed }),
-        backendChoice: 'wasm',
-        cause: 'cli',
-      },
-      builtinCatalog,
-    );
+    const request: RunRequest = {
+      flowId: null,
+      flowVersion: 1,
+      flow: run.flow,
+      params: run.params,
+      ...(run.seed !== undefined && { seed: run.seed }),
+      // The browser's choices have no `cpu`: such a run re-run in a browser takes the browser's pick.
+      backendChoice: backend === 'cpu' ? 'auto' : 'wasm',
+      cause: run.groupId === undefined ? 'cli' : 'sweep',
+      groupId: run.groupId ?? null,
+    };
+    // As the app's journalRequest, with the id given when there is one.
+    const runId = run.runId ?? (uuidv7() as RunId);
+    const effective = checkRequest(request, builtinCatalog);
+    await journalRun(db, await queuedRun({ ...request, ...effective }, runId, new Date()));
     run.events.started(runId);
     const info = engineInfo(null);
     const status = await driveRun(runId, run.signal, {
@@ -88,6 +99,9 @@ export async function runHeadless(
       onProgress: (node, done, total) => run.events.progress(node, done, total),
       onLive: (node, port, value) => run.events.live(node, port, value),
     });
+    // The engine knows only the browser's backends; the record says where a `cpu` run really ran.
+    if (backend === 'cpu')
+      await updateRun(db, runId, { engine: { backend: 'cpu', adapter: await cpuEngineLabel() } });
     const record = await readRunRecord(db, runId);
     if (!record) throw new Error(`run ${runId} was driven but its record is gone`);
     return { status, file: toRunExport(record) };

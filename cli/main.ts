@@ -10,28 +10,60 @@
  * Ctrl+C (the record ends `cancelled`, every point written).
  */
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
-import { basename, extname, join, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { join, resolve } from 'node:path';
+import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { FlowbenchError, hasCategory, isFlowbenchError } from '../src/core/errors';
 import type { FlowDocument } from '../src/core/flow/document';
 import { parseFlow } from '../src/core/flow/validate';
-import { runHeadless } from './headless-run';
+import { builtinCatalog } from '../src/core/nodes';
+import type { RunId } from '../src/core/run/record';
+import { cliBackends, type CliBackend } from './backend';
+import { applyFiles } from './files';
+import { runHeadless, type HeadlessRun } from './headless-run';
 import { jsonReporter, textReporter, type Reporter } from './report';
 
 export const EXIT = { ok: 0, error: 1, badInput: 2, cancelled: 130 } as const;
 
-const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed N] [--file PATH …] [--backend wasm] [--out DIR] [--json]
+const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--out DIR] [--json]
 
   --param name=value  set a flow input (repeat for more)
   --seed N            the run's seed (a non-negative integer)
-  --file PATH         a file the flow's file params name by digest, as if picked in the app (repeat for more)
-  --backend wasm      onnxruntime's WASM engine, as in the browser (the only one yet)
+  --file name=path    pick the file at path for file param name (node.param, or a param name one
+                      node has), as the inspector picks it; a bare path only supplies a file the
+                      flow already names by digest (repeat for more)
+  --backend wasm|cpu  wasm (default): onnxruntime-web's WASM engine, the browser's, for series
+                      the browser reproduces; cpu: onnxruntime-node's native CPU provider
   --out DIR           where <run id>.run.json is written (default: the current directory)
   --json              one JSON object per event on stdout, instead of progress lines
 `;
 
+/** The options every command that runs a flow takes, for `util.parseArgs`. */
+export const runOptions = {
+  param: { type: 'string', multiple: true, default: [] as string[] },
+  seed: { type: 'string' },
+  file: { type: 'string', multiple: true, default: [] as string[] },
+  backend: { type: 'string', default: 'wasm' },
+  out: { type: 'string', default: '.' },
+  json: { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
+
 const badOption = (option: string, problem: string) =>
   new FlowbenchError('bad-option', { option, problem });
+
+/** `--backend`'s value, or `bad-option`. */
+export function parseBackend(text: string): CliBackend {
+  if ((cliBackends as readonly string[]).includes(text)) return text as CliBackend;
+  throw badOption('--backend', `expects ${cliBackends.join(' or ')}, got '${text}'`);
+}
+
+/** `--seed`'s value, or `bad-option`. */
+export function parseSeed(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seed = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(seed))
+    throw badOption('--seed', `expects a non-negative integer, got '${text}'`);
+  return seed;
+}
 
 /** `--param` values, typed by the flow input they set (a name the flow lacks is left for the run's check to name). */
 export function parseParams(flow: FlowDocument, given: readonly string[]): Record<string, unknown> {
@@ -56,27 +88,6 @@ export function parseParams(flow: FlowDocument, given: readonly string[]): Recor
           : value;
   }
   return params;
-}
-
-const mediaTypes: Record<string, string> = {
-  '.onnx': 'application/onnx',
-  '.csv': 'text/csv',
-  '.parquet': 'application/vnd.apache.parquet',
-};
-
-/** A `--file` as the app stores a picked file; `bad-import` naming it when it cannot be read. */
-async function readGivenFile(path: string) {
-  try {
-    const bytes = new Uint8Array(await readFile(path));
-    const mediaType = mediaTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
-    return { name: basename(path), bytes, mediaType };
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new FlowbenchError('bad-import', {
-      file: path,
-      problem: missing ? 'does not exist' : `cannot be read: ${(error as Error).message}`,
-    });
-  }
 }
 
 /** The flow in a flow file, or a `bad-import` / `invalid-flow` error naming the file. */
@@ -114,82 +125,38 @@ async function runCommand(args: string[], reporter: () => Reporter): Promise<num
     args,
     allowPositionals: true,
     options: {
-      param: { type: 'string', multiple: true, default: [] },
-      seed: { type: 'string' },
-      file: { type: 'string', multiple: true, default: [] },
-      backend: { type: 'string', default: 'wasm' },
-      out: { type: 'string', default: '.' },
-      json: { type: 'boolean', default: false },
+      ...runOptions,
+      // Set by `flowbench sweep` for each of its runs: the sweep's group id.
+      group: { type: 'string' },
     },
   });
   const report = reporter();
   try {
     if (positionals.length !== 1)
       throw badOption('run', `expects one flow file, got ${positionals.length}`);
-    const path = positionals[0]!;
-    if (values.backend !== 'wasm')
-      throw badOption(
-        '--backend',
-        values.backend === 'cpu'
-          ? 'cpu (onnxruntime-node) is not wired yet: a run record cannot say it ran there; use wasm'
-          : `expects wasm, got '${values.backend}'`,
-      );
-    let seed: number | undefined;
-    if (values.seed !== undefined) {
-      seed = Number(values.seed);
-      if (!/^\d+$/.test(values.seed) || !Number.isSafeInteger(seed))
-        throw badOption('--seed', `expects a non-negative integer, got '${values.seed}'`);
-    }
-    const flow = await readFlowFile(path);
-    const params = parseParams(flow, values.param);
-    const files = await Promise.all(values.file.map(readGivenFile));
+    const backend = parseBackend(values.backend);
+    const seed = parseSeed(values.seed);
+    const read = await readFlowFile(positionals[0]!);
+    const { flow, params, files } = await applyFiles(
+      read,
+      parseParams(read, values.param),
+      values.file,
+      builtinCatalog,
+    );
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
-
-    // Ctrl+C cancels the run, which then ends its record; a second one leaves at once.
-    const cancel = new AbortController();
-    const onInterrupt = () => {
-      if (cancel.signal.aborted) process.exit(EXIT.cancelled);
-      cancel.abort();
-    };
-    process.on('SIGINT', onInterrupt);
-    process.on('SIGTERM', onInterrupt);
-    const steps = new Map<string, { at: number; done: number }>();
-    try {
-      const { status, file } = await runHeadless({
+    return await runToFile(
+      {
         flow,
         params,
         ...(seed !== undefined && { seed }),
+        backend,
         files,
-        signal: cancel.signal,
-        events: {
-          started: (runId) => report.event({ event: 'started', runId, flow: flow.name }),
-          progress(node, done, total) {
-            const now = performance.now();
-            const first = steps.get(node) ?? { at: now, done };
-            steps.set(node, first);
-            const seconds = (now - first.at) / 1000;
-            const stepsPerSecond = seconds > 0 ? (done - first.done) / seconds : null;
-            report.event({ event: 'progress', node, done, total, stepsPerSecond });
-          },
-          live: (node, port, value) => report.event({ event: 'live', node, port, value }),
-        },
-      });
-      const written = join(out, `${file.run.id}.run.json`);
-      await writeFile(written, JSON.stringify(file, null, 2) + '\n');
-      report.event({
-        event: 'finished',
-        runId: file.run.id,
-        status,
-        statusReason: file.run.statusReason,
-        file: written,
-      });
-      report.close(file);
-      return status === 'ok' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.error;
-    } finally {
-      process.off('SIGINT', onInterrupt);
-      process.off('SIGTERM', onInterrupt);
-    }
+        ...(values.group !== undefined && { groupId: values.group }),
+      },
+      out,
+      report,
+    );
   } catch (error) {
     report.event(errorEvent(error));
     report.close();
@@ -197,7 +164,61 @@ async function runCommand(args: string[], reporter: () => Reporter): Promise<num
   }
 }
 
-function errorEvent(error: unknown) {
+/**
+ * Run to its end, reporting as it goes, and write its run file into `out`;
+ * resolves with the exit status its end calls for. Ctrl+C (or SIGTERM)
+ * cancels the run, which then ends its record; a second one leaves at once.
+ */
+export async function runToFile(
+  run: Omit<HeadlessRun, 'signal' | 'events'>,
+  out: string,
+  report: Reporter,
+  signal?: AbortSignal,
+): Promise<number> {
+  const cancel = new AbortController();
+  const onInterrupt = () => {
+    if (cancel.signal.aborted) process.exit(EXIT.cancelled);
+    cancel.abort();
+  };
+  signal?.addEventListener('abort', () => cancel.abort(), { once: true });
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
+  const steps = new Map<string, { at: number; done: number }>();
+  try {
+    const { status, file } = await runHeadless({
+      ...run,
+      signal: cancel.signal,
+      events: {
+        started: (runId: RunId) => report.event({ event: 'started', runId, flow: run.flow.name }),
+        progress(node, done, total) {
+          const now = performance.now();
+          const first = steps.get(node) ?? { at: now, done };
+          steps.set(node, first);
+          const seconds = (now - first.at) / 1000;
+          const stepsPerSecond = seconds > 0 ? (done - first.done) / seconds : null;
+          report.event({ event: 'progress', node, done, total, stepsPerSecond });
+        },
+        live: (node, port, value) => report.event({ event: 'live', node, port, value }),
+      },
+    });
+    const written = join(out, `${file.run.id}.run.json`);
+    await writeFile(written, JSON.stringify(file, null, 2) + '\n');
+    report.event({
+      event: 'finished',
+      runId: file.run.id,
+      status,
+      statusReason: file.run.statusReason,
+      file: written,
+    });
+    report.close(file);
+    return status === 'ok' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.error;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  }
+}
+
+export function errorEvent(error: unknown) {
   return isFlowbenchError(error)
     ? {
         event: 'error' as const,

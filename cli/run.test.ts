@@ -4,6 +4,7 @@
  * and the run file it leaves, read back by the app's importer.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,6 +108,51 @@ describe('flowbench run', () => {
     expect(ended.code).toBe(0);
     expect(ended.stdout).toMatch(/ended ok/);
     expect(importedRun(out).run).toMatchObject({ flow: name, status: 'ok' });
+  });
+
+  it('--file name=path picks a file for a file param, recorded by digest; --backend cpu runs on onnxruntime-node', async () => {
+    const out = outDir();
+    // Another table than the example's: the first 60 flowers, so the record must name these bytes.
+    const picked = join(out, 'few-flowers.csv');
+    const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
+    writeFileSync(picked, lines.slice(0, 61).join('\n') + '\n');
+    const runs = join(out, 'runs');
+    const flow = join(root, 'src/examples/iris-table.flow.json');
+    const ended = await flowbench([
+      'run',
+      flow,
+      '--param',
+      'epochs=2',
+      '--file',
+      `data=${picked}`,
+      '--backend',
+      'cpu',
+      '--out',
+      runs,
+    ]);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    const { run } = importedRun(runs);
+    const digest = `sha256:${createHash('sha256').update(readFileSync(picked)).digest('hex')}`;
+    expect(run.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file).toBe(digest);
+    expect(run.status).toBe('ok');
+    expect(run.engine?.backend).toBe('cpu');
+  });
+
+  it('refuses a --file that names no file param, or a file that is missing, and --backend it lacks, with exit 2', async () => {
+    const flow = join(root, 'src/examples/iris-table.flow.json');
+    const csv = join(root, 'src/examples/iris.csv');
+    const unknown = await flowbench(['run', flow, '--file', `table=${csv}`]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(
+      "--file 'table' names no file param of flow 'iris-table' (its file params: data.file)",
+    );
+    const missing = await flowbench(['run', flow, '--file', 'data.file=nowhere.csv']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('nowhere.csv does not exist');
+    const backend = await flowbench(['run', flow, '--backend', 'webgpu']);
+    expect(backend.code).toBe(2);
+    expect(backend.stderr).toContain("--backend expects wasm or cpu, got 'webgpu'");
   });
 
   it('refuses an unknown --param with exit 2, naming it, and runs nothing', async () => {

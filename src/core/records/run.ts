@@ -20,10 +20,12 @@ export const runCauses = ['ui', 'sweep', 'rerun', 'import-replay', 'cli'] as con
 export type RunCause = (typeof runCauses)[number];
 
 const backend = z.enum(['webgpu', 'wasm'] satisfies Backend[]);
+/** Where a run ran: a browser backend, or `cpu`, onnxruntime-node's native CPU provider (`flowbench run --backend cpu`). */
+const engineBackend = z.enum(['webgpu', 'wasm', 'cpu']);
 const backendChoice = z.enum(['auto', 'webgpu', 'wasm'] satisfies BackendChoice[]);
 
 export const engineRecordSchema = z.object({
-  backend,
+  backend: engineBackend,
   /** e.g. "google swiftshader (fallback)", or "none" without an adapter. */
   adapter: z.string(),
   vendor: z.optional(z.string()),

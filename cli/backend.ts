@@ -1,0 +1,42 @@
+/**
+ * Where a headless run's sessions run: `wasm` is onnxruntime-web's WASM
+ * build, the very engine the browser runs (so its series are the browser's);
+ * `cpu` is onnxruntime-node's native CPU provider, faster but a different
+ * engine (its series agree with WASM's within float tolerance, not bit for
+ * bit). Both share onnxruntime's common API, so the engine's runtime
+ * (`OrtRuntime`) drives either; for `cpu` every session is opened on the
+ * native CPU provider whatever provider the engine names (it only knows the
+ * browser's), and the run's record says `cpu`.
+ */
+import type * as Ort from 'onnxruntime-web';
+import type { OrtModule } from '../workers/engine/ort-runtime';
+import { WASM_THREADS } from '../workers/engine/ort-runtime';
+
+export const cliBackends = ['wasm', 'cpu'] as const;
+export type CliBackend = (typeof cliBackends)[number];
+
+/** onnxruntime for `backend`, loaded once per process. */
+export async function loadOrt(backend: CliBackend): Promise<OrtModule> {
+  if (backend === 'wasm') {
+    const ort = await import('onnxruntime-web');
+    ort.env.logLevel = 'error';
+    ort.env.wasm.numThreads = WASM_THREADS;
+    return ort;
+  }
+  const native = await import('onnxruntime-node');
+  native.env.logLevel = 'error';
+  // The common API's types are the same package's; only the provider list differs.
+  // The engine opens every session from bytes, with options (`OrtRuntime.createSession`).
+  const create = (model: Uint8Array, options?: Ort.InferenceSession.SessionOptions) =>
+    native.InferenceSession.create(model, { ...options, executionProviders: ['cpu'] });
+  return {
+    ...(native as unknown as OrtModule),
+    InferenceSession: { create } as unknown as OrtModule['InferenceSession'],
+  };
+}
+
+/** What the run record's engine says a `cpu` run ran on. */
+export async function cpuEngineLabel(): Promise<string> {
+  const native = await import('onnxruntime-node');
+  return `onnxruntime-node ${native.env.versions.node ?? ''} (native CPU)`.replace('  ', ' ');
+}
