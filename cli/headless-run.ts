@@ -29,8 +29,8 @@ import type { GivenFile } from './files';
 export interface HeadlessEvents {
   /** The run was checked and journaled; it starts now. */
   started(runId: RunId): void;
-  /** Node `node` finished `done` of its `total` units (steps). */
-  progress(node: string, done: number, total: number): void;
+  /** Node `node` finished `done` of its `total` units (steps), at `perSecond` where it measured one. */
+  progress(node: string, done: number, total: number, perSecond?: number): void;
   /** A streaming port's latest value (thinned by its rate limit, as in the browser). */
   live(node: string, port: string, value: number): void;
 }
@@ -96,7 +96,8 @@ export async function runHeadless(
         const timer = setTimeout(fire, ms);
         return () => clearTimeout(timer);
       },
-      onProgress: (node, done, total) => run.events.progress(node, done, total),
+      onProgress: (node, done, total, perSecond) =>
+        run.events.progress(node, done, total, perSecond),
       onLive: (node, port, value) => run.events.live(node, port, value),
     });
     // The engine knows only the browser's backends; the record says where a `cpu` run really ran.

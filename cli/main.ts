@@ -190,12 +190,12 @@ export async function runToFile(
       signal: cancel.signal,
       events: {
         started: (runId: RunId) => report.event({ event: 'started', runId, flow: run.flow.name }),
-        progress(node, done, total) {
+        progress(node, done, total, perSecond) {
           const now = performance.now();
           const first = steps.get(node) ?? { at: now, done };
           steps.set(node, first);
           const seconds = (now - first.at) / 1000;
-          const stepsPerSecond = seconds > 0 ? (done - first.done) / seconds : null;
+          const stepsPerSecond = seconds > 0 ? (done - first.done) / seconds : (perSecond ?? null);
           report.event({ event: 'progress', node, done, total, stepsPerSecond });
         },
         live: (node, port, value) => report.event({ event: 'live', node, port, value }),

@@ -91,7 +91,8 @@ const service = new RunService({
     const timer = setTimeout(fire, ms);
     return () => clearTimeout(timer);
   },
-  onProgress: (runId, node, done, total) => progress({ runId, node, done, total }),
+  onProgress: (runId, node, done, total, perSecond) =>
+    progress({ runId, node, done, total, ...(perSecond !== undefined && { perSecond }) }),
   onLive: (runId, node, port, value) => post({ type: 'live', runId, node, port, value }),
   onStorageFailure: (runId, reason) => post({ type: 'storage-failure', runId, reason }),
   onStorageStall: (runId, waitedMs) => post({ type: 'storage-stall', runId, waitedMs }),

@@ -110,7 +110,15 @@ export type EngineReply<C extends EngineCall = EngineCall> =
 
 /** Pushed by the worker without a request. */
 export type EngineEvent =
-  | { type: 'progress'; runId: RunId; node: string; done: number; total: number }
+  /** `perSecond`: the node's own measure of its rate, where it has one. */
+  | {
+      type: 'progress';
+      runId: RunId;
+      node: string;
+      done: number;
+      total: number;
+      perSecond?: number;
+    }
   /** A streaming port's latest value, at most one per rate-limit interval. */
   | { type: 'live'; runId: RunId; node: string; port: string; value: number }
   | { type: 'run-finished'; runId: RunId; status: RunStatus }

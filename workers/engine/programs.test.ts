@@ -65,10 +65,10 @@ describe('a run through the engine pools (real onnxruntime, WASM)', () => {
     const pools = new EnginePools(() => null);
     const id = await journalTestRun(db, example, { steps: 30 });
     const reports: PoolReport[] = [];
-    const progress: [string, number, number][] = [];
+    const progress: [string, number, number, number | undefined][] = [];
     const status = await driveRun(id, new AbortController().signal, {
       ...testDriverOptions(db),
-      onProgress: (node, done, total) => progress.push([node, done, total]),
+      onProgress: (node, done, total, perSecond) => progress.push([node, done, total, perSecond]),
       programHost: (runtime, runId) =>
         engineProgramHost(runtime, pools, {
           onTick: (node, backend, { mode, tick, pool, requests }, final) =>
@@ -92,7 +92,11 @@ describe('a run through the engine pools (real onnxruntime, WASM)', () => {
       units: 30,
     });
     expect(reports.at(-1)).toMatchObject({ node: 'eval', final: true });
-    expect(progress.filter(([node]) => node === 'train').at(-1)).toEqual(['train', 30, 30]);
+    const trained = progress.filter(([node]) => node === 'train');
+    expect(trained.at(-1)?.slice(0, 3)).toEqual(['train', 30, 30]);
+    // Every report while the loop runs carries its own rate, so even the first can show steps/s.
+    for (const [, done, , perSecond] of trained.slice(0, -1))
+      expect(perSecond, `rate at step ${done}`).toBeGreaterThan(0);
     // Nothing stays held once the run ended.
     expect(pools.pool('wasm').used).toBe(0);
     const record = (await readRunRecord(db, id))!;

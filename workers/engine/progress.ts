@@ -7,6 +7,8 @@ export interface ProgressReport {
   node: string;
   done: number;
   total: number;
+  /** The node's own measure of its rate, steps per second, where it has one. */
+  perSecond?: number;
 }
 
 export function throttleProgress(

@@ -57,7 +57,7 @@ export interface RunDriverOptions {
   fingerprint?: (choice: BackendChoice) => Promise<RunFingerprint>;
   now: () => number;
   setTimer: (fire: () => void, ms: number) => () => void;
-  onProgress?: (node: string, done: number, total: number) => void;
+  onProgress?: (node: string, done: number, total: number, perSecond?: number) => void;
   /** A streaming port's latest value, thinned by its rate-limit interval (see live-values.ts). */
   onLive?: (node: string, port: string, value: number) => void;
   /** Where the run's data engines start their producers (workers of their own in the browser). */
@@ -265,8 +265,8 @@ export async function driveClaimedRun(
             logs: capText(row.logs ? `${row.logs}\n${message}` : message, recordLimits.logs),
           });
         },
-        progress(node, done, total) {
-          options.onProgress?.(node, done, total);
+        progress(node, done, total, perSecond) {
+          options.onProgress?.(node, done, total, perSecond);
         },
         interval(_node, kind, start, end) {
           writes.add(async () => {

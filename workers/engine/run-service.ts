@@ -47,7 +47,7 @@ export interface RunServiceOptions extends Omit<
 > {
   engineInfo(): Promise<EngineInfo>;
   runtimeFor(choice: BackendChoice, info: EngineInfo): ReturnType<RunDriverOptions['runtimeFor']>;
-  onProgress(runId: RunId, node: string, done: number, total: number): void;
+  onProgress(runId: RunId, node: string, done: number, total: number, perSecond?: number): void;
   onLive?(runId: RunId, node: string, port: string, value: number): void;
   /** A write of the run's record failed and the run is being stopped (see run-ending.ts). */
   onStorageFailure?(runId: RunId, reason: string): void;
@@ -218,7 +218,8 @@ export class RunService {
         driveClaimedRun(run, controller.signal, {
           ...this.options,
           runtimeFor: (choice) => this.options.runtimeFor(choice, info),
-          onProgress: (node, done, total) => this.options.onProgress(runId, node, done, total),
+          onProgress: (node, done, total, perSecond) =>
+            this.options.onProgress(runId, node, done, total, perSecond),
           onLive: (node, port, value) => this.options.onLive?.(runId, node, port, value),
           onStorageFailure: (reason) => this.options.onStorageFailure?.(runId, reason),
           onStorageStall: (waitedMs) => this.options.onStorageStall?.(runId, waitedMs),

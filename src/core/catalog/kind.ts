@@ -33,7 +33,8 @@ export interface NodeContext<P> {
   /** Publish a value on an output port (a streaming port may emit many). */
   emit(port: string, value: unknown): void;
   log(message: string): void;
-  progress(done: number, total: number): void;
+  /** `done` of `total` units (steps), at `perSecond` where the node measured its own rate. */
+  progress(done: number, total: number, perSecond?: number): void;
   /** Keep bytes the run produced (e.g. a trained model). */
   artifact(name: string, bytes: Uint8Array, mediaType: string): void;
   /** Record a span of time the node spent in a named state (e.g. `data_wait`), in epoch seconds. */

@@ -21,7 +21,7 @@ export interface RunEvents {
   nodeFinished(node: string, outcome: NodeOutcome): void;
   emitted(node: string, port: string, value: unknown, stream: boolean): void;
   log(node: string, message: string): void;
-  progress(node: string, done: number, total: number): void;
+  progress(node: string, done: number, total: number, perSecond?: number): void;
   artifact(node: string, name: string, bytes: Uint8Array, mediaType: string): void;
   interval(node: string, kind: string, start: number, end: number): void;
 }

@@ -92,8 +92,8 @@ export class NodeRun implements NodeContext<Record<string, unknown>> {
     this.run.events.log(this.state.id, message);
   }
 
-  progress(done: number, total: number): void {
-    this.run.events.progress(this.state.id, done, total);
+  progress(done: number, total: number, perSecond?: number): void {
+    this.run.events.progress(this.state.id, done, total, perSecond);
   }
 
   artifact(name: string, bytes: Uint8Array, mediaType: string): void {

@@ -131,7 +131,9 @@ export const evalWorldModel = defineNodeKind({
       backend,
       models: [resident],
       requests: [nodeRequest(ctx.node, predict, ctx.signal)],
-      onTick: loopProgress(LOOP, (done, total) => ctx.progress(done, total)),
+      onTick: loopProgress(LOOP, (done, total, perSecond) =>
+        ctx.progress(done, total, perSecond ?? undefined),
+      ),
       onEmit(_request, metric, value) {
         if (metric === 'horizon_error') ctx.emit('horizon_error', value);
       },

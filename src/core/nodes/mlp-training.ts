@@ -366,7 +366,7 @@ async function train(
     models: [trainStep],
     requests: [nodeRequest(ctx.node, watched, ctx.signal)],
     onTick: loopProgress(LOOP, (done, total, perSecond) => {
-      ctx.progress(done, total);
+      ctx.progress(done, total, perSecond ?? undefined);
       seen.perSecond = perSecond ?? seen.perSecond;
     }),
     onEmit(_request, metric, value) {

@@ -139,7 +139,9 @@ export const trainWorldModel = defineNodeKind({
       backend,
       models: [trainStep],
       requests: [nodeRequest(ctx.node, watched, ctx.signal)],
-      onTick: loopProgress(LOOP, (done, total) => ctx.progress(done, total)),
+      onTick: loopProgress(LOOP, (done, total, perSecond) =>
+        ctx.progress(done, total, perSecond ?? undefined),
+      ),
       onEmit(_request, metric, value) {
         if (metric !== `${LOOP}.loss`) return;
         trained++;

@@ -29,7 +29,8 @@ export function EngineProvider({ children }: { children: ReactNode }) {
         const key = `${event.runId}/${event.node}`;
         let rate = rates.get(key);
         if (rate === undefined) rates.set(key, (rate = new StepRate()));
-        const perSecond = rate.report(event.done, performance.now());
+        // The rate over the last window once two reports span one; until then the node's own.
+        const perSecond = rate.report(event.done, performance.now()) ?? event.perSecond ?? null;
         if (event.done >= event.total) rates.delete(key);
         store.getState().setProgress(event.runId, event.node, {
           done: event.done,
