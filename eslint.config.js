@@ -89,6 +89,7 @@ const coreLayers = [
   ['tables'],
   ['flow'],
   ['run', 'live'],
+  ['cache'],
   ['engine', 'nodes'],
 ];
 const files = new Set(['random', 'schema']); // layers that are one file at core's top level

@@ -60,6 +60,21 @@ export interface NodeKind<P extends ParamSpecs = ParamSpecs> {
   inputs: readonly PortSpec[];
   outputs: readonly PortSpec[];
   /**
+   * The implementation version: bumped whenever the kind's outputs for the
+   * same params and inputs change, so node-output cache entries made by the
+   * older code stop matching (it is part of the cache key). Absent: 1.
+   */
+  version?: number;
+  /**
+   * How the node-output cache treats the kind. `pure` (the default): its
+   * outputs follow from its params and inputs alone. `backend`: they also
+   * depend on the backend the node runs on (floating point differs between
+   * devices), which joins the key. `never`: they depend on the wall clock or
+   * on outside state (a paced producer, anything reading `Date.now()`), so
+   * the node and everything downstream of it run every time.
+   */
+  cache?: KindCaching;
+  /**
    * Findings across params that no single param's range can express (one
    * must divide another, a timeout must be positive …), over the params with
    * defaults filled in and flow inputs substituted. Validation and submit
@@ -68,6 +83,9 @@ export interface NodeKind<P extends ParamSpecs = ParamSpecs> {
   checkParams?(params: ParamValues<P>): readonly ParamFinding[];
   execute(ctx: NodeContext<ParamValues<P>>): Promise<void>;
 }
+
+/** See `NodeKind.cache`. */
+export type KindCaching = 'pure' | 'backend' | 'never';
 
 /** What `checkParams` found wrong, naming the param a person edits to fix it. */
 export interface ParamFinding {

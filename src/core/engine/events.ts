@@ -9,9 +9,11 @@ import type { NodeStatus } from '../run/record';
 
 /** How one node's body ended. */
 export interface NodeOutcome {
-  status: Extract<NodeStatus, 'ok' | 'error' | 'cancelled' | 'skipped'>;
+  status: Extract<NodeStatus, 'ok' | 'error' | 'cancelled' | 'skipped' | 'cached'>;
   durationMs: number | null;
   error: string;
+  /** A `cached` node's outputs: the run that computed them and the node in it. */
+  cachedFrom?: { runId: string; node: string };
 }
 
 /** What a run reports while it executes. */

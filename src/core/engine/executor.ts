@@ -32,7 +32,10 @@ import { runCancelled } from '../runtime/cancel';
 import { NodeRun, YIELD_EVERY_MS, type RunShared } from './node-run';
 import { BYPASSED, bypassedUpstream, passThrough } from './bypass';
 import type { RunEvents } from './events';
+import { RunCacheGate, type RunCache } from './run-cache';
+import { collectingArtifacts, type KeptArtifact } from './collect-artifacts';
 import { FlowbenchError } from '../errors';
+import type { CacheEntry } from '../cache';
 
 export interface ExecuteOptions {
   flow: FlowDocument;
@@ -56,6 +59,8 @@ export interface ExecuteOptions {
   now: () => number;
   /** Lets other work (a cancel message, a flush) in; defaults to a macrotask. */
   yieldNow?: () => Promise<void>;
+  /** The node-output cache: nodes whose key it holds do not run. Absent: every node runs. */
+  cache?: RunCache;
 }
 
 export interface ExecuteResult {
@@ -97,10 +102,20 @@ interface NodeState {
   last: Map<string, unknown>;
   status: NodeStatus;
   bypass: boolean;
+  /** It or a node above it is never cached: it runs, and nothing of it is stored. */
+  volatile: boolean;
+  /** It or a node above it was asked to recompute: it runs, and what it makes is stored. */
+  fresh: boolean;
+  artifacts?: KeptArtifact[];
 }
 
 export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResult> {
-  const { flow, catalog, events, signal, now } = options;
+  const { flow, catalog, signal, now } = options;
+  const gate = options.cache && new RunCacheGate(options.cache, options.runtime, options.events);
+  // With a cache, what a node keeps is also collected, to be stored with its outputs.
+  const events = gate
+    ? collectingArtifacts(options.events, (id) => states[graph.vertex.get(id)!])
+    : options.events;
   const yieldNow = options.yieldNow ?? macrotask;
   const programs =
     options.programs ?? unboundedProgramHost(options.runtime, throttledYield(now, yieldNow));
@@ -133,6 +148,7 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
       last: new Map(),
       status: 'queued',
       bypass: node.bypass === true,
+      ...(gate ? gate.initialMarks(node.id, kind) : { volatile: true, fresh: false }),
     });
   }
   if (issues.length > 0) throw new FlowbenchError('invalid-flow', { issues: issues });
@@ -204,6 +220,8 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
         continue;
       }
       target.inputs[toPort] = state.last.get(fromPort);
+      target.volatile ||= state.volatile;
+      target.fresh ||= state.fresh;
       target.waiting--;
       if (target.waiting === 0) ready.push(target);
     }
@@ -217,10 +235,33 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
     deliver(state);
   };
 
-  const finished = (state: NodeState, startedAt: number) => {
+  const finished = (state: NodeState, startedAt: number, key: string | null) => {
     if (signal.aborted) throw runCancelled();
     state.status = 'ok';
     events.nodeFinished(state.id, { status: 'ok', durationMs: now() - startedAt, error: '' });
+    gate?.store(state, key);
+    deliver(state);
+  };
+
+  /** A node whose outputs the cache held: it does not run; they pass on as if it had. */
+  const fromCache = (
+    state: NodeState,
+    startedAt: number,
+    entry: CacheEntry,
+    values: Map<string, unknown>,
+  ) => {
+    for (const [port, value] of values) state.last.set(port, value);
+    // Its artifacts belong to this run's record too, so Export run and downloads stay whole.
+    for (const { name, bytes, mediaType } of entry.artifacts)
+      options.events.artifact(state.id, name, bytes, mediaType);
+    state.status = 'cached';
+    events.log(state.id, `from the cache: computed by run ${entry.runId} (node '${entry.node}')`);
+    events.nodeFinished(state.id, {
+      status: 'cached',
+      durationMs: now() - startedAt,
+      error: '',
+      cachedFrom: { runId: entry.runId, node: entry.node },
+    });
     deliver(state);
   };
 
@@ -248,13 +289,19 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   };
 
   /** Reports how a node's body ended, then schedules what that made ready. */
-  const ended = (state: NodeState, startedAt: number, ok: boolean, error: unknown) => {
+  const ended = (
+    state: NodeState,
+    startedAt: number,
+    ok: boolean,
+    error: unknown,
+    key: string | null = null,
+  ) => {
     try {
       // As one try/catch around the body and its report: a report that throws is an error too.
       if (!ok) stopped(state, startedAt, error);
       else
         try {
-          finished(state, startedAt);
+          finished(state, startedAt, key);
         } catch (thrown) {
           stopped(state, startedAt, thrown);
         }
@@ -264,10 +311,10 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   };
 
   /** Starts a node's body; its outcome is reported once the body settles. */
-  const runNode = (state: NodeState) => {
+  const runNode = (state: NodeState, key: string | null = null, started?: number) => {
     state.status = 'running';
-    const startedAt = now();
-    events.nodeStarted(state.id, startedAt);
+    const startedAt = started ?? now();
+    if (started === undefined) events.nodeStarted(state.id, startedAt);
     let body: Promise<void>;
     try {
       // `resolve` returns the body's own promise as is; it only guards a body that returns none.
@@ -279,8 +326,35 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
     }
     // One reaction per node; a report that throws still settles the node, then surfaces.
     void body.then(
-      () => ended(state, startedAt, true, undefined),
+      () => ended(state, startedAt, true, undefined, key),
       (error: unknown) => ended(state, startedAt, false, error),
+    );
+  };
+
+  /** Looks a node up in the cache: a hit stands in for its run, a miss runs it. */
+  const lookUpOrRun = (cache: RunCacheGate, state: NodeState) => {
+    state.status = 'running';
+    const startedAt = now();
+    events.nodeStarted(state.id, startedAt);
+    void cache.lookUp(state).then(
+      (found) => {
+        if (signal.aborted) ended(state, startedAt, false, runCancelled());
+        else if (found.found !== 'hit') runNode(state, found.key, startedAt);
+        else
+          try {
+            fromCache(state, startedAt, found.entry, found.values);
+            settled();
+          } catch (error) {
+            ended(state, startedAt, false, error);
+          }
+      },
+      (error: unknown) => {
+        events.log(
+          state.id,
+          `warning: the cache could not be read (${errorMessage(error)}); ran the node`,
+        );
+        runNode(state, null, startedAt);
+      },
     );
   };
 
@@ -301,13 +375,15 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
         continue;
       }
       inFlight++;
-      runNode(state);
+      if (gate?.shouldLookUp(state)) lookUpOrRun(gate, state);
+      else runNode(state);
     }
   };
 
   schedule();
   if (inFlight === 0) drained();
   await allDone;
+  await gate?.settled();
   closeRunResources(signal); // every body has returned: what the run owns ends with it
 
   if (signal.aborted) {

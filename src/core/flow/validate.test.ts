@@ -188,7 +188,7 @@ describe('validateFlow', () => {
       {
         path: 'nodes[1].params.ratio',
         message:
-          "node 'split' (data.split) has no param 'ratio' (it has: test_fraction, stratify, seed)",
+          "node 'split' (data.split) has no param 'ratio' (it has: test_fraction, stratify, seed, cache)",
       },
     ]);
   });

@@ -56,6 +56,9 @@ const telemetryOutputs = [
 
 export const dataEngine = defineNodeKind({
   kind: 'data.engine',
+  version: 1,
+  // Never cached: its producers pace themselves by the wall clock.
+  cache: 'never',
   title: 'Data engine',
   category: 'data',
   description:

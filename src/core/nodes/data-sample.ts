@@ -14,6 +14,8 @@ import { FlowbenchError } from '../errors';
 
 export const dataSample = defineNodeKind({
   kind: 'data.sample',
+  version: 1,
+  cache: 'pure',
   title: 'Sample windows',
   category: 'data',
   description:

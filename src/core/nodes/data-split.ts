@@ -39,6 +39,8 @@ function stratifiedRows(
 
 export const dataSplit = defineNodeKind({
   kind: 'data.split',
+  version: 1,
+  cache: 'pure',
   title: 'Train/test split',
   category: 'data',
   description:

@@ -29,6 +29,8 @@ function point(shape: Shape, label: number, classes: number, random: Random): [n
 
 export const dataSynthetic = defineNodeKind({
   kind: 'data.synthetic',
+  version: 1,
+  cache: 'pure',
   title: 'Synthetic data',
   category: 'data',
   description:

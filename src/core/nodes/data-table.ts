@@ -12,6 +12,8 @@ import { missingPolicies, readTable, TABLE_ACCEPT, tableToDataset, taskChoices }
 
 export const dataTable = defineNodeKind({
   kind: 'data.table',
+  version: 1,
+  cache: 'pure',
   title: 'Table',
   category: 'data',
   description:

@@ -18,6 +18,9 @@ const gain = (name: keyof BalanceGains, what: string) =>
 
 export const envCartPole = defineNodeKind({
   kind: 'env.cartpole',
+  version: 1,
+  // Never cached: a live environment: what it yields depends on when it is read.
+  cache: 'never',
   title: 'Cart-pole',
   category: 'data',
   description:

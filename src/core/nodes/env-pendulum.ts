@@ -9,6 +9,9 @@ import { environmentParams, environmentSpec } from '../live/environment';
 
 export const envPendulum = defineNodeKind({
   kind: 'env.pendulum',
+  version: 1,
+  // Never cached: a live environment: what it yields depends on when it is read.
+  cache: 'never',
   title: 'Pendulum',
   category: 'data',
   description:

@@ -27,6 +27,8 @@ import { classIndices, CONFUSION_MEDIA_TYPE, ConfusionMatrix } from '../catalog/
 
 export const evalAccuracy = defineNodeKind({
   kind: 'eval.accuracy',
+  version: 1,
+  cache: 'backend',
   title: 'Accuracy',
   category: 'eval',
   description:

@@ -42,6 +42,8 @@ export function regressionScores(
 
 export const evalRegression = defineNodeKind({
   kind: 'eval.regression',
+  version: 1,
+  cache: 'backend',
   title: 'Regression scores',
   category: 'eval',
   description:

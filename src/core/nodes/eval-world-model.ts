@@ -50,6 +50,8 @@ const HELD_OUT_STREAM = 0x65766c;
 
 export const evalWorldModel = defineNodeKind({
   kind: 'eval.world_model',
+  version: 1,
+  cache: 'backend',
   title: 'Evaluate world model',
   category: 'eval',
   description:

@@ -5,6 +5,8 @@ import { mlpActivations } from '../onnx/mlp-spec';
 
 export const modelMlp = defineNodeKind({
   kind: 'model.mlp',
+  version: 1,
+  cache: 'pure',
   title: 'MLP',
   category: 'model',
   description:

@@ -54,6 +54,8 @@ function accuracyOf(t: Tensor, data: Dataset): number | null {
 
 export const modelOnnx = defineNodeKind({
   kind: 'model.onnx',
+  version: 1,
+  cache: 'backend',
   title: 'ONNX model',
   category: 'model',
   description:

@@ -8,6 +8,8 @@ import { trainingParams, trainingPorts, trainMlp } from './mlp-training';
 
 export const trainClassifier = defineNodeKind({
   kind: 'train.classifier',
+  version: 1,
+  cache: 'backend',
   title: 'Train classifier',
   category: 'train',
   description:

@@ -22,6 +22,8 @@ const params = {
 
 export const trainRegressor = defineNodeKind({
   kind: 'train.regressor',
+  version: 1,
+  cache: 'backend',
   title: 'Train regressor',
   category: 'train',
   description:

@@ -52,6 +52,9 @@ const LOOP = 'train';
 
 export const trainWorldModel = defineNodeKind({
   kind: 'train.world_model',
+  version: 1,
+  // Never cached: it trains on windows a paced data engine serves.
+  cache: 'never',
   title: 'Train world model',
   category: 'train',
   description:

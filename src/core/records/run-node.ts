@@ -15,6 +15,7 @@ export const nodeStatuses = [
   'cancelled',
   'skipped',
   'interrupted',
+  'cached',
 ] as const;
 export type NodeStatus = (typeof nodeStatuses)[number];
 
@@ -28,6 +29,12 @@ export const runNodeRowSchema = z.object({
   error: z.string(),
   /** Capped at `recordLimits.logs` characters. */
   logs: z.string(),
+  /**
+   * A `cached` node's outputs came from the node-output cache: the run that
+   * computed them, and the node in it. Absent on every other outcome, and on
+   * runs from before the cache.
+   */
+  cachedFrom: z.optional(z.object({ runId: runIdSchema, node: z.string() })),
 });
 export type RunNodeRow = z.output<typeof runNodeRowSchema>;
 

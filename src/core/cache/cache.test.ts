@@ -1,0 +1,137 @@
+import { describe, expect, it } from 'vitest';
+import { cacheKey, type CacheKeyParts } from './cache-key';
+import { lookUp, memoryCacheStore, type CacheEntry } from './node-cache';
+import { decodeValue, encodeValue } from './value-bytes';
+import { bytesDigest, valueBytes, valueDigest } from './value-digest';
+
+const parts: CacheKeyParts = {
+  kind: 'train.classifier',
+  version: 1,
+  params: { lr: 0.1, steps: 400, seed: 0, optimizer: 'momentum' },
+  inputs: { dataset: 'sha256:aa', model: 'sha256:bb' },
+  backend: 'wasm',
+};
+
+describe('cache keys', () => {
+  it('do not depend on the order params or inputs are written in', async () => {
+    const reordered: CacheKeyParts = {
+      backend: 'wasm',
+      inputs: { model: 'sha256:bb', dataset: 'sha256:aa' },
+      params: { optimizer: 'momentum', seed: 0, steps: 400, lr: 0.1 },
+      version: 1,
+      kind: 'train.classifier',
+    };
+    expect(await cacheKey(reordered)).toBe(await cacheKey(parts));
+  });
+
+  it('read a number as its value, however it was written, and tell close numbers apart', async () => {
+    const written = JSON.parse(
+      '{"lr": 1e-1, "steps": 400.0, "seed": 0, "optimizer": "momentum"}',
+    ) as Record<string, unknown>;
+    expect(await cacheKey({ ...parts, params: written })).toBe(await cacheKey(parts));
+    const near = { ...parts.params, lr: 0.1 + Number.EPSILON };
+    expect(await cacheKey({ ...parts, params: near })).not.toBe(await cacheKey(parts));
+  });
+
+  it('change when the kind bumps its version, a param, an input or the backend changes', async () => {
+    const key = await cacheKey(parts);
+    const changed = await Promise.all([
+      cacheKey({ ...parts, version: 2 }),
+      cacheKey({ ...parts, params: { ...parts.params, lr: 0.3 } }),
+      cacheKey({ ...parts, inputs: { ...parts.inputs, dataset: 'sha256:cc' } }),
+      cacheKey({ ...parts, backend: 'webgpu' }),
+    ]);
+    for (const other of changed) expect(other).not.toBe(key);
+  });
+});
+
+describe('value bytes', () => {
+  const dataset = {
+    kind: 'dataset',
+    name: 'spirals',
+    features: new Float32Array([0.5, -1.25, Number.NaN, -0]),
+    labels: new Int32Array([1, 0]),
+    count: 2,
+    featureSize: 2,
+    classes: 2,
+    featureNames: ['x', 'y'],
+    standardisation: undefined,
+  };
+
+  it('give a value back as it went in, every float bit included', () => {
+    const back = decodeValue(encodeValue(dataset)!) as typeof dataset;
+    expect(back.features).toBeInstanceOf(Float32Array);
+    expect(new Uint8Array(back.features.buffer)).toEqual(new Uint8Array(dataset.features.buffer));
+    expect(back.labels).toEqual(dataset.labels);
+    expect(back).toEqual({ ...dataset, standardisation: undefined });
+    expect(Object.hasOwn(back, 'standardisation')).toBe(false);
+    expect(Object.is(decodeValue(encodeValue(-0)!), -0)).toBe(true);
+    expect(decodeValue(encodeValue(Number.POSITIVE_INFINITY)!)).toBe(Number.POSITIVE_INFINITY);
+  });
+
+  it('are the same for an equal value whatever order its keys were set in', async () => {
+    const { labels, features, ...rest } = dataset;
+    const other = { labels, ...rest, features };
+    expect(await valueDigest(other)).toBe(await valueDigest(dataset));
+  });
+
+  it('do not exist for a value that is not plain data (a live source, a map)', async () => {
+    expect(encodeValue({ kind: 'live', source: new Map() })).toBeNull();
+    expect(encodeValue({ read: () => 1 })).toBeNull();
+    expect(await valueDigest(new Date(0))).toBeNull();
+  });
+});
+
+describe('looking an entry up', () => {
+  const entryOf = async (value: unknown): Promise<CacheEntry> => {
+    const { digest, bytes } = (await valueBytes(value))!;
+    const matrix = new Uint8Array([1, 2, 3]);
+    return {
+      key: 'sha256:key',
+      runId: 'run-1',
+      node: 'train',
+      kind: 'train.classifier',
+      outputs: [{ port: 'model', digest, bytes }],
+      artifacts: [
+        {
+          name: 'confusion',
+          mediaType: 'x',
+          digest: await bytesDigest(matrix),
+          bytes: matrix,
+        },
+      ],
+    };
+  };
+
+  it('gives the values back with the run that computed them', async () => {
+    const store = memoryCacheStore();
+    await store.write(await entryOf({ kind: 'model', weights: new Float32Array([1, 2]) }));
+    const found = await lookUp(store, 'sha256:key');
+    expect(found.found).toBe('hit');
+    if (found.found !== 'hit') return;
+    expect(found.entry.runId).toBe('run-1');
+    expect(found.values.get('model')).toEqual({ kind: 'model', weights: new Float32Array([1, 2]) });
+  });
+
+  it('drops an entry whose bytes no longer match their digest', async () => {
+    const store = memoryCacheStore();
+    const entry = await entryOf({ kind: 'model', weights: new Float32Array([1, 2]) });
+    const flipped = entry.outputs[0]!.bytes.slice();
+    flipped[flipped.length - 1]! ^= 1;
+    await store.write({ ...entry, outputs: [{ ...entry.outputs[0]!, bytes: flipped }] });
+    const found = await lookUp(store, 'sha256:key');
+    expect(found).toEqual({
+      found: 'corrupt',
+      problem: expect.stringContaining("output 'model' no longer matches its digest") as string,
+    });
+    expect(store.entries.size).toBe(0);
+  });
+
+  it('drops an entry whose artifact bytes changed', async () => {
+    const store = memoryCacheStore();
+    const entry = await entryOf(0.75);
+    const artifact = { ...entry.artifacts[0]!, bytes: new Uint8Array([9, 9, 9]) };
+    await store.write({ ...entry, artifacts: [artifact] });
+    expect((await lookUp(store, 'sha256:key')).found).toBe('corrupt');
+  });
+});
