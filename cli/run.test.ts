@@ -3,49 +3,15 @@
  * process of its own, on a shipped example, its exit status, what it prints
  * and the run file it leaves, read back by the app's importer.
  */
-import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import type { RunEvent } from './report';
+import { flowbench, outDir, root } from './testing';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const example = join(root, 'src/examples/spirals-mlp.flow.json');
-
-interface Ended {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-/** Start the command; `onLine` sees each line of stdout as it comes. */
-function flowbench(
-  args: string[],
-  onLine: (line: string, child: ReturnType<typeof spawn>) => void = () => undefined,
-): Promise<Ended> {
-  const child = spawn(process.execPath, [join(root, 'bin/flowbench.mjs'), ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  let pending = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    stdout += chunk.toString();
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
-    for (const line of lines) onLine(line, child);
-  });
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-}
-
-const outDir = () => mkdtempSync(join(tmpdir(), 'flowbench-run-'));
 
 /** The one run file in `dir`, read by the app's importer. */
 function importedRun(dir: string) {

@@ -1,0 +1,114 @@
+/**
+ * What the commands share: their exit statuses, the options of a command
+ * that runs a flow, and reading those options and the flow file, each
+ * refusal a catalogue error of category `bad-input` (exit 2, nothing run).
+ */
+import { readFile } from 'node:fs/promises';
+import type { ParseArgsConfig } from 'node:util';
+import { FlowbenchError, isFlowbenchError } from '../src/core/errors';
+import type { FlowDocument } from '../src/core/flow/document';
+import { parseFlow } from '../src/core/flow/validate';
+import { cliBackends, type CliBackend } from './backend';
+
+/** 0 the run ended `ok`, 1 it ended `error` (or Flowbench failed), 2 bad input, 130 Ctrl+C. */
+export const EXIT = { ok: 0, error: 1, badInput: 2, cancelled: 130 } as const;
+
+/** The options every command that runs a flow takes, for `util.parseArgs`. */
+export const runOptions = {
+  param: { type: 'string', multiple: true, default: [] as string[] },
+  seed: { type: 'string' },
+  file: { type: 'string', multiple: true, default: [] as string[] },
+  backend: { type: 'string', default: 'wasm' },
+  out: { type: 'string', default: '.' },
+  json: { type: 'boolean', default: false },
+} satisfies ParseArgsConfig['options'];
+
+/** A refused option: `problem` follows the option's name. */
+export const badOption = (option: string, problem: string) =>
+  new FlowbenchError('bad-option', { option, problem });
+
+/** `--backend`'s value, or `bad-option`. */
+export function parseBackend(text: string): CliBackend {
+  if ((cliBackends as readonly string[]).includes(text)) return text as CliBackend;
+  throw badOption('--backend', `expects ${cliBackends.join(' or ')}, got '${text}'`);
+}
+
+/** `--seed`'s value, or `bad-option`. */
+export function parseSeed(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const seed = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(seed))
+    throw badOption('--seed', `expects a non-negative integer, got '${text}'`);
+  return seed;
+}
+
+/** `--param` values, typed by the flow input they set (a name the flow lacks is left for the run's check to name). */
+export function parseParams(flow: FlowDocument, given: readonly string[]): Record<string, unknown> {
+  const params: Record<string, unknown> = {};
+  for (const text of given) {
+    const at = text.indexOf('=');
+    if (at <= 0) throw badOption('--param', `expects name=value, got '${text}'`);
+    const name = text.slice(0, at);
+    const value = text.slice(at + 1);
+    const input = flow.inputs.find((i) => i.name === name);
+    params[name] =
+      input?.type === 'number' || input?.type === 'int'
+        ? value.trim() === ''
+          ? value
+          : Number(value)
+        : input?.type === 'boolean'
+          ? value === 'true'
+            ? true
+            : value === 'false'
+              ? false
+              : value
+          : value;
+  }
+  return params;
+}
+
+/** The flow in a flow file, or a `bad-import` / `invalid-flow` error naming the file. */
+export async function readFlowFile(path: string): Promise<FlowDocument> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+    throw new FlowbenchError('bad-import', {
+      file: path,
+      problem: missing ? 'does not exist' : `cannot be read: ${(error as Error).message}`,
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new FlowbenchError('bad-import', {
+      file: path,
+      problem: `is not JSON (${(error as Error).message}); expected a flow file`,
+    });
+  }
+  const parsed = parseFlow(json);
+  if (!parsed.ok)
+    throw new FlowbenchError('invalid-flow', {
+      issues: parsed.issues,
+      subject: `The flow file ${path} is`,
+    });
+  return parsed.flow;
+}
+
+export function errorEvent(error: unknown) {
+  return isFlowbenchError(error)
+    ? {
+        event: 'error' as const,
+        code: error.code,
+        category: error.category,
+        message: error.message,
+      }
+    : {
+        event: 'error' as const,
+        code: 'internal',
+        category: 'internal',
+        message: error instanceof Error ? error.message : String(error),
+      };
+}

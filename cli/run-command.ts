@@ -1,0 +1,128 @@
+/**
+ * `flowbench run <flow.json>`: one flow run headless (headless-run.ts), its
+ * progress reported as it goes (report.ts), its run file written into `--out`.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { hasCategory } from '../src/core/errors';
+import { builtinCatalog } from '../src/core/nodes';
+import type { RunId } from '../src/core/run/record';
+import {
+  badOption,
+  errorEvent,
+  EXIT,
+  parseBackend,
+  parseParams,
+  parseSeed,
+  readFlowFile,
+  runOptions,
+} from './args';
+import { applyFiles } from './files';
+import { runHeadless, type HeadlessRun } from './headless-run';
+import type { Reporter } from './report';
+
+/** `flowbench run`'s arguments, run; resolves with its exit status. */
+export async function runCommand(args: string[], reporter: () => Reporter): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...runOptions,
+      // Set by `flowbench sweep` for each of its trials: the sweep's id and the trial's run id.
+      group: { type: 'string' },
+      'run-id': { type: 'string' },
+    },
+  });
+  const report = reporter();
+  try {
+    if (positionals.length !== 1)
+      throw badOption('run', `expects one flow file, got ${positionals.length}`);
+    const backend = parseBackend(values.backend);
+    const seed = parseSeed(values.seed);
+    const read = await readFlowFile(positionals[0]!);
+    const { flow, params, files } = await applyFiles(
+      read,
+      parseParams(read, values.param),
+      values.file,
+      builtinCatalog,
+    );
+    const out = resolve(values.out);
+    await mkdir(out, { recursive: true });
+    return await runToFile(
+      {
+        flow,
+        params,
+        ...(seed !== undefined && { seed }),
+        backend,
+        files,
+        ...(values.group !== undefined && { groupId: values.group }),
+        ...(values['run-id'] !== undefined && { runId: values['run-id'] as RunId }),
+      },
+      out,
+      report,
+    );
+  } catch (error) {
+    report.event(errorEvent(error));
+    report.close();
+    return hasCategory(error, 'bad-input') ? EXIT.badInput : EXIT.error;
+  }
+}
+
+/**
+ * Run to its end, reporting as it goes, and write its run file into `out`;
+ * resolves with the exit status its end calls for. Ctrl+C (or SIGTERM)
+ * cancels the run, which then ends its record; a second one leaves at once.
+ * With `signal`, that signal cancels it instead and the process's are left alone.
+ */
+export async function runToFile(
+  run: Omit<HeadlessRun, 'signal' | 'events'>,
+  out: string,
+  report: Reporter,
+  signal?: AbortSignal,
+): Promise<number> {
+  const cancel = new AbortController();
+  const onInterrupt = () => {
+    if (cancel.signal.aborted) process.exit(EXIT.cancelled);
+    cancel.abort();
+  };
+  // A caller that passes its own signal owns the process's signals (a worker running several).
+  if (signal) signal.addEventListener('abort', () => cancel.abort(), { once: true });
+  else {
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onInterrupt);
+  }
+  const steps = new Map<string, { at: number; done: number }>();
+  try {
+    const { status, file } = await runHeadless({
+      ...run,
+      signal: cancel.signal,
+      events: {
+        started: (runId: RunId) => report.event({ event: 'started', runId, flow: run.flow.name }),
+        progress(node, done, total, perSecond) {
+          const now = performance.now();
+          const first = steps.get(node) ?? { at: now, done };
+          steps.set(node, first);
+          const seconds = (now - first.at) / 1000;
+          const stepsPerSecond = seconds > 0 ? (done - first.done) / seconds : (perSecond ?? null);
+          report.event({ event: 'progress', node, done, total, stepsPerSecond });
+        },
+        live: (node, port, value) => report.event({ event: 'live', node, port, value }),
+      },
+    });
+    const written = join(out, `${file.run.id}.run.json`);
+    await writeFile(written, JSON.stringify(file, null, 2) + '\n');
+    report.event({
+      event: 'finished',
+      runId: file.run.id,
+      status,
+      statusReason: file.run.statusReason,
+      file: written,
+    });
+    report.close(file);
+    return status === 'ok' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.error;
+  } finally {
+    process.off('SIGINT', onInterrupt);
+    process.off('SIGTERM', onInterrupt);
+  }
+}

@@ -1,0 +1,131 @@
+/**
+ * `flowbench sweep <flow.json> --param lr=0.01,0.1 --param seed=0..4`: the
+ * grid of trials (trials.ts), run here `--parallel` at once (sweep.ts), one
+ * run file each in `--out`, all under one sweep id; a line per finished
+ * trial (or, with `--json`, every trial's events tagged with its index) and
+ * a table at the end. Exit 0 when every trial ended `ok`, 1 when one ended
+ * `error`, 2 for bad input (nothing run), 130 on Ctrl+C (running trials end
+ * their records `cancelled`; the rest never start).
+ */
+import { mkdir } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { hasCategory } from '../src/core/errors';
+import { builtinCatalog } from '../src/core/nodes';
+import {
+  badOption,
+  errorEvent,
+  EXIT,
+  parseBackend,
+  parseSeed,
+  readFlowFile,
+  runOptions,
+} from './args';
+import { applyFiles } from './files';
+import { runLocalSweep, sweepTable, type TrialEnd } from './sweep';
+import { describeTrial, newSweepId, planTrials, sweepFields } from './trials';
+
+/** `--parallel`'s value: a positive integer, default the machine's cores. */
+function parseParallel(text: string | undefined): number {
+  if (text === undefined) return availableParallelism();
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || n < 1)
+    throw badOption('--parallel', `expects a positive integer, got '${text}'`);
+  return n;
+}
+
+export async function sweepCommand(args: string[]): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { ...runOptions, parallel: { type: 'string' } },
+  });
+  const print = (line: string) => process.stdout.write(line + '\n');
+  const json = values.json;
+  try {
+    if (positionals.length !== 1)
+      throw badOption('sweep', `expects one flow file, got ${positionals.length}`);
+    const flowPath = resolve(positionals[0]!);
+    const backend = parseBackend(values.backend);
+    const seed = parseSeed(values.seed);
+    const parallel = parseParallel(values.parallel);
+    const read = await readFlowFile(flowPath);
+    const fields = sweepFields(read, values.param);
+    if (seed !== undefined && fields.seed === undefined) fields.seed = String(seed);
+    // The files are applied here only to check every trial as it will run; each trial reads them again.
+    const { flow } = await applyFiles(read, {}, values.file, builtinCatalog);
+    const trials = planTrials(flow, fields, builtinCatalog, backend);
+    const out = resolve(values.out);
+    await mkdir(out, { recursive: true });
+    const sweepId = newSweepId();
+    const at = Math.min(parallel, trials.length);
+    if (json)
+      print(JSON.stringify({ event: 'sweep', sweepId, trials: trials.length, parallel: at }));
+    else print(`sweep ${sweepId}: ${trials.length} trials of '${flow.name}', ${at} at once`);
+
+    const cancel = new AbortController();
+    const onInterrupt = () => {
+      if (cancel.signal.aborted) process.exit(EXIT.cancelled);
+      cancel.abort();
+    };
+    process.on('SIGINT', onInterrupt);
+    process.on('SIGTERM', onInterrupt);
+    let done = 0;
+    let ends: TrialEnd[];
+    try {
+      ends = await runLocalSweep({
+        flowPath,
+        sweepId,
+        trials,
+        // Trials start in this directory, so relative paths find the same files.
+        files: values.file,
+        backend,
+        out,
+        parallel: at,
+        signal: cancel.signal,
+        events: {
+          trialEvent(trial, event) {
+            if (json) print(JSON.stringify({ ...event, trial: trial.index }));
+          },
+          trialEnded(end) {
+            done++;
+            if (json) return;
+            const reason = end.reason ? `: ${end.reason}` : '';
+            print(
+              `[${done}/${trials.length}] #${end.trial.index} ${describeTrial(end.trial)} ended ${end.status}${reason}`,
+            );
+          },
+        },
+      });
+    } finally {
+      process.off('SIGINT', onInterrupt);
+      process.off('SIGTERM', onInterrupt);
+    }
+    const count = (status: string) => ends.filter((end) => end.status === status).length;
+    const summary = {
+      event: 'sweep-finished' as const,
+      sweepId,
+      ok: count('ok'),
+      error: count('error'),
+      cancelled: count('cancelled'),
+      notRun: trials.length - ends.length,
+      out,
+    };
+    if (json) print(JSON.stringify(summary));
+    else {
+      process.stdout.write(sweepTable(ends));
+      print(
+        `sweep ${sweepId}: ${summary.ok} ok, ${summary.error} error, ${summary.cancelled} cancelled` +
+          `${summary.notRun > 0 ? `, ${summary.notRun} not run` : ''}; run files in ${out}`,
+      );
+    }
+    if (cancel.signal.aborted) return EXIT.cancelled;
+    return summary.error > 0 ? EXIT.error : EXIT.ok;
+  } catch (error) {
+    const event = errorEvent(error);
+    if (json) print(JSON.stringify(event));
+    else process.stderr.write(`flowbench: ${event.message}\n`);
+    return hasCategory(error, 'bad-input') ? EXIT.badInput : EXIT.error;
+  }
+}

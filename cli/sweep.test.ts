@@ -1,0 +1,89 @@
+/**
+ * `flowbench sweep` as a person or a script meets it: the real command, a
+ * small grid over a shipped example run here two at once, one run file per
+ * trial that the app imports, grouped under the sweep's id.
+ */
+import { readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { flowbench, importedRuns, outDir, root } from './testing';
+
+const spirals = join(root, 'src/examples/spirals-mlp.flow.json');
+const iris = join(root, 'src/examples/iris-table.flow.json');
+
+describe('flowbench sweep', () => {
+  it('runs every combination, two at once, one grouped record each, and exits 0', async () => {
+    const out = outDir();
+    const ended = await flowbench([
+      'sweep',
+      spirals,
+      '--param',
+      'lr=0.05,0.2',
+      '--param',
+      'seed=0..1',
+      '--param',
+      'steps=5',
+      '--parallel',
+      '2',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    const events = ended.stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const sweepId = events[0]!.sweepId;
+    expect(events[0]).toMatchObject({ event: 'sweep', trials: 4, parallel: 2 });
+    expect(events.at(-1)).toMatchObject({ event: 'sweep-finished', sweepId, ok: 4, error: 0 });
+
+    const runs = importedRuns(out).map((record) => record.run);
+    expect(runs).toHaveLength(4);
+    expect(runs.every((run) => run.groupId === sweepId && run.cause === 'sweep')).toBe(true);
+    expect(runs.every((run) => run.status === 'ok' && run.params.steps === 5)).toBe(true);
+    const grid = runs.map((run) => `${run.params.lr} ${run.seed}`).sort();
+    expect(grid).toEqual(['0.05 0', '0.05 1', '0.2 0', '0.2 1']);
+  });
+
+  it('exits 1 when a trial ends error, each trial still with its record', async () => {
+    const dir = outDir();
+    const broken = join(dir, 'broken.csv');
+    writeFileSync(broken, 'a,b\n1,2\nx\n');
+    const out = join(dir, 'runs');
+    const ended = await flowbench([
+      'sweep',
+      iris,
+      '--param',
+      'epochs=1,2',
+      '--file',
+      `data=${broken}`,
+      '--out',
+      out,
+    ]);
+    expect(ended.code).toBe(1);
+    expect(ended.stdout).toMatch(/0 ok, 2 error/);
+    const runs = importedRuns(out).map((record) => record.run);
+    expect(runs.map((run) => run.status)).toEqual(['error', 'error']);
+    expect(runs[0]!.statusReason).toContain('broken.csv, line 3');
+  });
+
+  it('refuses an input the flow lacks, or a range it cannot read, with exit 2 and runs nothing', async () => {
+    const out = outDir();
+    const unknown = await flowbench([
+      'sweep',
+      spirals,
+      '--param',
+      'lerning_rate=0.1',
+      '--out',
+      out,
+    ]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("'lerning_rate' is not an input of flow 'spirals-mlp'");
+    const empty = await flowbench(['sweep', spirals, '--param', 'steps=3..1', '--out', out]);
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain("'steps': the range 3..1 is empty");
+    expect(readdirSync(out)).toEqual([]);
+  });
+});

@@ -1,0 +1,55 @@
+/**
+ * For the command line's tests: the real `flowbench` command in a process of
+ * its own, with what it prints, and fresh output directories.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fromRunExport } from '../src/core/run/export';
+
+export const root = fileURLToPath(new URL('..', import.meta.url));
+
+export interface Ended {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** Start the command; `onLine` sees each line of stdout as it comes. */
+export function flowbench(
+  args: string[],
+  onLine: (line: string, child: ReturnType<typeof spawn>) => void = () => undefined,
+): Promise<Ended> {
+  const child = spawn(process.execPath, [join(root, 'bin/flowbench.mjs'), ...args], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  let pending = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    stdout += chunk.toString();
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) onLine(line, child);
+  });
+  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+export const outDir = () => mkdtempSync(join(tmpdir(), 'flowbench-run-'));
+
+/** Every run file in `dir`, each read by the app's importer (which throws on one it refuses). */
+export function importedRuns(dir: string) {
+  return readdirSync(dir)
+    .filter((name) => name.endsWith('.run.json'))
+    .map((name) => {
+      const text = readFileSync(join(dir, name), 'utf8');
+      const imported = fromRunExport(JSON.parse(text));
+      if (!imported.ok) throw new Error(`${name}: ${JSON.stringify(imported.issues)}`);
+      return imported.record;
+    });
+}
