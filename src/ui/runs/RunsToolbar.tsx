@@ -5,6 +5,7 @@ import { runStatuses, type RunStatus } from '../../core/run/record';
 import type { RunEntry } from '../../core/run/run-entry';
 import { sortableNames, type RunListQuery, type RunSortKey } from '../../core/run/run-list';
 import { deleteRuns, readRunRecord } from '../../db/runs';
+import { RunDiffButton } from '../analysis/RunDiff';
 import { db } from '../db';
 import { download } from '../files';
 import { useEditorStore } from '../store/context';
@@ -93,6 +94,7 @@ export function RunsToolbar({
         ))}
       </select>
       <span className="fb-spacer" />
+      <RunDiffButton picked={picked.map((r) => r.id)} />
       <button type="button" disabled={picked.length === 0} onClick={() => void exportPicked()}>
         Export picked
       </button>

@@ -1,0 +1,58 @@
+/**
+ * What the run diff reads of two stored runs: their rows and, per metric
+ * either has, both series' values (the stored chunks' value columns, no
+ * object per point). Read once when the diff opens: a diff is a snapshot of
+ * two runs, mostly finished ones.
+ */
+import {
+  diffFingerprints,
+  diffFlows,
+  diffMetric,
+  diffParams,
+  type FingerprintRow,
+  type FlowDiff,
+  type MetricDiff,
+  type ParamDiff,
+} from '../../core/run/diff';
+import { runValues } from '../../core/run/params';
+import type { RunId, RunRow } from '../../core/run/record';
+import { metricNames, metricSeriesColumns } from '../../db/metrics';
+import { getRun } from '../../db/runs';
+import { db } from '../db';
+
+/** Two runs compared: A the older, B the newer. */
+export interface RunDiffData {
+  readonly a: RunRow;
+  readonly b: RunRow;
+  readonly params: readonly ParamDiff[];
+  readonly flow: FlowDiff;
+  readonly fingerprints: readonly FingerprintRow[];
+  readonly metrics: readonly MetricDiff[];
+}
+
+/** Read and compare runs `first` and `second` (in either order; ids are time-ordered). */
+export async function readRunDiff(first: RunId, second: RunId): Promise<RunDiffData> {
+  const [older, newer] = first < second ? [first, second] : [second, first];
+  const [a, b] = await Promise.all([getRun(db, older), getRun(db, newer)]);
+  if (!a || !b) throw new Error(`Run ${(a ? newer : older).slice(-8)} is no longer stored`);
+  const names = [...new Set([...(await metricNames(db, a.id)), ...(await metricNames(db, b.id))])];
+  const metrics = await Promise.all(
+    names
+      .sort()
+      .map(async (name) =>
+        diffMetric(
+          name,
+          (await metricSeriesColumns(db, a.id, name)).value,
+          (await metricSeriesColumns(db, b.id, name)).value,
+        ),
+      ),
+  );
+  return {
+    a,
+    b,
+    params: diffParams(runValues(a), runValues(b)),
+    flow: diffFlows(a.flowSnapshot, b.flowSnapshot),
+    fingerprints: diffFingerprints(a.fingerprint, b.fingerprint),
+    metrics,
+  };
+}
