@@ -47,6 +47,11 @@ export interface EngineCalls {
    */
   importFile: { params: { name: string; file: Blob }; result: ImportedFile };
   /**
+   * A stored run as a bundle (`<id>.flowbench.zip`): its run file with every
+   * artifact's bytes and every file its flow names (see core/run/bundle.ts).
+   */
+  exportRunBundle: { params: { runId: RunId }; result: Blob };
+  /**
    * A stored table file's columns (type, missing count) and first rows, for
    * the inspector: parsed here, in the engine, never on the page. A file that
    * does not parse fails with the same error the table node would.

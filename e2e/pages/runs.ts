@@ -197,6 +197,15 @@ export class Runs {
     return Number((await chart.getAttribute('data-points')) ?? 'NaN');
   }
 
+  /** Export the selected run as a bundle; resolves with where the download was saved. */
+  async exportBundle(): Promise<{ filename: string; path: string }> {
+    const [download] = await Promise.all([
+      this.page.waitForEvent('download'),
+      this.detail.getByRole('button', { name: 'Export bundle' }).click(),
+    ]);
+    return { filename: download.suggestedFilename(), path: await download.path() };
+  }
+
   async exportRun(): Promise<DownloadedJson<RunFile>> {
     return downloadJson<RunFile>(this.page, () => this.exportButton.click());
   }

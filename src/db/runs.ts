@@ -5,6 +5,7 @@
  * engine writes through these while a run executes; the UI reads through the
  * same functions inside live reads.
  */
+import type { BundleFile } from '../core/run/bundle';
 import type { RunRecord } from '../core/run/export';
 import type { FlowId, RunId, RunRow, RunStatus } from '../core/run/record';
 import { addArtifacts, artifactsOfRun, deleteArtifactsOfRuns } from './artifacts';
@@ -278,11 +279,30 @@ export async function readRunRecord(db: FlowbenchDb, id: RunId): Promise<RunReco
   });
 }
 
-/** Add an imported record whole, or nothing: an id that exists is refused. */
-export async function importRunRecord(db: FlowbenchDb, record: RunRecord): Promise<void> {
-  await db.transaction('rw', [...RECORD_TABLES, 'runList'], async () => {
+/**
+ * Add an imported record whole, or nothing: an id that exists is refused.
+ * `files` (a bundle's: the files its flow names) are stored in the same
+ * transaction, so a refused run leaves none of them behind.
+ */
+export async function importRunRecord(
+  db: FlowbenchDb,
+  record: RunRecord,
+  files: readonly BundleFile[] = [],
+): Promise<void> {
+  await db.transaction('rw', [...RECORD_TABLES, 'runList', 'files'], async () => {
     if (await db.runs.get(record.run.id))
       throw new FlowbenchError('run-exists', { runId: record.run.id });
+    const addedAt = new Date().toISOString();
+    await db.files.bulkPut(
+      files.map(({ digest, name, mediaType, bytes }) => ({
+        digest,
+        name,
+        mediaType,
+        bytes,
+        size: bytes.byteLength,
+        addedAt,
+      })),
+    );
     await db.runs.add(record.run);
     await putRunEntries(db, [record.run]);
     await addRunNodes(db, record.nodes);

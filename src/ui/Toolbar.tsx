@@ -52,7 +52,7 @@ export function Toolbar() {
           <input
             type="file"
             multiple
-            accept=".json,application/json"
+            accept=".json,application/json,.zip,application/zip"
             onChange={(e) => void onImport(e)}
           />
         </label>

@@ -16,6 +16,7 @@ import { checkRunParity } from './parity-run';
 import type { EnginePools } from './programs';
 import { RunEndingError, type RunEnding } from './run-ending';
 import { importFile } from './run-import';
+import { exportRunBundle } from './run-bundle';
 import { describeTable } from './table-preview';
 import type { RunService, RunServiceOptions } from './run-service';
 
@@ -75,6 +76,7 @@ export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
       return pools.budgets();
     },
     importFile: ({ name, file }) => importFile(db, name, file),
+    exportRunBundle: ({ runId }) => exportRunBundle(db, catalog, runId),
     describeTable: ({ digest, header }) => describeTable(db, digest, header),
   };
 }

@@ -14,12 +14,20 @@ import {
   parseImportText,
   refuseImport,
 } from '../../src/core/run/import-file';
+import { looksLikeZip } from '../../src/core/run/bundle';
 import { fromRunExport, isRunFile } from '../../src/core/run/export';
 import { importRunRecord } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
+import { importRunBundle } from './run-bundle';
 
 /** Import the file `name`; throws `bad-import` / `run-exists` and writes nothing when refused. */
 export async function importFile(db: FlowbenchDb, name: string, file: Blob): Promise<ImportedFile> {
+  // A run bundle (a zip: a run file with its artifacts and files) has its own size limit.
+  const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
+  if (looksLikeZip(head)) {
+    const runId = await importRunBundle(db, name, new Uint8Array(await file.arrayBuffer()));
+    return { kind: 'run', runId };
+  }
   checkImportSize(name, file.size);
   const value = parseImportText(name, await file.text());
   // Any version: an older run file is migrated on import, a newer one refused by name.

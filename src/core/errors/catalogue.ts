@@ -108,6 +108,12 @@ export const errorCatalogue = {
     ({ digest }) =>
       `file ${digest.slice(0, 19)}… is not stored in this browser: pick it again in the inspector`,
   ),
+  /** A run's bundle would be larger than a bundle may be (see core/run/bundle.ts). */
+  'bundle-too-large': spec<{ runId: RunId; megabytes: number; limit: number }>(
+    'bad-input',
+    ({ runId, megabytes, limit }) =>
+      `the bundle of run ${runId} would be ${megabytes.toFixed(1)} MB; a bundle holds up to ${limit} MB: export the run as JSON instead`,
+  ),
 
   /** A table file could not be read at a place in it (`column` null when the line is to blame as a whole). */
   'table-unparseable': spec<{ file: string; line: number; column: number | null; problem: string }>(

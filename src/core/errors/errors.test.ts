@@ -28,6 +28,7 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'metric-step-twice': { runId, name: 'train.loss', step: 3 },
   'run-not-found': { runId },
   'file-missing': { digest: 'sha256:0123456789abcdef' },
+  'bundle-too-large': { runId, megabytes: 600.5, limit: 512 },
   'run-claimed': { runId, status: 'running' },
   'data-unavailable': { problem: 'The episode cache is empty' },
   'data-exhausted': { maxEpisodes: 100 },

@@ -30,6 +30,7 @@ const handlers: EngineHandlers = {
     Promise.resolve([{ backend, bytes: bytes ?? 1024, source: 'default' }]),
   importFile: ({ name }) => Promise.resolve({ kind: 'document', value: name }),
   describeTable: () => Promise.reject(new TypeError('no tables here')),
+  exportRunBundle: () => Promise.resolve(new Blob([])),
 };
 
 const channels: MessageChannel[] = [];

@@ -10,7 +10,8 @@ import { runValues } from '../../core/run/params';
 import { readRunRecord } from '../../db/runs';
 import { db } from '../db';
 import { useRunActions } from '../engine/actions';
-import { download } from '../files';
+import { useEngine } from '../engine/EngineContext';
+import { download, saveBlob } from '../files';
 import { useEditor, useEditorStore } from '../store/context';
 import { formatDuration, formatValue, shortId } from './format';
 import { ParityPanel, useParityCheck } from './ParityPanel';
@@ -40,6 +41,7 @@ export function RunDetail() {
 function SelectedRun({ run }: { run: RunRow }) {
   const store = useEditorStore();
   const { rerun } = useRunActions();
+  const engine = useEngine();
   const parity = useParityCheck(run);
   const stopping = useEditor((s) => (run.status === 'running' ? s.stopping[run.id] : undefined));
 
@@ -51,6 +53,14 @@ function SelectedRun({ run }: { run: RunRow }) {
     }
     download(`${run.id}.run.json`, toRunExport(record));
   };
+  // Made in the engine worker: hashing and zipping a model or a table never holds the page.
+  const exportBundle = async () => {
+    try {
+      saveBlob(`${run.id}.flowbench.zip`, await engine.call('exportRunBundle', { runId: run.id }));
+    } catch (error) {
+      store.getState().alertError(error, `Could not export the bundle of run ${run.id}: `);
+    }
+  };
 
   return (
     <section className="fb-run-detail" aria-label="Run">
@@ -61,6 +71,13 @@ function SelectedRun({ run }: { run: RunRow }) {
         <div className="fb-toolbar-group">
           <button type="button" onClick={() => void exportRun()}>
             Export run
+          </button>
+          <button
+            type="button"
+            title="The run with its artifacts' bytes and the files its flow names, as one zip another browser can import and re-run"
+            onClick={() => void exportBundle()}
+          >
+            Export bundle
           </button>
           <button type="button" onClick={() => void rerun(run)}>
             Re-run
