@@ -27,11 +27,19 @@ export function FlowsList() {
   const [doomed, setDoomed] = useState<FlowRow | null>(null);
   const confirm = useRef<HTMLDialogElement>(null);
 
+  /** A library action; a write the browser refuses (a full quota …) says so instead of passing unseen. */
+  const act = (what: string, action: () => Promise<unknown>) => {
+    action().catch((error: unknown) => store.getState().alertError(error, `Could not ${what}: `));
+  };
+
   const rename = (row: FlowRow, name: string) => {
     setRenaming(null);
     const trimmed = name.trim();
     if (trimmed === '' || trimmed === row.name) return;
-    if (row.id !== openId) void openLibraryFlow(store, row.id).then(() => rename(row, trimmed));
+    if (row.id !== openId)
+      act(`rename ${row.name}`, () =>
+        openLibraryFlow(store, row.id).then(() => rename(row, trimmed)),
+      );
     else store.getState().changeDoc(edits.rename(trimmed));
   };
 
@@ -66,7 +74,7 @@ export function FlowsList() {
                 type="button"
                 className="fb-flow-open"
                 aria-current={flow.id === openId ? 'true' : undefined}
-                onClick={() => void openLibraryFlow(store, flow.id)}
+                onClick={() => act(`open ${flow.name}`, () => openLibraryFlow(store, flow.id))}
                 onDoubleClick={() => setRenaming(flow.id)}
               >
                 {flow.name}
@@ -80,13 +88,15 @@ export function FlowsList() {
               <button
                 type="button"
                 onClick={() =>
-                  void addAndOpen(store, {
-                    ...flow.doc,
-                    name: copyName(
-                      flow.name,
-                      flows.map((f) => f.name),
-                    ),
-                  })
+                  act(`duplicate ${flow.name}`, () =>
+                    addAndOpen(store, {
+                      ...flow.doc,
+                      name: copyName(
+                        flow.name,
+                        flows.map((f) => f.name),
+                      ),
+                    }),
+                  )
                 }
               >
                 Duplicate
@@ -108,7 +118,11 @@ export function FlowsList() {
         <h2 id="delete-flow-title">Delete the flow {doomed?.name}?</h2>
         <p>Its runs stay in the Runs table: each keeps the flow as it ran.</p>
         <div className="fb-toolbar-group">
-          <button type="button" className="fb-danger" onClick={() => void remove()}>
+          <button
+            type="button"
+            className="fb-danger"
+            onClick={() => act(`delete ${doomed?.name ?? 'the flow'}`, remove)}
+          >
             Delete
           </button>
           <button type="button" onClick={() => confirm.current?.close()}>
