@@ -122,7 +122,8 @@ function SideBySide({
 function DiffBody({ diff }: { diff: RunDiffData }) {
   const { a, b } = diff;
   const facts = [
-    { key: 'id', label: 'Run', a: shortId(a.id), b: shortId(b.id), same: a.id === b.id },
+    // Two runs always have two ids: naming them is no difference.
+    { key: 'id', label: 'Run', a: shortId(a.id), b: shortId(b.id), same: true },
     { key: 'flow', label: 'Flow', a: a.flow, b: b.flow, same: a.flow === b.flow },
     { key: 'status', label: 'Status', a: a.status, b: b.status, same: a.status === b.status },
     {
