@@ -112,6 +112,7 @@ function FlowCanvas() {
         status: row.status,
         error: row.error,
         progress: progress?.[row.node],
+        durationMs: row.durationMs,
         live: Object.fromEntries(values.map(([port, v]) => [port.slice(prefix.length), v])),
       });
     }

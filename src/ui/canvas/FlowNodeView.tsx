@@ -7,6 +7,7 @@
 import { Handle, Position, type NodeProps } from '@xyflow/react';
 import { memo } from 'react';
 import type { PortSpec } from '../../core/catalog/ports';
+import { formatDuration } from '../runs/format';
 import type { CanvasNode } from './adapter';
 import './canvas.css';
 
@@ -60,6 +61,11 @@ function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
           </span>
         )}
         <span className="fb-node-status">{status}</span>
+        {data.durationMs !== null && (
+          <span className="fb-node-duration" title="How long it ran">
+            {formatDuration(data.durationMs)}
+          </span>
+        )}
       </header>
       <div className="fb-node-id">
         {data.label} · <code>{data.kindName}</code>

@@ -17,6 +17,8 @@ export interface FlowNodeData extends Record<string, unknown> {
   status: NodeStatus;
   error: string;
   progress: { done: number; total: number; perSecond?: number } | undefined;
+  /** How long the shown run's node ran, once it finished; null before. */
+  durationMs: number | null;
   /** Switched off in the document: does not run, passes matching inputs on. */
   bypass: boolean;
   /** Latest live value per streaming output port, while the shown run streams. */
@@ -29,6 +31,7 @@ export interface NodeRunState {
   status: NodeStatus;
   error: string;
   progress?: { done: number; total: number; perSecond?: number };
+  durationMs?: number | null;
   live?: Readonly<Record<string, number>>;
 }
 
@@ -48,6 +51,7 @@ export function toCanvasNodes(
       status: state?.status ?? 'idle',
       error: state?.error ?? '',
       progress: state?.progress,
+      durationMs: state?.durationMs ?? null,
       live: state?.live ?? {},
       bypass: node.bypass === true,
     };

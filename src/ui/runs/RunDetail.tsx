@@ -17,6 +17,7 @@ import { formatDuration, formatValue, shortId } from './format';
 import { ParityPanel, useParityCheck } from './ParityPanel';
 import { PoolPanel } from './PoolPanel';
 import { NodeTimings } from './NodeTimings';
+import { NodeTimeline } from '../analysis/NodeTimeline';
 import { RerunComparison } from './RerunComparison';
 import { RunArtifacts } from './RunArtifacts';
 import { ConfusionMatrices } from './ConfusionMatrices';
@@ -135,6 +136,7 @@ function SelectedRun({ run }: { run: RunRow }) {
       <Suspense fallback={<p className="fb-muted">Loading charts…</p>}>
         <ChartsPanel run={run} />
       </Suspense>
+      <NodeTimeline run={run} />
       <NodeTimings run={run} />
       <ConfusionMatrices run={run} />
       <RunArtifacts run={run} />
