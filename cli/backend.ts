@@ -8,6 +8,7 @@
  * native CPU provider whatever provider the engine names (it only knows the
  * browser's), and the run's record says `cpu`.
  */
+import { readFile } from 'node:fs/promises';
 import type * as Ort from 'onnxruntime-web';
 import type { OrtModule } from '../workers/engine/ort-runtime';
 import { WASM_THREADS } from '../workers/engine/ort-runtime';
@@ -39,4 +40,20 @@ export async function loadOrt(backend: CliBackend): Promise<OrtModule> {
 export async function cpuEngineLabel(): Promise<string> {
   const native = await import('onnxruntime-node');
   return `onnxruntime-node ${native.env.versions.node ?? ''} (native CPU)`.replace('  ', ' ');
+}
+
+/**
+ * Load onnxruntime for `backend` and open (and close) one small session, so
+ * that its one-off start (compiling the WASM build, about a second, longer
+ * on a busy machine) is paid now and not inside the first run: a queue
+ * worker renews its trials' locks on the same thread, and a long pause there
+ * looks to the queue like a dead worker.
+ */
+export async function warmUp(backend: CliBackend): Promise<void> {
+  const ort = await loadOrt(backend);
+  const model = await readFile(new URL('../src/examples/blobs-sign.onnx', import.meta.url));
+  const session = await ort.InferenceSession.create(new Uint8Array(model), {
+    executionProviders: ['wasm'],
+  });
+  await session.release();
 }

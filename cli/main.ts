@@ -2,7 +2,8 @@
  * The `flowbench` command line. `flowbench run <flow.json>` runs a flow file
  * (what the app's flow export writes) headless and writes its run file
  * (`<id>.run.json`, what the app's run export writes) into `--out`;
- * `flowbench sweep` runs a grid of them, grouped as one sweep.
+ * `flowbench sweep` runs a grid of them, grouped as one sweep, here or, with
+ * `--redis`, on `flowbench worker`s anywhere through a BullMQ queue.
  *
  * Kept thin: arguments are parsed by Node's own `util.parseArgs`, the run is
  * the engine's (headless-run.ts), and every refusal is a catalogue error
@@ -14,11 +15,14 @@ import { badOption, errorEvent, EXIT } from './args';
 import { jsonReporter, textReporter } from './report';
 import { runCommand } from './run-command';
 import { sweepCommand } from './sweep-command';
+import { workerCommand } from './worker-command';
 
 export { EXIT } from './args';
 
 const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--out DIR] [--json]
        flowbench sweep <flow.json> --param name=values … [--parallel N] [run's other options]
+       flowbench sweep <flow.json> --param name=values … --redis URL [--queue NAME] [--wait]
+       flowbench worker --redis URL [--queue NAME] [--concurrency N] [--out DIR] [--json]
 
   --param name=value  set a flow input (repeat for more)
   --seed N            the run's seed (a non-negative integer)
@@ -34,6 +38,18 @@ sweep:
   --param name=values a value, a comma list (lr=0.01,0.1) or an integer range (seed=0..4); every
                       combination is one trial, one run file each, all under one sweep id
   --parallel N        trials at once, each in a process of its own (default: the machine's cores)
+  --redis URL         enqueue the trials on BullMQ in that Redis (redis://host:port) for workers
+                      on any machine, instead of running them here; the same sweep enqueued
+                      again runs nothing twice
+  --queue NAME        the queue (default: flowbench)
+  --wait              follow the queued trials to their ends, copy their run files into --out
+
+worker:
+  --concurrency N     trials at once in this process (default 1; start a worker per core)
+  --out DIR           also write each run file here (they are always stored in Redis)
+  --lock-ms MS        how long a trial stays locked without a sign of life from its worker
+                      before another worker runs it again (default 30000)
+  Ctrl+C hands the trials running here back to the queue.
 `;
 
 /** Runs the command `args` (without `node` and the script); resolves with its exit status. */
@@ -51,6 +67,7 @@ export async function main(args: string[]): Promise<number> {
   const commands: Record<string, () => Promise<number>> = {
     run: () => runCommand(rest, reporter),
     sweep: () => sweepCommand(rest),
+    worker: () => workerCommand(rest),
   };
   const chosen = commands[command];
   if (!chosen) {

@@ -23,6 +23,8 @@ import {
   runOptions,
 } from './args';
 import { applyFiles } from './files';
+import { enqueueSweep, waitForSweep, type QueuedSweep } from './enqueue';
+import { DEFAULT_QUEUE } from './queue';
 import { runLocalSweep, sweepTable, type TrialEnd } from './sweep';
 import { describeTrial, newSweepId, planTrials, sweepFields } from './trials';
 
@@ -39,7 +41,13 @@ export async function sweepCommand(args: string[]): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { ...runOptions, parallel: { type: 'string' } },
+    options: {
+      ...runOptions,
+      parallel: { type: 'string' },
+      redis: { type: 'string' },
+      queue: { type: 'string', default: DEFAULT_QUEUE },
+      wait: { type: 'boolean', default: false },
+    },
   });
   const print = (line: string) => process.stdout.write(line + '\n');
   const json = values.json;
@@ -54,10 +62,16 @@ export async function sweepCommand(args: string[]): Promise<number> {
     const fields = sweepFields(read, values.param);
     if (seed !== undefined && fields.seed === undefined) fields.seed = String(seed);
     // The files are applied here only to check every trial as it will run; each trial reads them again.
-    const { flow } = await applyFiles(read, {}, values.file, builtinCatalog);
+    const { flow, files } = await applyFiles(read, {}, values.file, builtinCatalog);
     const trials = planTrials(flow, fields, builtinCatalog, backend);
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
+    if (values.redis !== undefined)
+      return await queuedSweep(
+        { redis: values.redis, queue: values.queue, flow, fields, backend, trials, files },
+        values.wait ? out : null,
+        json,
+      );
     const sweepId = newSweepId();
     const at = Math.min(parallel, trials.length);
     if (json)
@@ -127,5 +141,88 @@ export async function sweepCommand(args: string[]): Promise<number> {
     if (json) print(JSON.stringify(event));
     else process.stderr.write(`flowbench: ${event.message}\n`);
     return hasCategory(error, 'bad-input') ? EXIT.badInput : EXIT.error;
+  }
+}
+
+/**
+ * The sweep enqueued on `--redis` for workers to run; with `--wait`
+ * (`out` set), followed until every trial has ended, its run files copied
+ * into `out` and summed up as a local sweep's are.
+ */
+async function queuedSweep(sweep: QueuedSweep, out: string | null, json: boolean): Promise<number> {
+  const print = (line: string) => process.stdout.write(line + '\n');
+  const { sweepId, trials, again } = await enqueueSweep(sweep);
+  if (json)
+    print(
+      JSON.stringify({
+        event: 'enqueued',
+        sweepId,
+        trials: trials.length,
+        again,
+        queue: sweep.queue,
+      }),
+    );
+  else
+    print(
+      `sweep ${sweepId}: ${trials.length} trials of '${sweep.flow.name}' ${
+        again ? 'were already enqueued (none added again)' : 'enqueued'
+      } on queue '${sweep.queue}'`,
+    );
+  if (out === null) return EXIT.ok;
+  const cancel = new AbortController();
+  const onInterrupt = () => cancel.abort();
+  process.on('SIGINT', onInterrupt);
+  let done = 0;
+  try {
+    const ends = await waitForSweep(
+      sweep,
+      trials,
+      out,
+      (end) => {
+        done++;
+        if (json)
+          print(
+            JSON.stringify({
+              event: 'trial',
+              trial: end.trial.index,
+              runId: end.trial.runId,
+              status: end.status,
+              attempts: end.run?.trial.attempts ?? null,
+            }),
+          );
+        else
+          print(
+            `[${done}/${trials.length}] #${end.trial.index} ${describeTrial(end.trial)} ended ${end.status}` +
+              (end.run && end.run.trial.attempts > 1
+                ? ` after ${end.run.trial.attempts} attempts`
+                : '') +
+              (end.reason ? `: ${end.reason}` : ''),
+          );
+      },
+      cancel.signal,
+    );
+    // Ctrl+C stops the waiting only: the trials stay queued and run.
+    if (cancel.signal.aborted) return EXIT.cancelled;
+    const failed = ends.filter((end) => end.status === 'error' || end.status === 'failed').length;
+    if (json) print(JSON.stringify({ event: 'sweep-finished', sweepId, failed, out }));
+    else {
+      process.stdout.write(
+        sweepTable(
+          ends.map((end) => ({
+            trial: end.trial,
+            status: end.status === 'failed' ? 'error' : end.status,
+            reason: end.reason,
+            file: end.run ? `${out}/${end.trial.runId}.run.json` : null,
+            run: end.run,
+          })),
+        ),
+      );
+      print(
+        `sweep ${sweepId}: ${ends.length - failed} ended, ${failed} error or failed; run files in ${out}`,
+      );
+    }
+    return failed > 0 ? EXIT.error : EXIT.ok;
+  } finally {
+    process.off('SIGINT', onInterrupt);
   }
 }

@@ -1,0 +1,188 @@
+/**
+ * Distributed sweeps as they meet a real Redis (Debian's redis-server, on a
+ * free loopback port, stopped by its PID): `flowbench sweep --redis` enqueues,
+ * `flowbench worker` processes take and run the trials, and every trial ends
+ * with exactly one record — when the same sweep is enqueued twice, and when
+ * a worker is killed with SIGKILL mid-trial. Ctrl+C on a worker hands its
+ * trial back to the queue.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Queue } from 'bullmq';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connectionOf } from './queue';
+import { flowbench, importedRuns, outDir, root } from './testing';
+import { startRedis, type TestRedis } from './testing-redis';
+
+const spirals = join(root, 'src/examples/spirals-mlp.flow.json');
+// Short locks, so a dead worker's trial is found stalled in seconds (the default is 30 s); not
+// shorter, for a worker renews them on the thread that runs its trials, which a loaded machine
+// can hold for a second or more.
+const LOCK_MS = '4000';
+
+let redis: TestRedis;
+beforeAll(async () => {
+  redis = await startRedis();
+});
+afterAll(async () => {
+  await redis.stop();
+});
+
+/** A `flowbench worker --json` process, and its events as they come. */
+function startWorker(queue: string) {
+  const events: Record<string, unknown>[] = [];
+  const waiters: { test: (e: Record<string, unknown>) => boolean; found: () => void }[] = [];
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      join(root, 'bin/flowbench.mjs'),
+      'worker',
+      '--redis',
+      redis.url,
+      '--queue',
+      queue,
+      '--lock-ms',
+      LOCK_MS,
+      '--json',
+    ],
+    { cwd: root, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let pending = '';
+  child.stdout!.on('data', (chunk: Buffer) => {
+    pending += chunk.toString();
+    const lines = pending.split('\n');
+    pending = lines.pop()!;
+    for (const line of lines) {
+      const event = JSON.parse(line) as Record<string, unknown>;
+      events.push(event);
+      for (const waiter of [...waiters])
+        if (waiter.test(event)) {
+          waiters.splice(waiters.indexOf(waiter), 1);
+          waiter.found();
+        }
+    }
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve));
+  return {
+    child,
+    events,
+    exited,
+    /** Resolves at the first event (from now on, or already seen) that passes `test`. */
+    until(test: (event: Record<string, unknown>) => boolean): Promise<void> {
+      if (events.some(test)) return Promise.resolve();
+      return new Promise((found) => waiters.push({ test, found }));
+    },
+    stop() {
+      if (child.exitCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** The sweep command against the test's Redis, following it to its end. */
+const sweep = (queue: string, out: string, ...params: string[]) =>
+  flowbench([
+    'sweep',
+    spirals,
+    ...params.flatMap((param) => ['--param', param]),
+    '--redis',
+    redis.url,
+    '--queue',
+    queue,
+    '--wait',
+    '--out',
+    out,
+    '--json',
+  ]);
+
+const eventsOf = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+describe('flowbench sweep --redis and flowbench worker', () => {
+  it('runs a 6-trial sweep over 2 worker processes, one record each; enqueued again, none runs twice', async () => {
+    const workers = [startWorker('twice'), startWorker('twice')];
+    try {
+      const out = outDir();
+      const grid = ['lr=0.05,0.1,0.2', 'seed=0..1', 'steps=5'];
+      const first = await sweep('twice', out, ...grid);
+      expect(first.code).toBe(0);
+      const runs = importedRuns(out).map((record) => record.run);
+      expect(runs).toHaveLength(6);
+      const sweepId = eventsOf(first.stdout)[0]!.sweepId;
+      expect(runs.every((run) => run.groupId === sweepId && run.status === 'ok')).toBe(true);
+      // Both workers took trials.
+      for (const worker of workers)
+        expect(worker.events.some((event) => event.event === 'finished')).toBe(true);
+
+      const again = await sweep('twice', outDir(), ...grid);
+      expect(again.code).toBe(0);
+      expect(eventsOf(again.stdout)[0]).toMatchObject({ event: 'enqueued', sweepId, again: true });
+      const queue = new Queue('twice', { connection: connectionOf(redis.url) });
+      const counts = await queue.getJobCounts('completed', 'waiting', 'active');
+      await queue.close();
+      expect(counts).toEqual({ completed: 6, waiting: 0, active: 0 });
+      const finished = workers.flatMap((w) => w.events.filter((e) => e.event === 'finished'));
+      expect(finished).toHaveLength(6);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.stop()));
+    }
+  });
+
+  it('runs the trial of a worker killed mid-trial again elsewhere: 6 records, one with 2 attempts', async () => {
+    const doomed = startWorker('killed');
+    const survivor = startWorker('killed');
+    try {
+      const out = outDir();
+      const swept = sweep('killed', out, 'lr=0.05,0.1,0.2', 'seed=0..1', 'steps=40');
+      // Mid-trial: the doomed worker has started one and reported steps of it.
+      await doomed.until(
+        (event) => event.event === 'progress' && (event.done as number) < (event.total as number),
+      );
+      process.kill(doomed.child.pid!, 'SIGKILL');
+      await doomed.exited;
+      const ended = await swept;
+      expect(ended.code).toBe(0);
+      const runs = importedRuns(out).map((record) => record.run);
+      expect(runs).toHaveLength(6);
+      expect(new Set(runs.map((run) => run.id)).size).toBe(6);
+      expect(runs.every((run) => run.status === 'ok')).toBe(true);
+      const attempts = eventsOf(ended.stdout)
+        .filter((event) => event.event === 'trial')
+        .map((event) => event.attempts);
+      expect(attempts.sort()).toEqual([1, 1, 1, 1, 1, 2]);
+    } finally {
+      await Promise.all([doomed.stop(), survivor.stop()]);
+    }
+  });
+
+  it('hands its trial back to the queue on Ctrl+C, unrecorded, and exits 130', async () => {
+    const worker = startWorker('returned');
+    try {
+      const queue = new Queue('returned', { connection: connectionOf(redis.url) });
+      const enqueued = await flowbench([
+        'sweep',
+        spirals,
+        '--param',
+        'steps=100000',
+        '--redis',
+        redis.url,
+        '--queue',
+        'returned',
+        '--json',
+      ]);
+      expect(enqueued.code).toBe(0);
+      await worker.until((event) => event.event === 'progress');
+      worker.child.kill('SIGINT');
+      expect(await worker.exited).toBe(130);
+      expect(worker.events.some((event) => event.event === 'returned')).toBe(true);
+      const counts = await queue.getJobCounts('waiting', 'active', 'completed', 'failed');
+      await queue.close();
+      expect(counts).toEqual({ waiting: 1, active: 0, completed: 0, failed: 0 });
+    } finally {
+      await worker.stop();
+    }
+  });
+});
