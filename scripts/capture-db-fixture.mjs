@@ -77,12 +77,19 @@ async function servePreview() {
 /** Every store of `flowbench`, read in the page past the app (runs in the browser). */
 function dumpDatabase() {
   /* global indexedDB */
+  const base64 = (bytes) => {
+    let binary = '';
+    for (const byte of bytes) binary += String.fromCharCode(byte);
+    return btoa(binary);
+  };
   const encode = (value) => {
-    if (value instanceof Uint8Array) {
-      let binary = '';
-      for (const byte of value) binary += String.fromCharCode(byte);
-      return { $bytes: btoa(binary) };
-    }
+    if (value instanceof Uint8Array) return { $bytes: base64(value) };
+    // Metric chunks hold Float64Array columns (and Int32Array steps): their bytes, every bit kept.
+    if (ArrayBuffer.isView(value) && !(value instanceof DataView))
+      return {
+        $typed: value.constructor.name,
+        $bytes: base64(new Uint8Array(value.buffer, value.byteOffset, value.byteLength)),
+      };
     if (typeof value === 'number' && (!Number.isFinite(value) || Object.is(value, -0)))
       return { $number: Object.is(value, -0) ? '-0' : String(value) };
     if (Array.isArray(value)) return value.map(encode);
@@ -116,6 +123,14 @@ function dumpDatabase() {
       });
       tx.onabort = () => reject(tx.error);
       tx.oncomplete = () => {
+        // A value it cannot encode must fail the capture, not leave it waiting for ever.
+        try {
+          resolve(dumpOf(open.result));
+        } catch (error) {
+          reject(error);
+        }
+      };
+      const dumpOf = (db) => {
         const stores = Object.fromEntries(
           reads.map(({ name, rows, ...store }) => [
             name,
@@ -123,7 +138,7 @@ function dumpDatabase() {
           ]),
         );
         db.close();
-        resolve({ name: db.name, idbVersion: db.version, stores });
+        return { name: db.name, idbVersion: db.version, stores };
       };
     };
   });

@@ -17,6 +17,7 @@ import { flowRowSchema } from '../core/records/flow';
 import { intervalRowSchema } from '../core/records/interval';
 import { metricRowSchema } from '../core/records/metric';
 import { migrate } from '../core/records/migration';
+import { pointsOfChunks, type MetricChunk } from '../core/series/chunk';
 import { runRecord, runRowSchema } from '../core/records/run';
 import { runEntrySchema } from '../core/records/run-entry';
 import { runNodeRowSchema } from '../core/records/run-node';
@@ -82,6 +83,22 @@ const byKey =
     return key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
   };
 
+/**
+ * The metric points a fixture holds: its rows, point by point before version
+ * 7, and the points of each chunk from it on.
+ */
+function fixturePoints(fixture: DbFixture): Record<string, unknown>[] {
+  return fixtureRows(fixture, 'metrics').flatMap((row) => {
+    if (!('values' in row)) return [row];
+    const { runId, name } = row;
+    return pointsOfChunks([row as unknown as MetricChunk]).map((point) => ({
+      runId,
+      name,
+      ...point,
+    }));
+  });
+}
+
 /** Metric points in (name, step) order, as a series is read. */
 function byNameAndStep(a: Record<string, unknown>, b: Record<string, unknown>): number {
   const [an, bn] = [String(a.name), String(b.name)];
@@ -140,7 +157,7 @@ describe('a database of every earlier schema version opens with the current one'
         for (const name of names) points += (await metricSeries(db, run.id, name)).length;
         expect(points).toBe(record.metrics.length);
         // Every series exactly as its point rows held it: what Export run writes, and the chart's columns.
-        const stored = fixtureRows(fixture, 'metrics').filter((m) => m.runId === run.id);
+        const stored = fixturePoints(fixture).filter((m) => m.runId === run.id);
         expect(record.metrics).toEqual(stored.sort(byNameAndStep));
         for (const name of names) {
           const columns = await metricSeriesColumns(db, run.id, name);
@@ -155,11 +172,13 @@ describe('a database of every earlier schema version opens with the current one'
         read.intervals += record.intervals.length;
       }
       // Nothing was lost on the way: every row of the fixture came back.
+      const fixtureCount = (store: string) =>
+        store === 'metrics' ? fixturePoints(fixture).length : fixtureRows(fixture, store).length;
       for (const [store, count] of Object.entries(read))
-        expect(count, store).toBe(fixtureRows(fixture, store).length);
+        expect(count, store).toBe(fixtureCount(store));
       const counts: Record<string, number> = await storedCounts(db);
       for (const store of Object.keys(counts))
-        expect(counts[store], store).toBe(fixtureRows(fixture, store).length);
+        expect(counts[store], store).toBe(fixtureCount(store));
       expect(read.metrics).toBeGreaterThan(0);
 
       // The run list holds one valid entry per run, made from the run as it is now.
