@@ -9,6 +9,7 @@ import type { AdapterInfo, BackendChoice, EngineInfo } from '../src/core/runtime
 import { throttledYield } from '../src/core/engine/executor';
 import type { RunId } from '../src/core/run/record';
 import { FlowbenchDb } from '../src/db/schema';
+import { nodeCacheStore, quotaShareBudget } from '../src/db/node-cache';
 import { sweepAbandoned } from './engine/lease';
 import { messageTurn } from './engine/message-turn';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
@@ -78,6 +79,7 @@ const service = new RunService({
   engineInfo: currentInfo,
   runtimeFor,
   producers: browserProducers,
+  nodeCache: nodeCacheStore(db, { budgetBytes: () => quotaShareBudget() }),
   fingerprint: async (choice) => engineFingerprint(await currentInfo(), choice),
   programHost: (runtime, runId) =>
     engineProgramHost(runtime, pools, {

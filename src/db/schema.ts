@@ -18,6 +18,7 @@ import { runEntryOf, type RunEntry } from '../core/run/run-entry';
 import { latestDbVersion } from '../core/records/migration';
 import type { SettingRow } from '../core/records/setting';
 import type { MetricChunkRow } from '../core/records/metric';
+import type { NodeCacheRow } from '../core/records/node-cache';
 import type { ArtifactRow, RunId, RunNodeRow, RunRow } from '../core/run/record';
 import { upgradeFor, upgradesAt } from './upgrade';
 
@@ -43,6 +44,9 @@ const storeChanges: Readonly<Record<number, Readonly<Record<string, string | nul
   // The run list: each run's small entry, read by the lists of runs instead of whole run rows.
   6: { runList: 'id, rev, groupId' },
   // 7: no store changes; `metrics` rows become chunks of a series, same key (metric record v2).
+  // The node-output cache: an entry per cache key; `[usedAt+size]` lets eviction and the
+  // cache's size be read from the index alone, never loading an entry's bytes.
+  8: { nodeCache: 'key, runId, [usedAt+size]' },
 };
 
 /**
@@ -76,6 +80,7 @@ export class FlowbenchDb extends Dexie {
   files!: EntityTable<FileRow, 'digest'>;
   poolBookings!: EntityTable<PoolBookingRow, 'id'>;
   runList!: EntityTable<RunEntry, 'id'>;
+  nodeCache!: EntityTable<NodeCacheRow, 'key'>;
 
   /** `records`: the record list whose migrations upgrade old rows (a test may pass one with more). */
   constructor(name = 'flowbench', records: StoredRecords = storedRecords) {

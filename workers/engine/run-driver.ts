@@ -21,7 +21,8 @@ import type { BackendChoice, TensorRuntime } from '../../src/core/runtime/tensor
 import type { ProducerHost } from '../../src/core/data/producer';
 import type { ProgramHost } from '../../src/core/programs';
 import { describeAdapter } from '../../src/core/runtime/tensor-runtime';
-import { errorMessage, executeFlow } from '../../src/core/engine/executor';
+import { errorMessage, executeFlow, type ExecuteOptions } from '../../src/core/engine/executor';
+import type { NodeCacheStore } from '../../src/core/cache';
 import { describeIssues } from '../../src/core/flow/issues';
 import { sha256Hex } from '../../src/core/run/digest';
 import { MetricBatcher } from '../../src/core/run/metric-batcher';
@@ -81,6 +82,8 @@ export interface RunDriverOptions {
   /** How often the record is read for a cancel request between renewals (default `CANCEL_POLL_MS`). */
   cancelPollMs?: number;
   metricBatch?: { maxPoints?: number; maxDelayMs?: number };
+  /** The node-output cache (`src/db/node-cache.ts`); without it every node runs. */
+  nodeCache?: NodeCacheStore;
 }
 
 /** How long a lease vouches for a run, by default; it is refreshed every third of it. */
@@ -235,6 +238,7 @@ export async function driveClaimedRun(
       signal: abort.signal,
       now,
       yieldNow: messageTurn,
+      ...cacheOptions(run, options.nodeCache),
       events: {
         nodeQueued(node) {
           nodes.queued(node);
@@ -251,6 +255,12 @@ export async function driveClaimedRun(
                 : outcome.status,
             durationMs: outcome.durationMs,
             error: capText(outcome.error, recordLimits.error),
+            ...(outcome.cachedFrom && {
+              cachedFrom: {
+                runId: outcome.cachedFrom.runId as RunId,
+                node: outcome.cachedFrom.node,
+              },
+            }),
           });
         },
         emitted(node, port, value, stream) {
@@ -404,6 +414,25 @@ function startLease(
   return () => {
     stopRenewal?.();
     stopPoll?.();
+  };
+}
+
+/** What the executor needs of the run's cache choice (`Use cache`, `Run to here`, `Run from here`). */
+function cacheOptions(
+  run: RunRow,
+  store: NodeCacheStore | undefined,
+): Pick<ExecuteOptions, 'cache' | 'runTo'> {
+  const choice = run.cache;
+  return {
+    ...(store &&
+      choice?.use !== false && {
+        cache: {
+          store,
+          runId: run.id,
+          ...(choice?.from !== undefined && { fresh: new Set([choice.from]) }),
+        },
+      }),
+    ...(choice?.to !== undefined && { runTo: choice.to }),
   };
 }
 

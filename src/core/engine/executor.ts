@@ -33,6 +33,7 @@ import { NodeRun, YIELD_EVERY_MS, type RunShared } from './node-run';
 import { BYPASSED, bypassedUpstream, passThrough } from './bypass';
 import type { RunEvents } from './events';
 import { RunCacheGate, type RunCache } from './run-cache';
+import { neededFor, notNeeded } from './partial';
 import { collectingArtifacts, type KeptArtifact } from './collect-artifacts';
 import { FlowbenchError } from '../errors';
 import type { CacheEntry } from '../cache';
@@ -61,6 +62,8 @@ export interface ExecuteOptions {
   yieldNow?: () => Promise<void>;
   /** The node-output cache: nodes whose key it holds do not run. Absent: every node runs. */
   cache?: RunCache;
+  /** `Run to here`: run only this node and what it needs; every other node is skipped. */
+  runTo?: string;
 }
 
 export interface ExecuteResult {
@@ -159,9 +162,21 @@ export async function executeFlow(options: ExecuteOptions): Promise<ExecuteResul
   let drained!: () => void;
   const allDone = new Promise<void>((resolve) => (drained = resolve));
   for (const state of states) events.nodeQueued(state.id);
+  if (options.runTo !== undefined) {
+    const needed = neededFor(graph, options.runTo);
+    for (const state of states) {
+      if (needed.has(state.vertex)) continue;
+      state.status = 'skipped';
+      events.nodeFinished(state.id, {
+        status: 'skipped',
+        durationMs: null,
+        error: notNeeded(options.runTo),
+      });
+    }
+  }
 
   /** Nodes whose inputs are all present and that have not started. */
-  const ready = states.filter((state) => state.waiting === 0);
+  const ready = states.filter((state) => state.waiting === 0 && state.status === 'queued');
   let nextReady = 0;
 
   const { start, wires: leaving } = graph.outgoing;

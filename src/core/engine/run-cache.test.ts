@@ -96,7 +96,7 @@ async function run(
   flow: FlowDocument,
   store: NodeCacheStore,
   runId: string,
-  opts: { kinds?: NodeKind[]; fresh?: string[] } = {},
+  opts: { kinds?: NodeKind[]; fresh?: string[]; runTo?: string } = {},
 ) {
   const finished = new Map<string, NodeOutcome>();
   const logs: string[] = [];
@@ -120,6 +120,7 @@ async function run(
     signal: new AbortController().signal,
     now: () => 0,
     cache: { store, runId, ...(opts.fresh && { fresh: new Set(opts.fresh) }) },
+    ...(opts.runTo !== undefined && { runTo: opts.runTo }),
   });
   return { result, finished, logs, artifacts, status: (n: string) => finished.get(n)?.status };
 }
@@ -202,5 +203,17 @@ describe('the node-output cache in a run', () => {
     expect(second.status('up')).toBe('ok');
     expect(second.logs.join('\n')).toMatch(/up: warning: the cached outputs were damaged/);
     expect(second.result.outputs).toEqual({ 'sum.sum': 1.5 });
+  });
+
+  it('runs to a node: only it and what is above it run; what is below it is skipped, saying why', async () => {
+    ran = {};
+    const store = memoryCacheStore();
+    const partial = await run(flowOf('t.source'), store, 'run-1', { runTo: 'up' });
+    expect([partial.status('up'), partial.status('sum')]).toEqual(['ok', 'skipped']);
+    expect(partial.finished.get('sum')?.error).toBe("skipped: not needed to run to 'up'");
+    expect(partial.result.status).toBe('ok');
+    // The whole flow after it: what ran to here stands in.
+    const whole = await run(flowOf('t.source'), store, 'run-2');
+    expect([whole.status('up'), whole.status('sum')]).toEqual(['cached', 'ok']);
   });
 });

@@ -8,6 +8,7 @@ import { fileRecord } from './file';
 import { flowRecord } from './flow';
 import { intervalRecord } from './interval';
 import { metricRecord } from './metric';
+import { nodeCacheRecord } from './node-cache';
 import type { RecordKind } from './migration';
 import { poolBookingRecord } from './pool-booking';
 import { runRecord } from './run';
@@ -26,6 +27,7 @@ export const storedRecords = {
   files: fileRecord,
   poolBookings: poolBookingRecord,
   runList: runEntryRecord,
+  nodeCache: nodeCacheRecord,
 } as const satisfies Record<string, RecordKind>;
 
 /** The record list, by table; the shape every consumer of `storedRecords` accepts. */

@@ -34,6 +34,13 @@ export const engineRecordSchema = z.object({
 });
 export type EngineRecord = z.output<typeof engineRecordSchema>;
 
+export const runCacheSchema = z.object({
+  use: z.boolean(),
+  to: z.optional(z.string()),
+  from: z.optional(z.string()),
+});
+export type RunCacheChoice = z.output<typeof runCacheSchema>;
+
 export const runRowSchema = z.object({
   id: runIdSchema,
   /** The library flow it was started from; null for imported runs. */
@@ -66,6 +73,14 @@ export const runRowSchema = z.object({
    */
   fingerprint: z.optional(runFingerprintSchema),
   result: z.record(z.string(), z.unknown()),
+  /**
+   * How the run used the node-output cache: `use` false ran every node
+   * (`Use cache` off); `to` ran only what that node needs (`Run to here`);
+   * `from` recomputed that node and everything below it (`Run from here`).
+   * Absent: the whole flow, cache on (and on runs from before the cache,
+   * which ran every node: their nodes say `ok`, never `cached`).
+   */
+  cache: z.optional(runCacheSchema),
   /** Epoch ms until which the engine holding the run vouches for it. */
   leaseUntil: z.nullable(z.number()),
   /**

@@ -8,6 +8,7 @@ import type { FlowDocument } from '../flow/document';
 import { requiredDevices } from './devices';
 import { paramsDigest } from './digest';
 import type { FlowId, RunCause, RunId, RunRow } from './record';
+import type { RunCacheChoice } from '../records/run';
 
 /**
  * What a person (or a sweep, or Re-run) asks to run. Params and seed may
@@ -25,6 +26,8 @@ export interface RunRequest {
   cause: RunCause;
   groupId?: string | null;
   rerunOf?: RunId | null;
+  /** How it uses the node-output cache (`Use cache`, `Run to here`, `Run from here`); absent: on. */
+  cache?: RunCacheChoice;
 }
 
 /**
@@ -59,5 +62,6 @@ export async function queuedRun(request: RunRequest, id: RunId, now: Date): Prom
     result: {},
     leaseUntil: null,
     cancelRequestedAt: null,
+    ...(request.cache && { cache: request.cache }),
   };
 }

@@ -1,0 +1,94 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import { bytesDigest, lookUp, valueBytes, type CacheEntry } from '../core/cache';
+import { cacheKeysByUse, cacheStats, clearCache, nodeCacheStore } from './node-cache';
+import { readFileSync } from 'node:fs';
+import { restoreFixtureDb, type DbFixture } from './fixtures/restore';
+import { FlowbenchDb } from './schema';
+
+let db: FlowbenchDb;
+afterEach(async () => {
+  db.close();
+  await db.delete();
+});
+
+/** An entry of `size` bytes (one output) under `key`. */
+async function entry(key: string, size: number): Promise<CacheEntry> {
+  const bytes = new Uint8Array(size).fill(size % 251);
+  return {
+    key,
+    runId: 'run-1',
+    node: 'train',
+    kind: 'train.classifier',
+    outputs: [{ port: 'model', digest: await bytesDigest(bytes), bytes }],
+    artifacts: [],
+  };
+}
+
+function open(budget: number) {
+  db = new FlowbenchDb(`node-cache-${crypto.randomUUID()}`);
+  let clock = 0;
+  return nodeCacheStore(db, { budgetBytes: () => budget, now: () => ++clock });
+}
+
+describe('the node-output cache store', () => {
+  it('keeps an entry across a reopen of the database, and gives back what it kept', async () => {
+    const store = open(10_000);
+    const { digest, bytes } = (await valueBytes({
+      kind: 'model',
+      weights: new Float32Array([1, 2]),
+    }))!;
+    const kept = { ...(await entry('k1', 1)), outputs: [{ port: 'model', digest, bytes }] };
+    await store.write(kept);
+    const name = db.name;
+    db.close();
+    db = new FlowbenchDb(name);
+    const found = await lookUp(nodeCacheStore(db, { budgetBytes: () => 10_000 }), 'k1');
+    expect(found.found).toBe('hit');
+    if (found.found === 'hit')
+      expect(found.values.get('model')).toEqual({
+        kind: 'model',
+        weights: new Float32Array([1, 2]),
+      });
+  });
+
+  it('evicts the least recently used entries past its budget, a read counting as a use', async () => {
+    const store = open(300);
+    await store.write(await entry('a', 96));
+    await store.write(await entry('b', 96));
+    await store.write(await entry('c', 96));
+    await store.read('a'); // now b is the least recently used
+    await store.write(await entry('d', 96));
+    expect(await cacheKeysByUse(db)).toEqual(['c', 'a', 'd']);
+    expect(await cacheStats(db)).toEqual({ entries: 3, bytes: 288 });
+  });
+
+  it('stores a key once, however often it is written, and nothing bigger than its budget', async () => {
+    const store = open(200);
+    await Promise.all([store.write(await entry('a', 96)), store.write(await entry('a', 96))]);
+    await store.write(await entry('huge', 201));
+    expect(await cacheStats(db)).toEqual({ entries: 1, bytes: 96 });
+  });
+
+  it('empties on Clear cache', async () => {
+    const store = open(10_000);
+    await store.write(await entry('a', 96));
+    await clearCache(db);
+    expect(await cacheStats(db)).toEqual({ entries: 0, bytes: 0 });
+    expect(await store.read('a')).toBeUndefined();
+  });
+
+  it('starts empty in a database a version 7 release left, whose runs stay as they were', async () => {
+    const fixture = JSON.parse(
+      readFileSync(new URL('./fixtures/flowbench-v7.json', import.meta.url), 'utf8'),
+    ) as DbFixture;
+    const name = `node-cache-v7-${crypto.randomUUID()}`;
+    await restoreFixtureDb(fixture, name);
+    db = new FlowbenchDb(name);
+    const runs = await db.runs.count();
+    expect(runs).toBeGreaterThan(0);
+    expect(await cacheStats(db)).toEqual({ entries: 0, bytes: 0 });
+    await nodeCacheStore(db, { budgetBytes: () => 1000 }).write(await entry('a', 10));
+    expect(await cacheStats(db)).toEqual({ entries: 1, bytes: 10 });
+  });
+});

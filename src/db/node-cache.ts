@@ -1,0 +1,143 @@
+/**
+ * The node-output cache's store: every read and write of `nodeCache`. Core
+ * decides what to cache and checks what comes back (`src/core/cache`); this
+ * keeps the entries, shared by every tab, under a size budget.
+ *
+ * Idea: eviction is least recently used, and it reads only the
+ * `[usedAt+size]` index (a key cursor), never an entry's bytes, so keeping
+ * the budget costs a walk of small keys however big the entries are. A write
+ * of a key already stored is a no-op inside one transaction, so two tabs
+ * computing the same node at once store it once. Trade-off: a read marks the
+ * entry used with a write of its row, which costs a little on every hit.
+ */
+import type { CacheEntry, NodeCacheStore } from '../core/cache';
+import type { NodeCacheRow } from '../core/records/node-cache';
+import { live, type Live } from './live';
+import type { FlowbenchDb } from './schema';
+
+/** What the cache holds: entries and their bytes. */
+export interface CacheStats {
+  entries: number;
+  bytes: number;
+}
+
+export interface NodeCacheOptions {
+  /** The most bytes the cache may hold; older entries are evicted past it. */
+  budgetBytes: () => Promise<number> | number;
+  /** Epoch ms; injected so eviction order can be tested without a clock. */
+  now?: () => number;
+}
+
+/** The share of the browser's storage quota the cache may take by default. */
+export const CACHE_QUOTA_SHARE = 0.25;
+
+/** The budget where the browser does not say its quota. */
+export const FALLBACK_CACHE_BYTES = 256 * 1024 * 1024;
+
+/** The default budget: a share of the origin's storage quota, asked each time (it changes). */
+export async function quotaShareBudget(share = CACHE_QUOTA_SHARE): Promise<number> {
+  const storage = typeof navigator === 'undefined' ? undefined : navigator.storage;
+  // eslint-disable-next-line @typescript-eslint/no-unnecessary-condition -- absent outside a secure context
+  const estimate = await storage?.estimate?.().catch(() => undefined);
+  return estimate?.quota ? Math.floor(estimate.quota * share) : FALLBACK_CACHE_BYTES;
+}
+
+/** The store core's executor asks, over this database. */
+export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): NodeCacheStore {
+  const now = options.now ?? Date.now;
+  return {
+    read: (key) =>
+      db.transaction('rw', db.nodeCache, async () => {
+        const row = await db.nodeCache.get(key);
+        if (!row) return undefined;
+        await db.nodeCache.update(key, { usedAt: Math.max(now(), row.usedAt) });
+        return entryOf(row);
+      }),
+    async write(entry) {
+      const size = sizeOf(entry);
+      const budget = await options.budgetBytes();
+      if (size > budget) return; // it would evict everything and still not fit
+      const at = now();
+      await db.transaction('rw', db.nodeCache, async () => {
+        if ((await db.nodeCache.where('key').equals(entry.key).count()) > 0) return;
+        await db.nodeCache.add({ ...rowOf(entry), size, createdAt: at, usedAt: at });
+        await evict(db, budget);
+      });
+    },
+    drop: (key) => db.nodeCache.delete(key),
+  };
+}
+
+/**
+ * Evict least recently used entries until what is kept fits `budget`. Call
+ * inside a transaction over `nodeCache`.
+ */
+async function evict(db: FlowbenchDb, budget: number): Promise<void> {
+  const order: { key: string; size: number }[] = [];
+  let total = 0;
+  await db.nodeCache.orderBy('[usedAt+size]').eachKey((index, cursor) => {
+    const size = (index as [number, number])[1];
+    order.push({ key: cursor.primaryKey, size });
+    total += size;
+  });
+  const gone: string[] = [];
+  for (const { key, size } of order) {
+    if (total <= budget) break;
+    gone.push(key);
+    total -= size;
+  }
+  if (gone.length > 0) await db.nodeCache.bulkDelete(gone);
+}
+
+/** How many entries the cache holds and their bytes, read from the index alone. */
+export async function cacheStats(db: FlowbenchDb): Promise<CacheStats> {
+  const stats = { entries: 0, bytes: 0 };
+  await db.nodeCache.orderBy('[usedAt+size]').eachKey((index) => {
+    stats.entries++;
+    stats.bytes += (index as [number, number])[1];
+  });
+  return stats;
+}
+
+/** `cacheStats`, read again whenever an entry is stored, used, evicted or cleared (by any tab). */
+export function liveCacheStats(db: FlowbenchDb): Live<CacheStats> {
+  return live(() => cacheStats(db));
+}
+
+/** Empty the cache (runs and their records stay as they are). */
+export function clearCache(db: FlowbenchDb): Promise<void> {
+  return db.nodeCache.clear();
+}
+
+/** The keys of the entries, least recently used first. */
+export function cacheKeysByUse(db: FlowbenchDb): Promise<string[]> {
+  return db.nodeCache.orderBy('[usedAt+size]').primaryKeys();
+}
+
+function sizeOf(entry: CacheEntry): number {
+  let size = 0;
+  for (const { bytes } of entry.outputs) size += bytes.byteLength;
+  for (const { bytes } of entry.artifacts) size += bytes.byteLength;
+  return size;
+}
+
+function rowOf(entry: CacheEntry): Omit<NodeCacheRow, 'size' | 'createdAt' | 'usedAt'> {
+  return {
+    key: entry.key,
+    runId: entry.runId as NodeCacheRow['runId'],
+    node: entry.node,
+    kind: entry.kind,
+    outputs: entry.outputs.map(({ port, digest, bytes }) => ({ port, digest, bytes })),
+    artifacts: entry.artifacts.map(({ name, mediaType, digest, bytes }) => ({
+      name,
+      mediaType,
+      digest,
+      bytes,
+    })),
+  };
+}
+
+function entryOf(row: NodeCacheRow): CacheEntry {
+  const { key, runId, node, kind, outputs, artifacts } = row;
+  return { key, runId, node, kind, outputs, artifacts };
+}

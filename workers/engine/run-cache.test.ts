@@ -1,0 +1,71 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FlowDocument } from '../../src/core/flow/document';
+import { cacheStats, nodeCacheStore } from '../../src/db/node-cache';
+import { readRunRecord } from '../../src/db/runs';
+import { FlowbenchDb } from '../../src/db/schema';
+import { driveRun } from './run-driver';
+import { journalTestRun, loadFlow, testDriverOptions } from './testing';
+
+const example = loadFlow('src/examples/spirals-mlp.flow.json');
+
+/** The default example with its evaluation split into `requests` requests. */
+function withEvalRequests(requests: number): FlowDocument {
+  const flow = structuredClone(example);
+  flow.nodes.find((n) => n.id === 'eval')!.params.requests = requests;
+  return flow;
+}
+
+let db: FlowbenchDb;
+let counter = 0;
+afterEach(async () => {
+  db.close();
+  await db.delete();
+});
+
+const cached = () => ({
+  ...testDriverOptions(db),
+  nodeCache: nodeCacheStore(db, { budgetBytes: () => 1 << 30 }),
+});
+
+async function drive(flow: FlowDocument, changes: Parameters<typeof journalTestRun>[3] = {}) {
+  const id = await journalTestRun(db, flow, { steps: 60 }, changes);
+  expect(await driveRun(id, new AbortController().signal, cached())).toBe('ok');
+  return (await readRunRecord(db, id))!;
+}
+const statuses = (record: Awaited<ReturnType<typeof drive>>) =>
+  Object.fromEntries(record.nodes.map((n) => [n.node, n.status]));
+
+describe('the node-output cache across runs of the default example', () => {
+  it('re-runs only the evaluation after its param changed, and its accuracy is a cold run’s', async () => {
+    db = new FlowbenchDb(`run-cache-${++counter}`);
+    const first = await drive(example);
+    const second = await drive(withEvalRequests(2));
+    expect(statuses(second)).toEqual({
+      data: 'cached',
+      split: 'cached',
+      model: 'cached',
+      train: 'cached',
+      eval: 'ok',
+    });
+    const train = second.nodes.find((n) => n.node === 'train')!;
+    expect(train.cachedFrom).toEqual({ runId: first.run.id, node: 'train' });
+    // The trained model is the cached run's: its artifact is recorded in this run too.
+    expect(second.artifacts.find((a) => a.name === 'model')?.digest).toBe(
+      first.artifacts.find((a) => a.name === 'model')?.digest,
+    );
+    const cold = await drive(withEvalRequests(2), { cache: { use: false } });
+    expect(Object.values(statuses(cold))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect(Object.is(second.run.result.accuracy, cold.run.result.accuracy)).toBe(true);
+    expect((await cacheStats(db)).entries).toBeGreaterThanOrEqual(5);
+  });
+
+  it('runs to the training node without either evaluation, and from it recomputes what is below', async () => {
+    db = new FlowbenchDb(`run-cache-${++counter}`);
+    const to = await drive(example, { cache: { use: true, to: 'train' } });
+    expect(statuses(to)).toMatchObject({ train: 'ok', eval: 'skipped' });
+    const from = await drive(example, { cache: { use: true, from: 'train' } });
+    expect(statuses(from)).toMatchObject({ data: 'cached', train: 'ok', eval: 'ok' });
+    expect(from.run.result.accuracy).toBeGreaterThan(0.5);
+  });
+});
