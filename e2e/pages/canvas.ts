@@ -175,6 +175,12 @@ export class Canvas {
     return status;
   }
 
+  /** Open node `id`'s context menu and pick `item` (e.g. `Run to here`). */
+  async menu(id: string, item: string): Promise<void> {
+    await this.node(id).click({ button: 'right' });
+    await this.page.getByRole('menuitem', { name: item }).click();
+  }
+
   /** Wait until every node listed shows `status`. */
   async expectStatus(ids: readonly string[], status: string): Promise<void> {
     for (const id of ids) await expect(this.node(id)).toHaveAttribute('data-status', status);

@@ -32,6 +32,9 @@ export class Runs {
   readonly count: Locator;
   /** The id of the run the panel shows (the heading's `Run <id tail>`, full id as its title). */
   readonly detailId: Locator;
+  /** The node-output cache's line (`Node cache: n entries · size`) and `Clear cache`. */
+  readonly cache: Locator;
+  readonly clearCacheButton: Locator;
 
   constructor(private readonly page: Page) {
     this.table = page.getByRole('table', { name: 'Runs' });
@@ -54,6 +57,8 @@ export class Runs {
     this.deleteDialog = page.getByRole('dialog', { name: /^Delete \d+ runs?\?$/ });
     this.storage = page.getByRole('status', { name: 'Storage' });
     this.count = page.getByRole('status', { name: 'Run count' });
+    this.cache = page.getByRole('status', { name: 'Node cache' });
+    this.clearCacheButton = page.getByRole('button', { name: 'Clear cache' });
     this.detailId = this.detail.getByRole('heading').locator('code[title]').first();
   }
 

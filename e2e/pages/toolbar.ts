@@ -15,6 +15,8 @@ export class Toolbar {
   readonly backend: Locator;
   readonly runButton: Locator;
   readonly cancelButton: Locator;
+  /** `Use cache`: whether a run may take node outputs from the node-output cache. */
+  readonly useCache: Locator;
 
   constructor(private readonly page: Page) {
     this.root = page.getByRole('banner');
@@ -24,6 +26,7 @@ export class Toolbar {
     this.backend = this.root.getByRole('combobox', { name: 'Backend' });
     this.runButton = this.root.getByRole('button', { name: 'Run', exact: true });
     this.cancelButton = this.root.getByRole('button', { name: 'Cancel run' });
+    this.useCache = this.root.getByRole('checkbox', { name: 'Use cache' });
   }
 
   async run(): Promise<void> {

@@ -68,7 +68,12 @@ export interface RunFile {
     };
   };
   flow: FlowFile;
-  nodes: { node: string; status: string; error: string }[];
+  nodes: {
+    node: string;
+    status: string;
+    error: string;
+    cachedFrom?: { runId: string; node: string };
+  }[];
   metrics: Record<string, MetricPoint[]>;
   artifacts: { name: string; node: string; digest: string; size: number; mediaType: string }[];
 }

@@ -15,6 +15,7 @@ export function Toolbar() {
   const store = useEditorStore();
   const doc = useEditor((s) => s.doc);
   const backend = useEditor((s) => s.backend);
+  const useCache = useEditor((s) => s.useCache);
   const selected = useSelectedRun();
   const info = useEngineInfo();
   const engine = useEngine();
@@ -83,6 +84,14 @@ export function Toolbar() {
             </option>
           ))}
         </select>
+        <label title="Nodes whose kind, params and inputs match a stored run's take its outputs instead of running">
+          <input
+            type="checkbox"
+            checked={useCache}
+            onChange={(e) => store.getState().setUseCache(e.currentTarget.checked)}
+          />
+          Use cache
+        </label>
         <button type="button" className="fb-primary" disabled={!doc} onClick={() => void run()}>
           Run
         </button>

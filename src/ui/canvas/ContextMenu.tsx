@@ -15,6 +15,7 @@ import {
   readClipboard,
   toggleBypass,
 } from './selection-actions';
+import { useRunActions } from '../engine/actions';
 import './canvas.css';
 
 /** Where a menu was opened and on what. */
@@ -37,6 +38,7 @@ export function ContextMenu({
   onAddNode: (target: MenuTarget) => void;
 }) {
   const store = useEditorStore();
+  const { run } = useRunActions();
   const ref = useRef<HTMLDivElement>(null);
   const { nodes } = target;
   const bypassed = useEditor(
@@ -108,6 +110,16 @@ export function ContextMenu({
           >
             Bypass <kbd aria-hidden="true">Ctrl+B</kbd>
           </button>
+          {nodes.length === 1 && (
+            <>
+              <Item label="Run to here" keys="" onClick={act(() => void run({ to: nodes[0]! }))} />
+              <Item
+                label="Run from here"
+                keys=""
+                onClick={act(() => void run({ from: nodes[0]! }))}
+              />
+            </>
+          )}
         </>
       ) : (
         <>

@@ -13,9 +13,13 @@ export function useRunActions() {
   const submit = useSubmitRun();
   const submitMany = useSubmitRuns();
 
-  const run = async () => {
+  /**
+   * Run the open flow; `partial` runs to a node (only what it needs) or from
+   * it (it and what is below it recompute, the cache standing in above).
+   */
+  const run = async (partial?: { to: string } | { from: string }) => {
     // The run records the library version its document stands on: the one this tab last saved or opened.
-    const { doc, flowId, savedVersion, runParams, backend } = store.getState();
+    const { doc, flowId, savedVersion, runParams, backend, useCache } = store.getState();
     if (!doc || !flowId) return;
     const { params, seed } = formParams(doc, runParams);
     await submit({
@@ -26,6 +30,8 @@ export function useRunActions() {
       seed,
       backendChoice: backend,
       cause: 'ui',
+      // Absent is the default, the whole flow with the cache on: the record says only a choice.
+      ...((!useCache || partial) && { cache: { use: useCache, ...partial } }),
     });
   };
 

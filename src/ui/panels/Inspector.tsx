@@ -5,6 +5,7 @@ import { isInputRef, type ParamValue } from '../../core/flow/document';
 import { crossParamFindings } from '../../core/flow/validate';
 import { builtinCatalog } from '../../core/nodes';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
+import { useRunActions } from '../engine/actions';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
 import { bindParam, inputFor, setBypass, unbindParam } from '../store/node-edits';
@@ -120,6 +121,7 @@ export function Inspector() {
   const selected = useEditor((s) => s.selectedNode);
   const node = useEditor((s) => s.doc?.nodes.find((n) => n.id === selected));
   const run = useSelectedRun();
+  const { run: runFlow } = useRunActions();
   const outcomes = useRunNodes(run?.id ?? null);
   if (!node) return <section className="fb-inspector fb-muted">Select a node to edit it.</section>;
   const kind = builtinCatalog.get(node.kind);
@@ -177,10 +179,23 @@ export function Inspector() {
       {outcome && (
         <div className="fb-outcome">
           <h3>Last outcome: {outcome.status}</h3>
+          {outcome.cachedFrom && (
+            <p>
+              From the cache: computed by run <code>{outcome.cachedFrom.runId}</code>
+            </p>
+          )}
           {outcome.error && <p className="fb-invalid">{outcome.error}</p>}
           {outcome.logs && <pre>{outcome.logs}</pre>}
         </div>
       )}
+      <div className="fb-run-partial">
+        <button type="button" onClick={() => void runFlow({ to: node.id })}>
+          Run to here
+        </button>
+        <button type="button" onClick={() => void runFlow({ from: node.id })}>
+          Run from here
+        </button>
+      </div>
       <button
         type="button"
         onClick={() => {

@@ -20,6 +20,7 @@ import { useRunList } from './queries';
 import { useVirtualRows } from './virtual-rows';
 import { RunsToolbar } from './RunsToolbar';
 import { StorageStatus } from './StorageStatus';
+import { CacheStatus } from './CacheStatus';
 import './runs.css';
 
 function SortHeader({
@@ -84,6 +85,7 @@ export function RunsTable() {
         onDeleted={() => store.getState().setPicked([])}
       />
       <StorageStatus />
+      <CacheStatus />
       <p className="fb-muted fb-runs-count" role="status" aria-label="Run count">
         {describeCount(
           runs?.length ?? 0,

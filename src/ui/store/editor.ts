@@ -37,6 +37,8 @@ export interface EditorState {
   /** Runs ticked in the Runs table, to export, delete or compare together. */
   pickedRuns: readonly RunId[];
   backend: BackendChoice;
+  /** `Use cache`: whether the next run may take node outputs from the node-output cache. */
+  useCache: boolean;
   /** What the person typed in the `Run parameters` form, by input name. */
   runParams: Record<string, string>;
   /** Live progress of running nodes, by run then node (ephemeral, from the engine). */
@@ -78,6 +80,7 @@ export interface EditorState {
   togglePicked: (id: RunId) => void;
   setPicked: (ids: readonly RunId[]) => void;
   setBackend: (backend: BackendChoice) => void;
+  setUseCache: (useCache: boolean) => void;
   setRunParam: (name: string, value: string) => void;
   setProgress: (runId: RunId, node: string, progress: NodeProgress) => void;
   setLive: (runId: RunId, port: string, value: number) => void;
@@ -102,6 +105,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     selectedRun: null,
     pickedRuns: [],
     backend: 'auto',
+    useCache: true,
     runParams: {},
     progress: {},
     live: {},
@@ -154,6 +158,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
       })),
     setPicked: (pickedRuns) => set({ pickedRuns }),
     setBackend: (backend) => set({ backend }),
+    setUseCache: (useCache) => set({ useCache }),
     setRunParam: (name, value) =>
       set((state) => ({ runParams: { ...state.runParams, [name]: value } })),
     setLive: (runId, port, value) =>
