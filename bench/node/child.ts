@@ -10,6 +10,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchRow[]> }>> 
   ort: () => import('./ort'),
   producers: () => import('./producers'),
   tables: () => import('./tables'),
+  cache: () => import('./cache'),
 };
 
 const [suite, out] = process.argv.slice(2);
