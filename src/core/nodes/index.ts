@@ -5,6 +5,7 @@ import { dataEngine } from './data-engine';
 import { dataSample } from './data-sample';
 import { dataSplit } from './data-split';
 import { dataSynthetic } from './data-synthetic';
+import { dataImages } from './data-images';
 import { dataTable } from './data-table';
 import { envCartPole } from './env-cartpole';
 import { envPendulum } from './env-pendulum';
@@ -20,6 +21,7 @@ import { trainWorldModel } from './train-world-model';
 export const builtinKinds: readonly NodeKind[] = [
   dataSynthetic,
   dataTable,
+  dataImages,
   dataSplit,
   modelMlp,
   trainClassifier,

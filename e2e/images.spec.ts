@@ -1,0 +1,75 @@
+/**
+ * A person's own images: a zip with one folder per class, picked through the
+ * images node's file param, trains a classifier that tells the classes apart
+ * on held-out images. A zip with a single class fails the node, saying so.
+ */
+import { zipSync } from 'fflate';
+import { encode as encodePng } from 'fast-png';
+import { writeFile } from 'node:fs/promises';
+import { expect, test } from './fixtures';
+import { fixtureFlowPath } from './support/files';
+
+/** 16×16 gray stripes, horizontal or vertical, with a little noise from `seed`. */
+function stripes(vertical: boolean, seed: number): Uint8Array {
+  const data = new Uint8Array(16 * 16);
+  let state = seed * 2654435761;
+  for (let y = 0; y < 16; y++)
+    for (let x = 0; x < 16; x++) {
+      state = (state * 1103515245 + 12345) >>> 0;
+      const on = ((vertical ? x : y) >> 1) % 2 === 0;
+      data[y * 16 + x] = (on ? 200 : 40) + (state % 40);
+    }
+  return encodePng({ width: 16, height: 16, data, channels: 1, depth: 8 });
+}
+
+async function archive(name: string, classes: readonly string[]): Promise<string> {
+  const entries: Record<string, Uint8Array> = {};
+  for (const [c, folder] of classes.entries())
+    for (let i = 0; i < 30; i++)
+      entries[`stripes/${folder}/${String(i).padStart(2, '0')}.png`] = stripes(
+        c === 1,
+        c * 100 + i,
+      );
+  const path = test.info().outputPath(name);
+  await writeFile(path, zipSync(entries));
+  return path;
+}
+
+test('a zip of labelled images trains a classifier that tells them apart', async ({
+  toolbar,
+  canvas,
+  inspector,
+  runs,
+}) => {
+  await toolbar.importFile(fixtureFlowPath('images-stripes'));
+  await expect(toolbar.flowName).toHaveText('images-stripes');
+  await canvas.select('data');
+  await inspector
+    .param('file')
+    .setInputFiles(await archive('stripes.zip', ['horizontal', 'vertical']));
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: record } = await runs.exportRun();
+  expect(record.run.result.accuracy).toBeGreaterThan(0.9);
+  const data = record.nodes.find((n) => n.node === 'data') as { logs?: string } | undefined;
+  expect(data?.logs).toContain(
+    'stripes.zip: 60 images in 2 classes (horizontal 30, vertical 30); each 1×8×8',
+  );
+});
+
+test('a zip with one class folder fails the node, saying why', async ({
+  toolbar,
+  canvas,
+  inspector,
+  runs,
+}) => {
+  await toolbar.importFile(fixtureFlowPath('images-stripes'));
+  await canvas.select('data');
+  await inspector.param('file').setInputFiles(await archive('cats.zip', ['cats']));
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'error');
+  await canvas.expectStatus(['data'], 'error');
+  await expect(runs.detail).toContainText(
+    "image archive 'cats.zip' has one class folder (cats); a classifier needs two or more",
+  );
+});
