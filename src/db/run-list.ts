@@ -22,8 +22,14 @@ import type { FlowbenchDb } from './schema';
 /** The settings row whose value changes whenever entries are deleted. */
 const EPOCH_KEY = 'runList.epoch';
 
+/** The list's revision: the greatest any entry holds (0 when empty). */
+export async function listRevision(db: FlowbenchDb): Promise<number> {
+  const [last] = await db.runList.orderBy('rev').reverse().limit(1).keys();
+  return typeof last === 'number' ? last : 0;
+}
+
 async function nextRev(db: FlowbenchDb): Promise<number> {
-  return ((await db.runList.orderBy('rev').last())?.rev ?? 0) + 1;
+  return (await listRevision(db)) + 1;
 }
 
 /** Write the entries of `runs` (new or rewritten whole); call inside a transaction over `runList`. */

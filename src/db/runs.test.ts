@@ -9,6 +9,7 @@ import {
   activeRuns,
   cancelRequested,
   claimNextRun,
+  sayWhyRunsWait,
   renewLease,
   requestCancel,
   runsByIds,
@@ -228,15 +229,24 @@ describe('claimNextRun', () => {
     });
   });
 
-  it('with no claim only writes the reasons', async () => {
+  it('says why queued runs wait, reading only what changed since the revision it returned', async () => {
     const db = freshDb();
     await journalRun(db, runRow('gpu', { createdAt: created(1), requires: ['webgpu'] }));
     await journalRun(db, runRow('cpu', { createdAt: created(2) }));
-    expect(await claimNextRun(db, noWebgpu, null)).toBeUndefined();
+    const since = await sayWhyRunsWait(db, noWebgpu, -1);
     expect((await db.runs.get('gpu' as RunId))?.statusReason).toBe(
       'Waiting for an engine with webgpu',
     );
     expect((await db.runs.get('cpu' as RunId))?.status).toBe('queued');
+    // A run journaled later gets its reason from the next call; the ones before are not read.
+    await journalRun(db, runRow('gpu2', { createdAt: created(3), requires: ['webgpu'] }));
+    await db.runs.update('gpu' as RunId, { statusReason: 'stale' });
+    const next = await sayWhyRunsWait(db, noWebgpu, since);
+    expect(next).toBeGreaterThan(since);
+    expect((await db.runList.get('gpu2' as RunId))?.statusReason).toBe(
+      'Waiting for an engine with webgpu',
+    );
+    expect((await db.runs.get('gpu' as RunId))?.statusReason).toBe('stale');
   });
 
   it('gives each of two engines taking at once a different run', async () => {

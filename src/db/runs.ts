@@ -5,6 +5,7 @@
  * engine writes through these while a run executes; the UI reads through the
  * same functions inside live reads.
  */
+import { Dexie } from 'dexie';
 import type { BundleFile } from '../core/run/bundle';
 import type { RunRecord } from '../core/run/export';
 import type { FlowId, RunId, RunRow, RunStatus } from '../core/run/record';
@@ -14,7 +15,13 @@ import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
 import { addRunNodes, deleteNodesOfRuns, interruptUnfinishedNodes, runNodes } from './run-nodes';
 import type { FlowbenchDb } from './schema';
 import { entryChanges, type RunEntry } from '../core/run/run-entry';
-import { deleteRunEntries, patchRunEntry, putRunEntries } from './run-list';
+import {
+  deleteRunEntries,
+  listRevision,
+  patchRunEntry,
+  putRunEntries,
+  runEntriesSince,
+} from './run-list';
 import { FlowbenchError } from '../core/errors';
 
 /** The tables that hold one run's record, for a transaction over all of it. */
@@ -200,53 +207,61 @@ export async function cancelRequested(db: FlowbenchDb, id: RunId): Promise<boole
 }
 
 /**
- * Queued runs, oldest first: by creation time, then by id (ids are
- * time-ordered). Their list entries, not their rows: an engine reads the
- * queue at every claim, and reading every queued run's flow each time made a
- * sweep's cost grow with the square of its runs.
+ * The queue: queued runs' list entries, oldest first (by creation time, then
+ * by id, ids being time-ordered), on the list's `[status+createdAt]` index.
+ * Entries, not rows: an engine reads the queue at every claim, and a run row
+ * holds its whole flow. In order on an index, so taking the oldest run reads
+ * that run's entry and not the rest of the queue.
  */
-export async function queuedRuns(db: FlowbenchDb): Promise<QueuedRun[]> {
-  const ids = await db.runs.where('status').equals('queued').primaryKeys();
-  const entries = await db.runList.bulkGet(ids);
-  const queued: QueuedRun[] = [];
-  for (const [i, entry] of entries.entries()) {
-    // An entry from before entries kept `requires`: the row says it.
-    const requires = entry?.requires ?? (await db.runs.get(ids[i]!))?.requires;
-    if (entry && requires) queued.push({ ...entry, requires });
-  }
-  return oldestFirst(queued);
+function queue(db: FlowbenchDb) {
+  return db.runList
+    .where('[status+createdAt]')
+    .between(['queued', Dexie.minKey], ['queued', Dexie.maxKey], true, true);
+}
+
+/** Queued runs, oldest first. */
+export function queuedRuns(db: FlowbenchDb): Promise<QueuedRun[]> {
+  return queue(db).toArray();
+}
+
+/** Whether any run is queued (one index step). */
+export async function anyRunQueued(db: FlowbenchDb): Promise<boolean> {
+  return (await queue(db).limit(1).primaryKeys()).length > 0;
 }
 
 /** A queued run as an engine reads the queue. */
-export type QueuedRun = Pick<RunEntry, 'id' | 'createdAt' | 'statusReason'> &
-  Required<Pick<RunEntry, 'requires'>>;
-
-function oldestFirst<T extends QueuedRun>(runs: T[]): T[] {
-  const key = (run: T) => `${run.createdAt} ${run.id}`;
-  return runs.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-}
+export type QueuedRun = Pick<RunEntry, 'id' | 'createdAt' | 'statusReason' | 'requires'>;
 
 /** How an engine reads the queue: why it cannot serve a run, or null when it can. */
 export type QueueReader = (run: QueuedRun) => string | null;
+
+/** Entries read at a time while walking the queue for a run to take. */
+const QUEUE_PAGE = 32;
 
 /**
  * Take the oldest queued run this engine can serve, in one transaction (a
  * compare-and-swap, like `claimRun`: of engines taking at once, each gets a
  * different run or none). On the way, each older run it cannot serve gets
  * the reason `cannotServe` gives as its status reason, so the person sees
- * why it waits. With `claim` null nothing is claimed: only the reasons are
- * written. Resolves with the claimed run, or undefined.
+ * why it waits. The queue is read a page at a time and the walk stops at the
+ * run taken. Resolves with the claimed run, or undefined.
  */
 export async function claimNextRun(
   db: FlowbenchDb,
   cannotServe: QueueReader,
-  claim: Partial<RunRow> | null,
+  claim: Partial<RunRow>,
 ): Promise<RunRow | undefined> {
   return db.transaction('rw', RUN_TABLES, async () => {
-    for (const queued of await queuedRuns(db)) {
-      const reason = cannotServe(queued);
-      if (reason === null) {
-        if (claim === null) continue;
+    // A reason written on the way leaves the entry where it was in the index; the claim
+    // moves one out of it, and the walk ends there.
+    for (let offset = 0; ; offset += QUEUE_PAGE) {
+      const page = await queue(db).offset(offset).limit(QUEUE_PAGE).toArray();
+      for (const queued of page) {
+        const reason = cannotServe(queued);
+        if (reason !== null) {
+          await sayWhy(db, queued, reason);
+          continue;
+        }
         // The one row read whole: the run claimed.
         const run = await db.runs.get(queued.id);
         if (run?.status !== 'queued') continue;
@@ -255,13 +270,39 @@ export async function claimNextRun(
         await patchRunEntry(db, run.id, { ...claim, status: 'running' });
         return claimed;
       }
-      if (queued.statusReason !== reason) {
-        await db.runs.update(queued.id, { statusReason: reason });
-        await patchRunEntry(db, queued.id, { statusReason: reason });
-      }
+      if (page.length < QUEUE_PAGE) return undefined;
     }
-    return undefined;
   });
+}
+
+/**
+ * Give each queued run this engine cannot serve the reason `cannotServe`
+ * says, among the entries changed since list revision `since` (all queued
+ * runs when `since` is negative), in one transaction. Resolves with the
+ * list's revision after it, the `since` of the next call: an engine that
+ * keeps it reads only what changed between two looks at the queue, not the
+ * queue.
+ */
+export async function sayWhyRunsWait(
+  db: FlowbenchDb,
+  cannotServe: QueueReader,
+  since: number,
+): Promise<number> {
+  return db.transaction('rw', RUN_TABLES, async () => {
+    const changed = since < 0 ? await queue(db).toArray() : await runEntriesSince(db, since);
+    for (const entry of changed) {
+      if (entry.status !== 'queued') continue;
+      const reason = cannotServe(entry);
+      if (reason !== null) await sayWhy(db, entry, reason);
+    }
+    return listRevision(db);
+  });
+}
+
+async function sayWhy(db: FlowbenchDb, queued: QueuedRun, reason: string): Promise<void> {
+  if (queued.statusReason === reason) return;
+  await db.runs.update(queued.id, { statusReason: reason });
+  await patchRunEntry(db, queued.id, { statusReason: reason });
 }
 
 /** Everything recorded of one run, for export. */

@@ -47,6 +47,8 @@ const storeChanges: Readonly<Record<number, Readonly<Record<string, string | nul
   // The node-output cache: an entry per cache key; `[usedAt+size]` lets eviction and the
   // cache's size be read from the index alone, never loading an entry's bytes.
   8: { nodeCache: 'key, runId, [usedAt+size]' },
+  // The queue in order (oldest queued run first), so an engine taking a run reads only what it takes.
+  9: { runList: 'id, rev, groupId, [status+createdAt]' },
 };
 
 /**
@@ -57,6 +59,20 @@ const derivedAt: Readonly<Record<number, (tx: Transaction) => Promise<void>>> = 
   6: async (tx) => {
     const runs = (await tx.table('runs').toArray()) as RunRow[];
     await tx.table('runList').bulkPut(runs.map((run, i) => runEntryOf(run, i + 1)));
+  },
+  // Entries written before they kept `requires` take it from their run, so the queue reads no run row.
+  9: async (tx) => {
+    const lacking = (await tx
+      .table('runList')
+      .filter((entry: Partial<RunEntry>) => entry.requires === undefined)
+      .toArray()) as Omit<RunEntry, 'requires'>[];
+    if (lacking.length === 0) return;
+    const runs = (await tx.table('runs').bulkGet(lacking.map((entry) => entry.id))) as (
+      RunRow | undefined
+    )[];
+    await tx
+      .table('runList')
+      .bulkPut(lacking.map((entry, i) => ({ ...entry, requires: [...(runs[i]?.requires ?? [])] })));
   },
 };
 

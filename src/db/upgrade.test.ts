@@ -36,7 +36,7 @@ import { listFlows } from './flows';
 import { runIntervals } from './intervals';
 import { countMetricPoints, metricNames, metricSeries, metricSeriesColumns } from './metrics';
 import { listRunEntries } from './run-list';
-import { listRuns, readRunRecord } from './runs';
+import { listRuns, queuedRuns, readRunRecord } from './runs';
 import { FlowbenchDb, dbVersion } from './schema';
 import { readSetting } from './settings';
 import { storedCounts } from './testing';
@@ -185,14 +185,13 @@ describe('a database of every earlier schema version opens with the current one'
       const entries = await listRunEntries(db);
       entries.forEach((e) => expectValid(runEntrySchema, e, `run list entry ${e.id}`));
       expect(entries.map((e) => e.id).sort()).toEqual(runs.map((r) => r.id).sort());
-      for (const entry of entries) {
-        const { requires, ...made } = runEntryOf(
-          runs.find((r) => r.id === entry.id)!,
-          0,
+      for (const entry of entries)
+        expect({ ...entry, rev: 0 }).toEqual(
+          runEntryOf(
+            runs.find((r) => r.id === entry.id)!,
+            0,
+          ),
         );
-        // Entries written before they kept `requires` have none (the queue reads the row then).
-        expect({ ...entry, rev: 0 }).toEqual('requires' in entry ? { ...made, requires } : made);
-      }
     });
   }
 });
@@ -375,5 +374,33 @@ describe('the upgrade to version 7', () => {
       ];
       expect(await metricNames(db, run.id)).toEqual(names.sort());
     }
+  });
+});
+
+describe('the upgrade to version 9', () => {
+  it('gives every run list entry what its run requires, so the queue reads no run row', async () => {
+    const fixture = fixtureOf(8);
+    const runs = fixtureRows(fixture, 'runs');
+    expect(runs.length).toBeGreaterThan(0);
+    // As a release before entries kept `requires` wrote them; one run waits for WebGPU.
+    const waiting = runs[0]!.id as RunId;
+    const db = await openFixture(fixture, (store, rows) =>
+      store === 'runList'
+        ? rows.map(({ requires: _, ...entry }) =>
+            entry.id === waiting ? { ...entry, status: 'queued' } : entry,
+          )
+        : store === 'runs'
+          ? rows.map((row) =>
+              row.id === waiting ? { ...row, status: 'queued', requires: ['webgpu'] } : row,
+            )
+          : rows,
+    );
+    const entries = await listRunEntries(db);
+    expect(entries.length).toBe(runs.length);
+    for (const entry of entries)
+      expect(entry.requires, entry.id).toEqual(
+        entry.id === waiting ? ['webgpu'] : runs.find((run) => run.id === entry.id)!.requires,
+      );
+    expect(await queuedRuns(db)).toMatchObject([{ id: waiting, requires: ['webgpu'] }]);
   });
 });

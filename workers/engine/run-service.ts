@@ -38,7 +38,13 @@
 import type { BackendChoice, EngineInfo } from '../../src/core/runtime/tensor-runtime';
 import type { RunId, RunRow, RunStatus } from '../../src/core/run/record';
 import { missingDevice, waitingReason } from '../../src/core/run/devices';
-import { cancelRequested, claimNextRun, queuedRuns, type QueueReader } from '../../src/db/runs';
+import {
+  anyRunQueued,
+  cancelRequested,
+  claimNextRun,
+  sayWhyRunsWait,
+  type QueueReader,
+} from '../../src/db/runs';
 import { claimChanges, driveClaimedRun, LEASE_MS, type RunDriverOptions } from './run-driver';
 
 export interface RunServiceOptions extends Omit<
@@ -96,6 +102,8 @@ export class RunService {
   private readonly slotLives = new Set<Promise<void>>();
   private looks: Promise<unknown> = Promise.resolve();
   private next: NextLook | null = null;
+  /** The run list's revision when this engine last wrote why runs wait, and what it could serve then. */
+  private reasons: { hasAdapter: boolean; since: number } | null = null;
 
   constructor(private readonly options: RunServiceOptions) {}
 
@@ -148,25 +156,25 @@ export class RunService {
 
   private async look(announce: boolean): Promise<RunId[]> {
     const { db } = this.options;
-    const queued = await queuedRuns(db);
-    if (queued.length === 0) return [];
+    if (!(await anyRunQueued(db))) return [];
     const info = await this.options.engineInfo();
+    const hasAdapter = info.adapter !== null;
     const cannotServe: QueueReader = (run) => {
-      const missing = missingDevice(run.requires, info.adapter !== null);
+      const missing = missingDevice(run.requires, hasAdapter);
       return missing ? waitingReason(missing) : null;
     };
     const taken: RunId[] = [];
-    if (queued.some((run) => cannotServe(run) === null))
-      for (let slot = 0; slot < (this.options.maxActive ?? MAX_ACTIVE_RUNS); slot++) {
-        if (this.slots.has(slot)) continue;
-        const outcome = await this.trySlot(slot, cannotServe);
-        if (outcome === 'nothing-to-serve') break;
-        if (outcome !== 'busy') taken.push(outcome.id);
-      }
-    // A run nobody here can serve says why it waits, even while every slot is taken.
-    if (queued.some((run) => ![null, run.statusReason].includes(cannotServe(run))))
-      await claimNextRun(db, cannotServe, null);
-    if (announce && (await queuedRuns(db)).length > 0) this.options.announce?.();
+    for (let slot = 0; slot < (this.options.maxActive ?? MAX_ACTIVE_RUNS); slot++) {
+      if (this.slots.has(slot)) continue;
+      const outcome = await this.trySlot(slot, cannotServe);
+      if (outcome === 'nothing-to-serve') break;
+      if (outcome !== 'busy') taken.push(outcome.id);
+    }
+    // A run nobody here can serve says why it waits, even while every slot is taken. Only
+    // what changed since the last look is read (all of the queue when what it can serve changes).
+    if (this.reasons?.hasAdapter !== hasAdapter) this.reasons = { hasAdapter, since: -1 };
+    this.reasons.since = await sayWhyRunsWait(db, cannotServe, this.reasons.since);
+    if (announce && (await anyRunQueued(db))) this.options.announce?.();
     return taken;
   }
 

@@ -32,10 +32,10 @@ export const runEntrySchema = z.object({
   backend: z.string(),
   /**
    * Devices it cannot run without: what an engine reads of the queue to tell
-   * what it can take. Absent on entries written before it was kept (the
-   * queue then reads the run's row).
+   * what it can take (entries written before it was kept got it from their
+   * run in the upgrade to database version 9).
    */
-  requires: z.optional(z.array(backend)),
+  requires: z.array(backend),
   createdAt: z.string(),
   startedAt: z.nullable(z.string()),
   finishedAt: z.nullable(z.string()),
