@@ -41,11 +41,22 @@ export async function journalRun(db: FlowbenchDb, run: RunRow): Promise<void> {
   });
 }
 
-/** Journal several new runs (a sweep) as `queued`, in one transaction. */
+/** Runs written per request batch while journaling a sweep. */
+const JOURNAL_SLICE = 100;
+
+/**
+ * Journal several new runs (a sweep) as `queued`, in one transaction. The
+ * rows go in slices, each awaited: the browser copies a row as it is put, on
+ * the calling thread, and a thousand runs put at once held the page in one
+ * long task.
+ */
 export async function journalRuns(db: FlowbenchDb, runs: readonly RunRow[]): Promise<void> {
   await db.transaction('rw', RUN_TABLES, async () => {
-    await db.runs.bulkAdd(runs);
-    await putRunEntries(db, runs);
+    for (let from = 0; from < runs.length; from += JOURNAL_SLICE) {
+      const slice = runs.slice(from, from + JOURNAL_SLICE);
+      await db.runs.bulkAdd(slice);
+      await putRunEntries(db, slice);
+    }
   });
 }
 
