@@ -185,4 +185,23 @@ describe('the run list', () => {
       watch.unsubscribe();
     }
   });
+  it('is one read for every watcher: a watcher that comes later gets the list held at once', async () => {
+    const db = freshDb();
+    await journalRun(db, runRow('r1', { status: 'ok' }));
+    const first: (readonly RunEntry[])[] = [];
+    const watch = liveRunList(db).subscribe({ next: (list) => first.push(list) });
+    try {
+      for (let i = 0; i < 200 && first.length === 0; i++)
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      const later: (readonly RunEntry[])[] = [];
+      liveRunList(db)
+        .subscribe({ next: (list) => later.push(list) })
+        .unsubscribe();
+      // Told before subscribe returned, the very list the first watcher holds.
+      expect(later).toEqual([first.at(-1)]);
+      expect(later[0]).toBe(first.at(-1));
+    } finally {
+      watch.unsubscribe();
+    }
+  });
 });

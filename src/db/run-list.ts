@@ -16,7 +16,7 @@
 import { liveQuery } from 'dexie';
 import { entryChanges, runEntryOf, type RunEntry } from '../core/run/run-entry';
 import type { RunId, RunRow } from '../core/run/record';
-import type { Live } from './live';
+import type { Live, LiveObserver } from './live';
 import type { FlowbenchDb } from './schema';
 
 /** The settings row whose value changes whenever entries are deleted. */
@@ -122,26 +122,66 @@ export class RunListMirror {
 
 /**
  * The whole run list, live: read once, then, on each change, only the
- * entries changed since (see the module comment).
+ * entries changed since (see the module comment). Every watcher of one
+ * database shares one read and one list: the runs table, the storage line
+ * and the charts' sweep picker each watching it read each change three
+ * times, and a view opened later (the charts, as a row is selected) read the
+ * whole list again; it now gets the list held, at once.
  */
 export function liveRunList(db: FlowbenchDb): Live<readonly RunEntry[]> {
-  return {
-    subscribe(observer) {
-      const mirror = new RunListMirror();
-      const read = liveQuery(async () => {
-        const epoch = (await db.settings.get(EPOCH_KEY))?.value;
-        if (mirror.rev < 0 || epoch !== mirror.epoch)
-          return { epoch, all: true, entries: await db.runList.toArray() };
-        return { epoch, all: false, entries: await runEntriesSince(db, mirror.rev) };
-      }).subscribe({
-        next: ({ epoch, all, entries }) => {
-          if (all) mirror.reset(entries, epoch);
-          else if (!mirror.apply(entries)) return;
-          observer.next?.(mirror.current);
-        },
-        error: (error: unknown) => observer.error?.(error),
-      });
-      return read;
-    },
-  };
+  let shared = sharedLists.get(db);
+  if (!shared) {
+    shared = new SharedRunList(db);
+    sharedLists.set(db, shared);
+  }
+  return shared;
+}
+
+const sharedLists = new WeakMap<FlowbenchDb, SharedRunList>();
+
+/** One live read of a database's run list, told to every watcher; closed when the last leaves. */
+class SharedRunList implements Live<readonly RunEntry[]> {
+  private readonly watchers = new Set<LiveObserver<readonly RunEntry[]>>();
+  private read: { unsubscribe(): void } | null = null;
+  private held: readonly RunEntry[] | undefined;
+
+  constructor(private readonly db: FlowbenchDb) {}
+
+  subscribe(observer: LiveObserver<readonly RunEntry[]>): { unsubscribe(): void } {
+    this.watchers.add(observer);
+    if (this.read === null) this.read = this.open();
+    else if (this.held !== undefined) observer.next?.(this.held);
+    return {
+      unsubscribe: () => {
+        if (!this.watchers.delete(observer) || this.watchers.size > 0) return;
+        this.read?.unsubscribe();
+        this.read = null;
+        this.held = undefined;
+      },
+    };
+  }
+
+  private open(): { unsubscribe(): void } {
+    const { db } = this;
+    const mirror = new RunListMirror();
+    return liveQuery(async () => {
+      const epoch = (await db.settings.get(EPOCH_KEY))?.value;
+      if (mirror.rev < 0 || epoch !== mirror.epoch)
+        return { epoch, all: true, entries: await db.runList.toArray() };
+      return { epoch, all: false, entries: await runEntriesSince(db, mirror.rev) };
+    }).subscribe({
+      next: ({ epoch, all, entries }) => {
+        if (all) mirror.reset(entries, epoch);
+        else if (!mirror.apply(entries)) return;
+        this.held = mirror.current;
+        for (const watcher of [...this.watchers]) watcher.next?.(mirror.current);
+      },
+      error: (error: unknown) => {
+        // The read ended: the next watcher to come opens another.
+        this.read = null;
+        this.held = undefined;
+        for (const watcher of [...this.watchers]) watcher.error?.(error);
+      },
+    });
+  }
 }
