@@ -64,36 +64,53 @@ function decodeRgb(bytes: Uint8Array): Rgb {
   }
 }
 
+/** Pixels in [0, 1]: interleaved RGB (`channels` 3) or gray (`channels` 1), row-major. */
+export interface Pixels {
+  readonly width: number;
+  readonly height: number;
+  readonly channels: 1 | 3;
+  readonly data: Float32Array;
+}
+
 /**
- * `bytes` as `[C, size, size]` floats in [0, 1] (C = 1 for grayscale, 3 for
- * RGB), each output pixel the average of the source pixels it covers (a
- * box filter: what downscaling needs; an upscaled image repeats pixels).
+ * `pixels` as `[C, size, size]` floats (C = 1 for grayscale, 3 for RGB),
+ * each output pixel the average of the source pixels it covers (a box
+ * filter: what downscaling needs; an upscaled image repeats pixels).
  */
-export function decodeImage(
-  bytes: Uint8Array,
-  size: number,
-  channels: ImageChannels,
-): Float32Array {
-  const { width, height, rgb } = decodeRgb(bytes);
+export function resizePixels(pixels: Pixels, size: number, channels: ImageChannels): Float32Array {
+  const { width, height, data } = pixels;
   if (width === 0 || height === 0) throw new Error('has no pixels');
+  const from = pixels.channels;
   const planes = channels === 'rgb' ? 3 : 1;
   const out = new Float32Array(planes * size * size);
+  const sum = [0, 0, 0];
   for (let y = 0; y < size; y++) {
     const y0 = Math.floor((y * height) / size);
     const y1 = Math.max(y0 + 1, Math.floor(((y + 1) * height) / size));
     for (let x = 0; x < size; x++) {
       const x0 = Math.floor((x * width) / size);
       const x1 = Math.max(x0 + 1, Math.floor(((x + 1) * width) / size));
-      const sum = [0, 0, 0];
+      sum.fill(0);
       for (let sy = y0; sy < y1; sy++)
         for (let sx = x0; sx < x1; sx++)
-          for (let c = 0; c < 3; c++) sum[c]! += rgb[(sy * width + sx) * 3 + c]!;
+          for (let c = 0; c < 3; c++)
+            sum[c]! += data[(sy * width + sx) * from + (from === 3 ? c : 0)]!;
       const n = (y1 - y0) * (x1 - x0);
       if (planes === 3)
         for (let c = 0; c < 3; c++) out[c * size * size + y * size + x] = sum[c]! / n;
-      // ITU-R BT.601 luma, as image libraries convert to gray.
+      // ITU-R BT.601 luma, as image libraries convert to gray (gray stays gray: the weights sum to 1).
       else out[y * size + x] = (0.299 * sum[0]! + 0.587 * sum[1]! + 0.114 * sum[2]!) / n;
     }
   }
   return out;
+}
+
+/** PNG or JPEG `bytes` as `[C, size, size]` floats in [0, 1] (see `resizePixels`). */
+export function decodeImage(
+  bytes: Uint8Array,
+  size: number,
+  channels: ImageChannels,
+): Float32Array {
+  const { width, height, rgb } = decodeRgb(bytes);
+  return resizePixels({ width, height, channels: 3, data: rgb }, size, channels);
 }

@@ -1,4 +1,4 @@
-import { zipSync } from 'fflate';
+import { gzipSync, zipSync } from 'fflate';
 import { encode as encodePng } from 'fast-png';
 import { encode as encodeJpeg } from 'jpeg-js';
 import { describe, expect, it } from 'vitest';
@@ -104,7 +104,7 @@ describe('data.images', () => {
 
   it('says what is wrong with an archive it cannot use, naming it and the entry', async () => {
     expect(await refusal(zip({ 'notes/readme.txt': new Uint8Array([1]) }))).toBe(
-      "image archive 'shapes.zip' has no PNG or JPEG images: expected one folder of images per class",
+      "image archive 'shapes.zip' has no PNG or JPEG images: expected one folder of images per class, or an IDX images file and its labels file",
     );
     expect(await refusal(zip({ 'cats/1.png': stripes(true), 'cats/2.png': stripes(false) }))).toBe(
       "image archive 'shapes.zip' has one class folder (cats); a classifier needs two or more",
@@ -122,5 +122,50 @@ describe('data.images', () => {
     expect(await refusal({ ...zip({}), bytes: new Uint8Array([1, 2, 3, 4]) })).toMatch(
       /^image archive 'shapes\.zip' is not a readable zip file/,
     );
+  });
+
+  describe('the IDX files of the handwritten-digit format', () => {
+    /** An IDX file: magic, big-endian sizes, then the bytes. */
+    function idx(magic: number, sizes: readonly number[], body: Uint8Array): Uint8Array {
+      const out = new Uint8Array(4 + 4 * sizes.length + body.length);
+      const view = new DataView(out.buffer);
+      view.setUint32(0, magic);
+      sizes.forEach((size, i) => view.setUint32(4 + 4 * i, size));
+      out.set(body, 4 + 4 * sizes.length);
+      return out;
+    }
+    // Three 2×2 digits: labels 7, 3, 7; the 3 is white, the 7s black with one white pixel.
+    const pixels = new Uint8Array([255, 0, 0, 0, 255, 255, 255, 255, 255, 0, 0, 0]);
+    const images3 = idx(0x803, [3, 2, 2], pixels);
+    const labels3 = idx(0x801, [3], new Uint8Array([7, 3, 7]));
+
+    it('reads an images file and its labels file, gzipped or not, classes named by label', async () => {
+      const data = await images(
+        zip({
+          'train-images-idx3-ubyte.gz': gzipSync(images3),
+          'train-labels-idx1-ubyte': labels3,
+        }),
+        { size: 1 },
+      );
+      expect(data.classNames).toEqual(['3', '7']);
+      expect(Array.from(data.labels)).toEqual([1, 0, 1]);
+      // Each 2×2 digit averaged into one pixel.
+      expect(Array.from(data.features)).toEqual([0.25, 1, 0.25]);
+    });
+
+    it('names the file whose header or size is wrong', async () => {
+      expect(await refusal(zip({ 'a-idx3-ubyte': labels3, 'a-idx1-ubyte': labels3 }))).toBe(
+        "image archive 'shapes.zip' holds a-idx3-ubyte, which starts with 0x00000801, not the IDX magic 0x00000803",
+      );
+      const fewer = idx(0x801, [2], new Uint8Array([7, 3]));
+      expect(await refusal(zip({ 'a-idx3-ubyte': images3, 'a-idx1-ubyte': fewer }))).toBe(
+        "image archive 'shapes.zip' has 3 images but 2 labels",
+      );
+      expect(
+        await refusal(zip({ 'a-idx3-ubyte': images3.subarray(0, 20), 'a-idx1-ubyte': labels3 })),
+      ).toBe(
+        "image archive 'shapes.zip' holds a-idx3-ubyte, which holds 20 bytes; its header promises 28",
+      );
+    });
   });
 });

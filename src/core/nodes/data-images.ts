@@ -18,7 +18,7 @@ export const dataImages = defineNodeKind({
   title: 'Images',
   category: 'data',
   description:
-    'A dataset from your own images: a .zip with one folder of PNG or JPEG images per class, resized to a square and scaled to [0, 1].',
+    'A dataset from your own images: a .zip with one folder of PNG or JPEG images per class (or the IDX files of the handwritten-digit format), resized to a square and scaled to [0, 1].',
   params: {
     file: {
       type: 'file',
