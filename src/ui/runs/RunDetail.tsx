@@ -18,6 +18,7 @@ import { ParityPanel, useParityCheck } from './ParityPanel';
 import { PoolPanel } from './PoolPanel';
 import { NodeTimings } from './NodeTimings';
 import { NodeTimeline } from '../analysis/NodeTimeline';
+import { ParallelCoordinates } from '../analysis/ParallelCoordinates';
 import { RerunComparison } from './RerunComparison';
 import { RunArtifacts } from './RunArtifacts';
 import { ConfusionMatrices } from './ConfusionMatrices';
@@ -136,6 +137,7 @@ function SelectedRun({ run }: { run: RunRow }) {
       <Suspense fallback={<p className="fb-muted">Loading charts…</p>}>
         <ChartsPanel run={run} />
       </Suspense>
+      <ParallelCoordinates run={run} />
       <NodeTimeline run={run} />
       <NodeTimings run={run} />
       <ConfusionMatrices run={run} />

@@ -58,7 +58,12 @@ export function RunsTable() {
   const [query, setQuery] = useState<RunListQuery>(defaultRunListQuery);
   const picked = useEditor((s) => s.pickedRuns);
   const stopping = useEditor((s) => s.stopping);
-  const shown = useMemo(() => queryRuns(runs ?? [], query), [runs, query]);
+  // Brushing the parallel coordinates narrows the table to the runs inside the brushes.
+  const brushed = useEditor((s) => s.brushedRuns);
+  const shown = useMemo(() => {
+    const queried = queryRuns(runs ?? [], query);
+    return brushed ? queried.filter((run) => brushed.has(run.id)) : queried;
+  }, [runs, query, brushed]);
   const groups = useMemo(() => groupProgress(runs ?? []), [runs]);
   const sort = (key: RunSortKey) =>
     setQuery((q) => ({ ...q, sort: key, descending: q.sort === key ? !q.descending : true }));
@@ -90,7 +95,7 @@ export function RunsTable() {
         {describeCount(
           runs?.length ?? 0,
           shown.length,
-          query.status !== 'all' || query.text.trim() !== '',
+          query.status !== 'all' || query.text.trim() !== '' || brushed !== null,
         )}
       </p>
       <table aria-label="Runs">

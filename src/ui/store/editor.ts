@@ -36,6 +36,11 @@ export interface EditorState {
   selectedRun: RunId | null;
   /** Runs ticked in the Runs table, to export, delete or compare together. */
   pickedRuns: readonly RunId[];
+  /**
+   * The runs inside the parallel coordinates' brushes: the Runs table shows
+   * only these while it is set; null when nothing is brushed.
+   */
+  brushedRuns: ReadonlySet<RunId> | null;
   backend: BackendChoice;
   /** `Use cache`: whether the next run may take node outputs from the node-output cache. */
   useCache: boolean;
@@ -79,6 +84,7 @@ export interface EditorState {
   selectRun: (id: RunId | null) => void;
   togglePicked: (id: RunId) => void;
   setPicked: (ids: readonly RunId[]) => void;
+  setBrushedRuns: (ids: ReadonlySet<RunId> | null) => void;
   setBackend: (backend: BackendChoice) => void;
   setUseCache: (useCache: boolean) => void;
   setRunParam: (name: string, value: string) => void;
@@ -104,6 +110,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     selectedNode: null,
     selectedRun: null,
     pickedRuns: [],
+    brushedRuns: null,
     backend: 'auto',
     useCache: true,
     runParams: {},
@@ -157,6 +164,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
           : [...state.pickedRuns, id],
       })),
     setPicked: (pickedRuns) => set({ pickedRuns }),
+    setBrushedRuns: (brushedRuns) => set({ brushedRuns }),
     setBackend: (backend) => set({ backend }),
     setUseCache: (useCache) => set({ useCache }),
     setRunParam: (name, value) =>

@@ -1,0 +1,49 @@
+/**
+ * A sweep over the learning rate, read as parallel coordinates: an axis for
+ * lr and for each final metric; brushing the top of the lr axis leaves only
+ * the largest lr's run in the Runs table, flipping the axis turns it upside
+ * down, and clearing the brushes gives the table all its runs back.
+ */
+import { expect, test } from './fixtures';
+import { ParallelCoordinates } from './pages/parallel-coordinates';
+
+test('brushing an axis filters the Runs table; clearing restores it', async ({
+  page,
+  params,
+  runs,
+  alerts,
+}) => {
+  const pc = new ParallelCoordinates(page);
+  await params.set('lr', '0.05, 0.1, 0.3');
+  await params.set('steps', 10);
+  await params.runSweep();
+  await expect(runs.rows).toHaveCount(3);
+  for (const row of await runs.rows.all()) await runs.expectStatus(row, 'ok');
+  await runs.select(runs.newest);
+
+  // lr varies, steps and seed do not: lr is the only param axis; the metrics follow it.
+  await expect(pc.plot).toHaveAttribute('data-runs', '3');
+  await expect(pc.axes.first()).toHaveAccessibleName('Axis lr');
+  await expect(pc.axis('steps')).toHaveCount(0);
+  await expect(pc.axis('accuracy')).toBeVisible();
+  await expect(pc.axis('train.loss')).toBeVisible();
+  await expect(pc.summary).toHaveText(/^3 runs/);
+
+  // The top of lr (0.05 at the bottom, 0.3 at the top): only lr=0.3.
+  await pc.brush('lr', 0.6, 1);
+  await expect(pc.summary).toHaveText('1 of 3 runs inside the brushes');
+  await expect(runs.rows).toHaveCount(1);
+  await expect(runs.paramsCells).toHaveText([/^lr=0\.3 /]);
+  await expect(runs.count).toHaveText('3 runs · 1 shown');
+
+  // Flipped, the top holds the smallest lr (0.1 sits at 0.8; a flip clears the axis's brush).
+  await pc.flip('lr');
+  await expect(runs.rows).toHaveCount(3);
+  await pc.brush('lr', 0.9, 1);
+  await expect(runs.paramsCells).toHaveText([/^lr=0\.05 /]);
+
+  await pc.clearButton.click();
+  await expect(runs.rows).toHaveCount(3);
+  await expect(runs.count).toHaveText('3 runs');
+  await expect(alerts.all).toHaveCount(0);
+});
