@@ -14,6 +14,7 @@
 import { badOption, errorEvent, EXIT } from './args';
 import { jsonReporter, textReporter } from './report';
 import { runCommand } from './run-command';
+import { serveCommand } from './serve-command';
 import { sweepCommand } from './sweep-command';
 import { workerCommand } from './worker-command';
 
@@ -23,6 +24,7 @@ const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed
        flowbench sweep <flow.json> --param name=values … [--parallel N] [run's other options]
        flowbench sweep <flow.json> --param name=values … --redis URL [--queue NAME] [--wait]
        flowbench worker --redis URL [--queue NAME] [--concurrency N] [--out DIR] [--json]
+       flowbench serve --redis URL [--queue NAME] [--port P] [--host H] [--allow-origin O …] [--token T]
 
   --param name=value  set a flow input (repeat for more)
   --seed N            the run's seed (a non-negative integer)
@@ -50,6 +52,13 @@ worker:
   --lock-ms MS        how long a trial stays locked without a sign of life from its worker
                       before another worker runs it again (default 30000)
   Ctrl+C hands the trials running here back to the queue.
+
+serve (HTTP for a browser: GET /runs, /runs/<id> (its run file), /runs/<id>/live (SSE)):
+  --port P            default 8737
+  --host H            default 127.0.0.1; any other address needs --token
+  --allow-origin O    a page origin allowed to call it, e.g. http://localhost:5173 (repeat)
+  --token T           requests must carry it (Authorization: Bearer T, or ?token=T);
+                      default FLOWBENCH_TOKEN
 `;
 
 /** Runs the command `args` (without `node` and the script); resolves with its exit status. */
@@ -68,6 +77,7 @@ export async function main(args: string[]): Promise<number> {
     run: () => runCommand(rest, reporter),
     sweep: () => sweepCommand(rest),
     worker: () => workerCommand(rest),
+    serve: () => serveCommand(rest),
   };
   const chosen = commands[command];
   if (!chosen) {

@@ -4,13 +4,16 @@
  * `flowbench worker` processes take and run the trials, and every trial ends
  * with exactly one record — when the same sweep is enqueued twice, and when
  * a worker is killed with SIGKILL mid-trial. Ctrl+C on a worker hands its
- * trial back to the queue.
+ * trial back to the queue. `flowbench serve` lists the trials, streams a
+ * running one's live values and hands out its run file, to allowed origins.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { connectionOf } from './queue';
+import { fromRunExport } from '../src/core/run/export';
+import { connectionOf, type LiveMessage } from './queue';
+import { serve, type RemoteRun } from './serve-command';
 import { flowbench, importedRuns, outDir, root } from './testing';
 import { startRedis, type TestRedis } from './testing-redis';
 
@@ -183,6 +186,87 @@ describe('flowbench sweep --redis and flowbench worker', () => {
       expect(counts).toEqual({ waiting: 1, active: 0, completed: 0, failed: 0 });
     } finally {
       await worker.stop();
+    }
+  });
+
+  it('serves the trials: lists them, streams a running one live, hands out its record; refuses other origins', async () => {
+    const app = 'http://app.example';
+    const server = await serve({
+      redis: redis.url,
+      queue: 'served',
+      host: '127.0.0.1',
+      port: 0,
+      allowOrigins: [app],
+      token: null,
+    });
+    const base = `http://127.0.0.1:${server.port}`;
+    const worker = { stop: () => Promise.resolve<number | null>(null) };
+    try {
+      const enqueued = await flowbench([
+        'sweep',
+        spirals,
+        '--param',
+        'steps=60',
+        '--redis',
+        redis.url,
+        '--queue',
+        'served',
+        '--json',
+      ]);
+      expect(enqueued.code).toBe(0);
+      const listed = (await (await fetch(`${base}/runs`)).json()) as RemoteRun[];
+      expect(listed).toHaveLength(1);
+      expect(listed[0]).toMatchObject({ flow: 'spirals-mlp', state: 'waiting', status: null });
+      const runId = listed[0]!.runId;
+
+      // Subscribed before any worker runs it, so the stream holds the whole run.
+      const live = await fetch(`${base}/runs/${runId}/live`, { headers: { origin: app } });
+      expect(live.headers.get('content-type')).toBe('text/event-stream');
+      expect(live.headers.get('access-control-allow-origin')).toBe(app);
+      Object.assign(worker, startWorker('served'));
+      const messages = (await live.text())
+        .split('\n\n')
+        .filter((chunk) => chunk.startsWith('data: '))
+        .map((chunk) => JSON.parse(chunk.slice(6)) as LiveMessage);
+      expect(messages[0]).toMatchObject({ event: 'started', runId });
+      expect(messages.some((m) => m.event === 'live' && m.port === 'loss')).toBe(true);
+      expect(messages.at(-1)).toEqual({ event: 'finished', status: 'ok' });
+
+      const record = fromRunExport(await (await fetch(`${base}/runs/${runId}`)).json());
+      expect(record.ok && record.record.run.status).toBe('ok');
+      const after = (await (await fetch(`${base}/runs`)).json()) as RemoteRun[];
+      expect(after[0]).toMatchObject({ runId, state: 'completed', status: 'ok', attempts: 1 });
+
+      const foreign = await fetch(`${base}/runs`, {
+        headers: { origin: 'http://elsewhere.example' },
+      });
+      expect(foreign.status).toBe(403);
+    } finally {
+      await worker.stop();
+      await server.stop();
+    }
+  });
+
+  it('needs a token to serve on an address other machines reach', async () => {
+    const open = await flowbench(['serve', '--redis', redis.url, '--host', '0.0.0.0']);
+    expect(open.code).toBe(2);
+    expect(open.stderr).toContain('give a --token');
+    const server = await serve({
+      redis: redis.url,
+      queue: 'served',
+      host: '127.0.0.1',
+      port: 0,
+      allowOrigins: [],
+      token: 'sesame',
+    });
+    try {
+      const base = `http://127.0.0.1:${server.port}/runs`;
+      expect((await fetch(base)).status).toBe(401);
+      expect((await fetch(`${base}?token=sesame`)).status).toBe(200);
+      const bearer = await fetch(base, { headers: { authorization: 'Bearer sesame' } });
+      expect(bearer.status).toBe(200);
+    } finally {
+      await server.stop();
     }
   });
 });

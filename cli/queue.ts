@@ -13,7 +13,10 @@
  *   (its worker died) writes the same key, so every trial ends with exactly
  *   one record, wherever it ran; `flowbench sweep --wait --out DIR` copies
  *   them out. The file carries a `trial` object (sweep, index, attempts,
- *   worker), which the app's importer ignores.
+ *   worker), which the app's importer ignores;
+ * - `live:<run id>`: a pub/sub channel where the worker running a trial
+ *   publishes its `LiveMessage`s (thinned as the browser thins live values),
+ *   for `flowbench serve` to stream to browsers.
  */
 import { Redis } from 'ioredis';
 import type { FlowDocument } from '../src/core/flow/document';
@@ -69,6 +72,7 @@ export function keysOf(queue: string) {
     sweep: (key: string) => `${base}:sweep:${key}`,
     file: (digest: string) => `${base}:file:${digest}`,
     run: (runId: string) => `${base}:run:${runId}`,
+    live: (runId: string) => `${base}:live:${runId}`,
   };
 }
 
@@ -84,3 +88,11 @@ export async function storeFiles(
   const keys = keysOf(queue);
   for (const file of files) await redis.set(keys.file(file.digest), Buffer.from(file.bytes), 'NX');
 }
+
+/** What a worker publishes of a running trial, on its `live:<run id>` channel. */
+export type LiveMessage =
+  | { event: 'started'; runId: string; attempts: number }
+  | { event: 'progress'; node: string; done: number; total: number }
+  /** A streaming port's latest value; `step` is its node's steps done by then (null before the first). */
+  | { event: 'live'; node: string; port: string; value: number; step: number | null; at: number }
+  | { event: 'finished'; status: string };

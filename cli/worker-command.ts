@@ -25,17 +25,22 @@ import { hasCategory } from '../src/core/errors';
 import { badOption, errorEvent, EXIT } from './args';
 import { warmUp } from './backend';
 import type { GivenFile } from './files';
+import { DEFAULT_LIVE_INTERVAL_MS } from '../workers/engine/live-values';
 import { runHeadless } from './headless-run';
 import {
   connectionOf,
   DEFAULT_QUEUE,
   keysOf,
   redisClient,
+  type LiveMessage,
   type QueuedRunFile,
   type TrialJob,
   type TrialResult,
 } from './queue';
 import { describeTrial } from './trials';
+
+/** How often a trial's progress is published, at most, per node: the browser's live interval. */
+const LIVE_MS = DEFAULT_LIVE_INTERVAL_MS;
 
 /** A positive integer option, or `bad-option`. */
 function positive(option: string, text: string): number {
@@ -99,6 +104,11 @@ export async function workerCommand(args: string[]): Promise<number> {
       const trial = job.data;
       const label = `#${trial.index} ${describeTrial(trial)}`;
       const attempts = job.attemptsStarted;
+      // Live values for `flowbench serve`; a lost one is only a chart point late, so none is awaited.
+      const publish = (message: LiveMessage) =>
+        void redis.publish(keys.live(trial.runId), JSON.stringify(message)).catch(() => undefined);
+      const steps = new Map<string, number>();
+      const published = new Map<string, number>();
       let run;
       try {
         run = await runHeadless({
@@ -111,16 +121,32 @@ export async function workerCommand(args: string[]): Promise<number> {
           groupId: trial.sweepId,
           signal: signal ?? new AbortController().signal,
           events: {
-            started: (runId) =>
+            started: (runId) => {
+              publish({ event: 'started', runId, attempts });
               say(
                 { event: 'started', runId, sweepId: trial.sweepId, index: trial.index, attempts },
                 `trial ${label} started: run ${runId} (attempt ${attempts})`,
-              ),
+              );
+            },
             progress: (node, done, total) => {
               if (json)
                 print(JSON.stringify({ event: 'progress', runId: trial.runId, node, done, total }));
+              steps.set(node, done);
+              // At most one a node per live interval: a loop reports every step.
+              const now = Date.now();
+              if (done < total && now - (published.get(node) ?? 0) < LIVE_MS) return;
+              published.set(node, now);
+              publish({ event: 'progress', node, done, total });
             },
-            live: () => undefined,
+            live: (node, port, value) =>
+              publish({
+                event: 'live',
+                node,
+                port,
+                value,
+                step: steps.get(node) ?? null,
+                at: Date.now(),
+              }),
           },
         });
       } catch (error) {
@@ -144,6 +170,7 @@ export async function workerCommand(args: string[]): Promise<number> {
       };
       const text = JSON.stringify(stamped, null, 2);
       await redis.set(keys.run(trial.runId), text);
+      publish({ event: 'finished', status: run.status });
       if (out) await writeFile(join(out, `${trial.runId}.run.json`), text + '\n');
       say(
         { event: 'finished', runId: trial.runId, index: trial.index, status: run.status, attempts },
