@@ -19,7 +19,10 @@ import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
 import { edgeId, toCanvasEdges, toCanvasNodes, type NodeRunState } from './adapter';
+import { NodeStates, NodeStatesContext } from './node-states';
+import { useSteppedStates } from './stepped-states';
 import { refuseConnection } from './connect';
+import { FlowEdgeView } from './FlowEdgeView';
 import { FlowNodeView } from './FlowNodeView';
 import { useCanvasMenus } from './useCanvasMenus';
 import { useSelectAll } from './selectAll';
@@ -35,6 +38,7 @@ import { LayoutMenu } from './LayoutMenu';
 import { autoLayoutNodes, ungroupEdit } from './layoutCommands';
 
 const nodeTypes = { flow: FlowNodeView, frame: GroupNodeView };
+const edgeTypes = { flow: FlowEdgeView };
 // Props given to React Flow keep their identity between renders: React Flow
 // copies each changed prop into its store, and every store update re-runs the
 // selectors of all 1,000 node and edge views.
@@ -118,16 +122,20 @@ function FlowCanvas() {
     }
     return state;
   }, [rows, progress, live]);
+  const drawnState = useSteppedStates(runState);
+  // Node views read their node's state here, not from React Flow's nodes (see node-states.ts).
+  const [nodeStates] = useState(() => new NodeStates());
+  useLayoutEffect(() => nodeStates.set(drawnState), [nodeStates, drawnState]);
 
   // React Flow's side of each node (measured size, selection, drag) as it last reported it.
   const [view, setView] = useState<readonly ShownNode[]>([]);
   const nodes = useMemo((): ShownNode[] => {
     if (!doc) return [];
-    const flowNodes = toCanvasNodes(doc, runState, flowNodesOf(view));
+    const flowNodes = toCanvasNodes(doc, flowNodesOf(view));
     // Frames come first, so they are drawn behind the nodes they hold.
     return [...toGroupNodes(doc, flowNodes, view), ...flowNodes];
-  }, [doc, runState, view]);
-  const edges = useMemo(() => (doc ? toCanvasEdges(doc, runState) : []), [doc, runState]);
+  }, [doc, view]);
+  const edges = useMemo(() => (doc ? toCanvasEdges(doc) : []), [doc]);
   const drawOnlyVisible = (doc?.nodes.length ?? 0) > DRAW_ALL_UP_TO;
   // What was drawn last, for the change handler: it stays the same function
   // while a drag re-renders the canvas on every frame.
@@ -248,27 +256,30 @@ function FlowCanvas() {
       <style href="fb-port-types" precedence="fb">
         {portTypeRules}
       </style>
-      <ReactFlow<ShownNode>
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={nodeTypes}
-        onNodesChange={onNodesChange}
-        onDelete={onDelete}
-        onConnect={onConnect}
-        isValidConnection={isValidConnection}
-        onPaneClick={onPaneClick}
-        deleteKeyCode={deleteKeyCode}
-        fitView
-        fitViewOptions={fitViewOptions}
-        minZoom={0.1}
-        onlyRenderVisibleElements={drawOnlyVisible}
-        {...menus.flowProps}
-      >
-        <Background />
-        <MiniMap pannable zoomable ariaLabel="Mini map" />
-        <Controls />
-        <LayoutMenu />
-      </ReactFlow>
+      <NodeStatesContext value={nodeStates}>
+        <ReactFlow<ShownNode>
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={nodeTypes}
+          edgeTypes={edgeTypes}
+          onNodesChange={onNodesChange}
+          onDelete={onDelete}
+          onConnect={onConnect}
+          isValidConnection={isValidConnection}
+          onPaneClick={onPaneClick}
+          deleteKeyCode={deleteKeyCode}
+          fitView
+          fitViewOptions={fitViewOptions}
+          minZoom={0.1}
+          onlyRenderVisibleElements={drawOnlyVisible}
+          {...menus.flowProps}
+        >
+          <Background />
+          <MiniMap pannable zoomable ariaLabel="Mini map" />
+          <Controls />
+          <LayoutMenu />
+        </ReactFlow>
+      </NodeStatesContext>
       {menus.overlay}
     </div>
   );

@@ -9,6 +9,7 @@ import { memo } from 'react';
 import type { PortSpec } from '../../core/catalog/ports';
 import { formatDuration } from '../runs/format';
 import type { CanvasNode } from './adapter';
+import { useNodeState } from './node-states';
 import './canvas.css';
 
 function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value?: number }) {
@@ -38,13 +39,20 @@ function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value
   );
 }
 
+const noValues: Readonly<Record<string, number>> = {};
+
 /** Steps per second with three significant digits, e.g. 412, 45.2, 0.831. */
 function formatRate(perSecond: number): string {
   return perSecond >= 100 ? perSecond.toFixed(0) : perSecond.toPrecision(3);
 }
 
 function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
-  const { kind, status, progress, error } = data;
+  const { kind } = data;
+  const state = useNodeState(id);
+  const status = state?.status ?? 'idle';
+  const { progress, error = '' } = state ?? {};
+  const durationMs = state?.durationMs ?? null;
+  const live = state?.live ?? noValues;
   return (
     <div
       className={`fb-node fb-status-${status}${selected ? ' fb-selected' : ''}${data.bypass ? ' fb-bypassed' : ''}`}
@@ -61,9 +69,9 @@ function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
           </span>
         )}
         <span className="fb-node-status">{status}</span>
-        {data.durationMs !== null && (
+        {durationMs !== null && (
           <span className="fb-node-duration" title="How long it ran">
-            {formatDuration(data.durationMs)}
+            {formatDuration(durationMs)}
           </span>
         )}
       </header>
@@ -79,7 +87,7 @@ function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
         </div>
         <div>
           {kind?.outputs.map((p) => (
-            <Port key={p.name} port={p} side="out" value={data.live[p.name]} />
+            <Port key={p.name} port={p} side="out" value={live[p.name]} />
           ))}
         </div>
       </div>

@@ -14,45 +14,34 @@ export interface FlowNodeData extends Record<string, unknown> {
   kind: NodeKind | undefined;
   kindName: string;
   label: string;
-  status: NodeStatus;
-  error: string;
-  progress: { done: number; total: number; perSecond?: number } | undefined;
-  /** How long the shown run's node ran, once it finished; null before. */
-  durationMs: number | null;
   /** Switched off in the document: does not run, passes matching inputs on. */
   bypass: boolean;
-  /** Latest live value per streaming output port, while the shown run streams. */
-  live: Readonly<Record<string, number>>;
 }
 
 export type CanvasNode = Node<FlowNodeData, 'flow'>;
 
+/**
+ * A node's state in the run the canvas shows. Not part of the node React
+ * Flow holds: node views read it apart (`node-states.ts`).
+ */
 export interface NodeRunState {
   status: NodeStatus;
   error: string;
   progress?: { done: number; total: number; perSecond?: number };
+  /** How long the node ran, once it finished; null or absent before. */
   durationMs?: number | null;
+  /** Latest live value per streaming output port, while the shown run streams. */
   live?: Readonly<Record<string, number>>;
 }
 
-export function toCanvasNodes(
-  doc: FlowDocument,
-  runState: ReadonlyMap<string, NodeRunState>,
-  previous: readonly CanvasNode[],
-): CanvasNode[] {
+export function toCanvasNodes(doc: FlowDocument, previous: readonly CanvasNode[]): CanvasNode[] {
   const before = new Map(previous.map((n) => [n.id, n]));
   return doc.nodes.map((node) => {
     const old = before.get(node.id);
-    const state = runState.get(node.id);
     const data: FlowNodeData = {
       kind: builtinCatalog.get(node.kind),
       kindName: node.kind,
       label: node.label ?? node.id,
-      status: state?.status ?? 'idle',
-      error: state?.error ?? '',
-      progress: state?.progress,
-      durationMs: state?.durationMs ?? null,
-      live: state?.live ?? {},
       bypass: node.bypass === true,
     };
     // A node being dragged keeps its live position until the drag ends.
@@ -68,34 +57,25 @@ export function toCanvasNodes(
 }
 
 function sameData(a: FlowNodeData, b: FlowNodeData): boolean {
-  return (Object.keys(b) as (keyof FlowNodeData)[]).every(
-    (key) => a[key] === b[key] || (key === 'live' && sameValues(a.live, b.live)),
-  );
-}
-
-function sameValues(a: Readonly<Record<string, number>>, b: Readonly<Record<string, number>>) {
-  const keys = Object.keys(b);
-  return keys.length === Object.keys(a).length && keys.every((key) => Object.is(a[key], b[key]));
+  return (Object.keys(b) as (keyof FlowNodeData)[]).every((key) => a[key] === b[key]);
 }
 
 export function edgeId(from: string, to: string): string {
   return `${from}->${to}`;
 }
 
-export function toCanvasEdges(
-  doc: FlowDocument,
-  runState: ReadonlyMap<string, NodeRunState>,
-): Edge[] {
+/** The document's edges as React Flow draws them (`FlowEdgeView`, which shows a running source). */
+export function toCanvasEdges(doc: FlowDocument): Edge[] {
   return doc.edges.map((edge) => {
     const from = parsePortRef(edge.from);
     const to = parsePortRef(edge.to);
     return {
       id: edgeId(edge.from, edge.to),
+      type: 'flow',
       source: from.node,
       sourceHandle: from.port,
       target: to.node,
       targetHandle: to.port,
-      animated: runState.get(from.node)?.status === 'running',
     };
   });
 }
