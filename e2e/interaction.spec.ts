@@ -251,6 +251,8 @@ test('two tabs editing different flows both keep their edits', async ({ app, pag
 
 test('the sweep and ONNX examples open as new flows and run', async ({
   page,
+  canvas,
+  inspector,
   library,
   params,
   toolbar,
@@ -267,6 +269,18 @@ test('the sweep and ONNX examples open as new flows and run', async ({
 
   await openExample(page, 'onnx-inference');
   await expect(library.flow('onnx-inference')).toBeVisible();
+  // The model's card, read by the engine from the stored file: what it takes and gives.
+  await canvas.select('infer');
+  const card = inspector.root.getByRole('region', { name: 'Model card' });
+  await expect(card).toContainText('blobs-sign.onnx');
+  await expect(card).toContainText('opset ai.onnx 17');
+  await expect(
+    card.getByRole('table', { name: 'Model inputs' }).getByRole('row', { name: /^x/ }),
+  ).toContainText('float32 [batch×2]');
+  await expect(
+    card.getByRole('table', { name: 'Model outputs' }).getByRole('rowheader'),
+  ).toHaveText(['logits', 'probabilities']);
+  await expect(card.getByLabel('Model operators')).toHaveText('2 nodes: Gemm ×1, Softmax ×1');
   await toolbar.run();
   await expect(runs.rows).toHaveCount(4);
   await runs.expectStatus(runs.newest, 'ok', RUN_WAIT);

@@ -13,6 +13,7 @@
  * themselves never travel here: the worker writes them to IndexedDB and the
  * UI reads them back through live queries, so there is one copy of the truth.
  */
+import type { ModelCard } from '../src/core/onnx/signature';
 import type { Backend, EngineInfo } from '../src/core/runtime/tensor-runtime';
 import { FlowbenchError, serializeError, type SerializedError } from '../src/core/errors';
 import type { PoolSnapshot, RequestProgress, RunMode, RunParity } from '../src/core/programs';
@@ -57,6 +58,12 @@ export interface EngineCalls {
    * does not parse fails with the same error the table node would.
    */
   describeTable: { params: { digest: string; header: HeaderChoice }; result: TablePreview };
+  /**
+   * A stored `.onnx` file's card for the inspector: its inputs and outputs,
+   * opsets, producer, size and operator counts. A file that is not a model
+   * fails as the model node would.
+   */
+  describeModel: { params: { digest: string }; result: ModelCard };
 }
 export type EngineCall = keyof EngineCalls;
 /** What call `C` takes. */

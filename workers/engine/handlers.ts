@@ -18,6 +18,7 @@ import { RunEndingError, type RunEnding } from './run-ending';
 import { importFile } from './run-import';
 import { exportRunBundle } from './run-bundle';
 import { describeTable } from './table-preview';
+import { describeModel } from './model-card';
 import type { RunService, RunServiceOptions } from './run-service';
 
 /** What the handlers route to. */
@@ -78,5 +79,6 @@ export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
     importFile: ({ name, file }) => importFile(db, name, file),
     exportRunBundle: ({ runId }) => exportRunBundle(db, catalog, runId),
     describeTable: ({ digest, header }) => describeTable(db, digest, header),
+    describeModel: ({ digest }) => describeModel(db, digest),
   };
 }

@@ -23,6 +23,10 @@ describe('readOnnxSignature', () => {
       'probabilities: float32 [batch×2]',
     ]);
     expect(sig.nodeCount).toBeGreaterThan(3);
+    // Every node counted under its operator; the MLP's two layers are two Gemms.
+    expect(sig.operators.reduce((n, o) => n + o.count, 0)).toBe(sig.nodeCount);
+    expect(sig.operators).toContainEqual({ op: 'Gemm', count: 2 });
+    expect(sig.operators).toContainEqual({ op: 'Softmax', count: 1 });
   });
 
   it('leaves baked-in weights out of the inputs', () => {

@@ -32,6 +32,14 @@ export interface OnnxSignature {
   readonly inputs: readonly OnnxValueInfo[];
   readonly outputs: readonly OnnxValueInfo[];
   readonly nodeCount: number;
+  /** How many nodes of each operator the graph has (`domain:Op` outside the default domain), most used first. */
+  readonly operators: readonly { readonly op: string; readonly count: number }[];
+}
+
+/** What the inspector shows of a model file: its signature, name and size. */
+export interface ModelCard extends OnnxSignature {
+  readonly name: string;
+  readonly bytes: number;
 }
 
 const TYPE_NAMES: Readonly<Record<number, string>> = {
@@ -117,6 +125,19 @@ function readValueInfo(r: Reader, end: number): OnnxValueInfo {
   return { name, type, shape };
 }
 
+/** A node's operator: `Gemm`, or `com.microsoft:FusedGemm` outside the default domain. */
+function readOperator(r: Reader, end: number): string {
+  let op = '';
+  let domain = '';
+  readFields(r, end, (n, w) => {
+    if (n === 4 && w === LEN) op = r.string();
+    else if (n === 7 && w === LEN) domain = r.string();
+    else return false;
+    return true;
+  });
+  return domain === '' || domain === 'ai.onnx' ? op : `${domain}:${op}`;
+}
+
 function readInitializerName(r: Reader, end: number): string {
   let name = '';
   readFields(r, end, (n, w) => {
@@ -138,6 +159,7 @@ export function readOnnxSignature(bytes: Uint8Array): OnnxSignature {
   const inputs: OnnxValueInfo[] = [];
   const outputs: OnnxValueInfo[] = [];
   const initializers = new Set<string>();
+  const operators = new Map<string, number>();
   try {
     const r = protobuf.Reader.create(bytes);
     readFields(r, bytes.length, (n, w) => {
@@ -149,9 +171,9 @@ export function readOnnxSignature(bytes: Uint8Array): OnnxSignature {
           if (gw !== LEN) return false;
           if (gn === 1) {
             model.nodeCount++;
-            return false;
-          }
-          if (gn === 5) initializers.add(readInitializerName(r, sub(r)));
+            const op = readOperator(r, sub(r));
+            operators.set(op, (operators.get(op) ?? 0) + 1);
+          } else if (gn === 5) initializers.add(readInitializerName(r, sub(r)));
           else if (gn === 11) inputs.push(readValueInfo(r, sub(r)));
           else if (gn === 12) outputs.push(readValueInfo(r, sub(r)));
           else return false;
@@ -189,6 +211,9 @@ export function readOnnxSignature(bytes: Uint8Array): OnnxSignature {
     inputs: inputs.filter((i) => !initializers.has(i.name)),
     outputs,
     nodeCount,
+    operators: [...operators]
+      .map(([op, count]) => ({ op, count }))
+      .sort((a, b) => b.count - a.count || (a.op < b.op ? -1 : 1)),
   };
 }
 

@@ -31,6 +31,7 @@ const handlers: EngineHandlers = {
   importFile: ({ name }) => Promise.resolve({ kind: 'document', value: name }),
   describeTable: () => Promise.reject(new TypeError('no tables here')),
   exportRunBundle: () => Promise.resolve(new Blob([])),
+  describeModel: () => Promise.reject(new TypeError('no models here')),
 };
 
 const channels: MessageChannel[] = [];

@@ -10,6 +10,7 @@ import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
 import { bindParam, inputFor, setBypass, unbindParam } from '../store/node-edits';
 import { FileParamField } from './FileParamField';
+import { ModelCard } from './ModelCard';
 import { TableColumns } from './TableColumns';
 import type { HeaderChoice } from '../../core/tables';
 import './panels.css';
@@ -168,6 +169,9 @@ export function Inspector() {
               }}
             />
           ))}
+      {node.kind === 'model.onnx' &&
+        typeof node.params.file === 'string' &&
+        node.params.file !== '' && <ModelCard digest={node.params.file} />}
       {table && (
         <TableColumns
           {...table}

@@ -1,0 +1,67 @@
+/**
+ * The model node's file, as the engine read it: producer, IR version and
+ * opsets, size, inputs and outputs with their types and shapes (symbolic
+ * dims by name), and how many nodes of each operator the graph has. The
+ * page never decodes the model: it asks the engine (`describeModel`), so a
+ * file that is not a model says so here, before a run.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
+import { formatBytes } from '../../core/programs';
+import { useEngine } from '../engine/EngineContext';
+import './panels.css';
+
+function Values({ label, values }: { label: string; values: readonly OnnxValueInfo[] }) {
+  return (
+    <table className="fb-table-columns" aria-label={label}>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Type and shape</th>
+        </tr>
+      </thead>
+      <tbody>
+        {values.map((value) => (
+          <tr key={value.name}>
+            <th scope="row">{value.name}</th>
+            <td>{describeValueInfo(value)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+export function ModelCard({ digest }: { digest: string }) {
+  const engine = useEngine();
+  const query = useQuery({
+    queryKey: ['model-card', digest],
+    queryFn: () => engine.call('describeModel', { digest }),
+    staleTime: Infinity,
+    retry: false,
+  });
+  if (query.isPending) return <p className="fb-muted">Reading the model…</p>;
+  if (query.isError)
+    return (
+      <p className="fb-invalid" role="alert">
+        {query.error.message}
+      </p>
+    );
+  const card = query.data;
+  const opsets = card.opsets
+    .map(({ domain, version }) => `${domain === '' ? 'ai.onnx' : domain} ${version}`)
+    .join(', ');
+  return (
+    <section className="fb-table" aria-label="Model card">
+      <small>
+        {card.name} · {formatBytes(card.bytes)} · {card.producer || 'unknown producer'} · IR{' '}
+        {card.irVersion} · opset {opsets || 'none'}
+      </small>
+      <Values label="Model inputs" values={card.inputs} />
+      <Values label="Model outputs" values={card.outputs} />
+      <p className="fb-muted" aria-label="Model operators">
+        {card.nodeCount} nodes: {card.operators.map((o) => `${o.op} ×${o.count}`).join(', ')}
+      </p>
+    </section>
+  );
+}
