@@ -9,6 +9,7 @@
  * step.
  */
 import 'fake-indexeddb/auto';
+import type { Catalog } from '../src/core/catalog/catalog';
 import { builtinCatalog } from '../src/core/nodes';
 import type { FlowDocument } from '../src/core/flow/document';
 import { inProcessProducers } from '../src/core/live/producer-host';
@@ -43,6 +44,8 @@ export interface HeadlessRun {
   runId?: RunId;
   /** The sweep it belongs to (the record's `groupId`, as the app's sweeps group runs); its cause is then `sweep`. */
   groupId?: string;
+  /** The node kinds it may use; default the app's (a bench passes its own). */
+  catalog?: Catalog;
   /** Where its sessions run (backend.ts); default `wasm`, the browser's engine. */
   backend?: CliBackend;
   /** Files the flow's file params may name (by their `sha256:` digest), as if picked in the app. */
@@ -79,13 +82,14 @@ export async function runHeadless(
     };
     // As the app's journalRequest, with the id given when there is one.
     const runId = run.runId ?? (uuidv7() as RunId);
-    const effective = checkRequest(request, builtinCatalog);
+    const catalog = run.catalog ?? builtinCatalog;
+    const effective = checkRequest(request, catalog);
     await journalRun(db, await queuedRun({ ...request, ...effective }, runId, new Date()));
     run.events.started(runId);
     const info = engineInfo(null);
     const status = await driveRun(runId, run.signal, {
       db,
-      catalog: builtinCatalog,
+      catalog,
       runtimeFor: (choice) =>
         Promise.resolve(
           new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),

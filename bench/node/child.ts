@@ -11,6 +11,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchRow[]> }>> 
   producers: () => import('./producers'),
   tables: () => import('./tables'),
   cache: () => import('./cache'),
+  cli: () => import('./cli'),
 };
 
 const [suite, out] = process.argv.slice(2);

@@ -38,13 +38,13 @@ import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { alternate, median } from '../lib/stats';
 import { quietEvents } from './events';
 
-const THREADS = WASM_THREADS;
+export const THREADS = WASM_THREADS;
 const SPEC: MlpSpec = { inputSize: 784, hidden: [128], outputSize: 10, activation: 'relu' };
 const BATCH = 256;
 const ROWS = 2048;
 /** Steps of each runner trial that warm a fresh session and are not timed. */
-const WARM_STEPS = 5;
-const TIMED_STEPS = 40;
+export const WARM_STEPS = 5;
+export const TIMED_STEPS = 40;
 const TINY_CALLS = 1000;
 /** The node's `seed` (its default): its weights and batch order come from it. */
 const SEED = 0;
@@ -133,9 +133,9 @@ const benchData = defineNodeKind({
     return Promise.resolve();
   },
 });
-const trainCatalog = createCatalog([benchData, modelMlp, trainClassifier]);
+export const trainCatalog = createCatalog([benchData, modelMlp, trainClassifier]);
 
-function trainFlow(steps: number): FlowDocument {
+export function trainFlow(steps: number): FlowDocument {
   return {
     format: 'flowbench.flow/1',
     name: 'bench-train-step',
@@ -223,7 +223,7 @@ function nodeOrder(): Random {
  * hundreds of steps, the weights drift into a regime (saturated softmax,
  * tiny gradients) with another speed.
  */
-async function bareTrainer(
+export async function bareTrainer(
   ort: OrtLike,
   options: ortWeb.InferenceSession.SessionOptions,
   batches: 'prepared' | 'fixed',

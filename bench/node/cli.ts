@@ -1,0 +1,202 @@
+/**
+ * The command line's rows:
+ *
+ * - the MLP train step through `flowbench run --backend cpu`'s whole path
+ *   (`runHeadless`: the run checked and journaled, the run driver, metrics
+ *   and node outcomes written to its in-memory store, onnxruntime-node
+ *   behind `OrtRuntime`) versus a bare onnxruntime-node loop on the same
+ *   batches (ort.ts's `bareTrainer`), both on the node's default threads;
+ * - sweep throughput: the same 4 trials run by the local sweep two processes
+ *   at once versus one at a time (trials/min), on this machine's cores;
+ * - queue overhead per trial: a trial enqueued on BullMQ with an idle
+ *   `flowbench worker` waiting, from the job's creation to its start
+ *   (BullMQ's own `timestamp` and `processedOn`), on a Redis started here.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { availableParallelism, tmpdir } from 'node:os';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { builtinCatalog } from '../../src/core/nodes';
+import type { FlowDocument } from '../../src/core/flow/document';
+import { enqueueSweep } from '../../cli/enqueue';
+import { runHeadless } from '../../cli/headless-run';
+import { connectionOf } from '../../cli/queue';
+import { runLocalSweep } from '../../cli/sweep';
+import { startRedis } from '../../cli/testing-redis';
+import { newSweepId, planTrials } from '../../cli/trials';
+import { absoluteRow, compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
+import { alternate, median, percentile } from '../lib/stats';
+import { bareTrainer, TIMED_STEPS, trainCatalog, trainFlow, WARM_STEPS } from './ort';
+import * as ortNode from 'onnxruntime-node';
+
+const repoRoot = path.resolve(import.meta.dirname, '..', '..');
+const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
+
+/** One `runHeadless` run of the train flow on `cpu`; ms per step over the timed window (as ort.ts's runner row). */
+async function cliTrial(): Promise<number> {
+  const stamps: number[] = [];
+  const { status } = await runHeadless({
+    flow: trainFlow(WARM_STEPS + TIMED_STEPS + 1),
+    params: {},
+    catalog: trainCatalog,
+    backend: 'cpu',
+    signal: new AbortController().signal,
+    events: {
+      started: () => undefined,
+      progress: (node) => {
+        if (node === 'train') stamps.push(performance.now());
+      },
+      live: () => undefined,
+    },
+  });
+  if (status !== 'ok') throw new Error(`the train run ended ${status}`);
+  return (stamps[WARM_STEPS + TIMED_STEPS - 1]! - stamps[WARM_STEPS - 1]!) / TIMED_STEPS;
+}
+
+async function trainRow(): Promise<BenchRow> {
+  const bare = await bareTrainer(ortNode, { executionProviders: ['cpu'] }, 'prepared');
+  const trials = await alternate({
+    a: cliTrial,
+    b: () => bare.trial(),
+    warmups: 1,
+    minTrials: 5,
+    maxTrials: 11,
+    budgetMs: 25_000,
+  });
+  await bare.release();
+  return compareRow({
+    name: 'CLI train step: flowbench run --backend cpu vs bare onnxruntime-node loop',
+    unit: 'steps/s',
+    lowerIsBetter: false,
+    ours: trials.a.map(stepsPerSecond),
+    reference: trials.b.map(stepsPerSecond),
+    target: ratioAtLeast(0.95),
+    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads, timed after ${WARM_STEPS} warm steps`,
+  });
+}
+
+const spirals = path.join(repoRoot, 'src/examples/spirals-mlp.flow.json');
+
+/** Ms to run the sweep's 4 trials `parallel` at once. */
+async function sweepTrial(flow: FlowDocument, parallel: number): Promise<number> {
+  const out = await mkdtemp(path.join(tmpdir(), 'flowbench-bench-sweep-'));
+  try {
+    const fields = { lr: '0.05,0.1', seed: '0..1', steps: '150' };
+    const trials = planTrials(flow, fields, builtinCatalog, 'wasm');
+    const start = performance.now();
+    const ends = await runLocalSweep({
+      flowPath: spirals,
+      sweepId: newSweepId(),
+      trials,
+      files: [],
+      backend: 'wasm',
+      out,
+      parallel,
+      signal: new AbortController().signal,
+      events: { trialEvent: () => undefined, trialEnded: () => undefined },
+    });
+    if (ends.some((end) => end.status !== 'ok')) throw new Error('a sweep trial did not end ok');
+    return performance.now() - start;
+  } finally {
+    await rm(out, { recursive: true, force: true });
+  }
+}
+
+async function sweepRow(): Promise<BenchRow> {
+  const flow = JSON.parse(await readFile(spirals, 'utf8')) as FlowDocument;
+  const trials = await alternate({
+    a: () => sweepTrial(flow, 2),
+    b: () => sweepTrial(flow, 1),
+    minTrials: 2,
+    maxTrials: 3,
+    budgetMs: 60_000,
+  });
+  const perMinute = (ms: number) => (4 * 60_000) / ms;
+  return compareRow({
+    name: 'Sweep throughput: 2 trial processes vs 1',
+    unit: 'trials/min',
+    lowerIsBetter: false,
+    ours: trials.a.map(perMinute),
+    reference: trials.b.map(perMinute),
+    target: ratioAtLeast(1.7),
+    note: `flowbench sweep's local runner, 4 trials of spirals-mlp (150 steps, WASM), each a flowbench run process, --parallel 2 vs 1; ${availableParallelism()} cores`,
+  });
+}
+
+const QUEUE_TRIALS = 20;
+
+async function queueRow(): Promise<BenchRow> {
+  const redis = await startRedis();
+  const worker = spawn(
+    process.execPath,
+    [
+      path.join(repoRoot, 'bin/flowbench.mjs'),
+      'worker',
+      '--redis',
+      redis.url,
+      '--queue',
+      'bench',
+      '--json',
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  const queue = new Queue('bench', { connection: connectionOf(redis.url) });
+  try {
+    // Ready once it says so: it has loaded the engine and is waiting on the queue.
+    await new Promise<void>((resolve) => {
+      worker.stdout.on('data', (chunk: Buffer) => {
+        if (chunk.toString().includes('"event":"worker"')) resolve();
+      });
+    });
+    const flow = JSON.parse(await readFile(spirals, 'utf8')) as FlowDocument;
+    const waits: number[] = [];
+    for (let i = 0; i < QUEUE_TRIALS; i++) {
+      // Another seed each time: the same sweep again would be no new trial.
+      const fields = { steps: '1', seed: String(i) };
+      const { trials } = await enqueueSweep({
+        redis: redis.url,
+        queue: 'bench',
+        flow,
+        fields,
+        backend: 'wasm',
+        trials: planTrials(flow, fields, builtinCatalog, 'wasm'),
+        files: [],
+      });
+      const job = await queue.getJob(trials[0]!.runId);
+      if (!job) throw new Error('the enqueued job is gone');
+      for (;;) {
+        const state = await job.getState();
+        if (state === 'completed' || state === 'failed') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const done = await queue.getJob(trials[0]!.runId);
+      if (done?.processedOn === undefined) throw new Error('the job never started');
+      waits.push(done.processedOn - done.timestamp);
+    }
+    return absoluteRow({
+      name: 'Queue overhead per trial: enqueue → start',
+      unit: 'ms',
+      value: percentile(waits, 95),
+      target: noTarget,
+      trials: waits.length,
+      p95: percentile(waits, 95),
+      note: `p95 (median ${median(waits).toFixed(0)} ms) from BullMQ's job timestamp to processedOn, one trial at a time with an idle flowbench worker on a local redis-server; the issue sets no number`,
+    });
+  } finally {
+    await queue.close();
+    worker.kill('SIGTERM');
+    await exited;
+    await redis.stop();
+  }
+}
+
+export async function run(): Promise<BenchRow[]> {
+  console.error('[cli] train step…');
+  const train = await trainRow();
+  console.error('[cli] sweep throughput…');
+  const sweep = await sweepRow();
+  console.error('[cli] queue overhead…');
+  return [train, sweep, await queueRow()];
+}
