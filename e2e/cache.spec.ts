@@ -35,6 +35,9 @@ test('a run after changing only the evaluation takes everything above it from th
   const train = warm.nodes.find((n) => n.node === 'train');
   expect(train).toMatchObject({ status: 'cached', cachedFrom: { runId: first.run.id } });
   expect(warm.nodes.find((n) => n.node === 'eval')?.status).toBe('ok');
+  // The cached training's loss is the first run's series, shown for this run too.
+  await canvas.select('train');
+  await expect(runs.chart('train.loss')).toHaveAttribute('data-points', '20');
 
   // A cold run with the same params gives the same accuracy, bit for bit.
   await toolbar.useCache.uncheck();

@@ -13,6 +13,7 @@ import { addArtifacts, artifactsOfRun, deleteArtifactsOfRuns } from './artifacts
 import { addIntervals, deleteIntervalsOfRuns, runIntervals } from './intervals';
 import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
 import { addRunNodes, deleteNodesOfRuns, interruptUnfinishedNodes, runNodes } from './run-nodes';
+import { linkedRuns } from './cache-links';
 import type { FlowbenchDb } from './schema';
 import { entryChanges, type RunEntry } from '../core/run/run-entry';
 import {
@@ -367,15 +368,20 @@ export async function importRunRecord(
 
 /** Delete finished runs with everything recorded of them, in one transaction. */
 export async function deleteRuns(db: FlowbenchDb, ids: readonly RunId[]): Promise<void> {
-  await db.transaction('rw', [...RECORD_TABLES, 'runList', 'settings'], async () => {
+  await db.transaction('rw', [...RECORD_TABLES, 'runList', 'settings', 'nodeCache'], async () => {
     const runs = await db.runs.bulkGet(ids as RunId[]);
     const active = runs.filter((r) => r?.status === 'queued' || r?.status === 'running');
     if (active.length > 0)
       throw new Error(
         `cancel ${active.map((r) => r!.id).join(', ')} first: a queued or running run cannot be deleted`,
       );
+    // Series a cached node shows (in the cache, or in another run) stay while linked to.
+    const linked = await linkedRuns(db, ids);
     await deleteNodesOfRuns(db, ids);
-    await deleteMetricsOfRuns(db, ids);
+    await deleteMetricsOfRuns(
+      db,
+      ids.filter((id) => !linked.has(id)),
+    );
     await deleteArtifactsOfRuns(db, ids);
     await deleteIntervalsOfRuns(db, ids);
     await db.runs.bulkDelete(ids as RunId[]);

@@ -2,7 +2,8 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { cacheStats, nodeCacheStore } from '../../src/db/node-cache';
-import { readRunRecord } from '../../src/db/runs';
+import { metricSeries } from '../../src/db/metrics';
+import { deleteRuns, readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, testDriverOptions } from './testing';
@@ -58,6 +59,13 @@ describe('the node-output cache across runs of the default example', () => {
     expect(Object.values(statuses(cold))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
     expect(Object.is(second.run.result.accuracy, cold.run.result.accuracy)).toBe(true);
     expect((await cacheStats(db)).entries).toBeGreaterThanOrEqual(5);
+
+    // The first run deleted: the series its cached training links to stay.
+    const loss = await metricSeries(db, first.run.id, 'train.loss');
+    expect(loss.length).toBeGreaterThan(0);
+    await deleteRuns(db, [first.run.id]);
+    expect(await readRunRecord(db, first.run.id)).toBeUndefined();
+    expect(await metricSeries(db, first.run.id, 'train.loss')).toEqual(loss);
   });
 
   it('runs to the training node without either evaluation, and from it recomputes what is below', async () => {

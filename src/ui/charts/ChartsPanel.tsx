@@ -15,7 +15,8 @@ import type { RunId, RunRow } from '../../core/run/record';
 import { runValues } from '../../core/run/params';
 import { describeParams, differingParams } from '../../core/series/params';
 import { shortId } from '../runs/format';
-import { useGroupRuns, useMetricNamesOfRuns, useRunsByIds } from '../runs/queries';
+import { useGroupRuns, useMetricNamesOfRuns, useRunNodes, useRunsByIds } from '../runs/queries';
+import { cachedSources, isCachedSeries, runsForMetric } from './cached-series';
 import { useEditor, useEditorStore } from '../store/context';
 import { ChartControls } from './ChartControls';
 import { MetricChart } from './MetricChart';
@@ -52,7 +53,22 @@ export function ChartsPanel({ run }: { run: RunRow }) {
   const selectedNode = useEditor((s) => s.selectedNode);
   const ids = useMemo(() => [run.id, ...picked.filter((id) => id !== run.id)], [run.id, picked]);
   const rows = useRunsByIds(ids);
-  const names = useMetricNamesOfRuns(ids);
+  const ownNames = useMetricNamesOfRuns(ids);
+  // The series of the selected run's cached nodes are the source runs'.
+  const nodes = useRunNodes(run.id);
+  const sourceKey = JSON.stringify([...cachedSources(nodes)]);
+  const sources = useMemo(() => new Map(JSON.parse(sourceKey) as [string, RunId][]), [sourceKey]);
+  const sourceIds = useMemo(() => [...new Set(sources.values())], [sources]);
+  const sourceNames = useMetricNamesOfRuns(sourceIds);
+  const names = useMemo(
+    () => [
+      ...new Set([
+        ...(ownNames ?? []),
+        ...(sourceNames ?? []).filter((name) => isCachedSeries(name, sources)),
+      ]),
+    ],
+    [ownNames, sourceNames, sources],
+  );
   const sweep = useGroupRuns(run.groupId);
   const [chosen, setSettings] = useState<ChartSettings>(defaultChartSettings);
 
@@ -73,13 +89,24 @@ export function ChartsPanel({ run }: { run: RunRow }) {
         : chosen,
     [chosen, groupOptions],
   );
-  const curves = (names ?? []).filter((m) => runs.some((r) => isCurve(r, m)));
+  const curves = names.filter((m) => runs.some((r) => isCurve(r, m)));
   // A node selected on the canvas narrows the charts to the series it emitted.
   const node =
     selectedNode && run.flowSnapshot.nodes.some((n) => n.id === selectedNode) ? selectedNode : null;
   const metrics = node ? curves.filter((m) => m.startsWith(`${node}.`)) : curves;
   // The data engine's waits go under the loss, where a slow step is seen.
   const timelineUnder = metrics.find((m) => m.endsWith('.loss')) ?? metrics[0];
+  // Memoised per metric: a chart re-reads its series when the runs it is handed change.
+  const metricsKey = metrics.join('\n');
+  const runsOf = useMemo(
+    () =>
+      new Map(
+        metricsKey
+          .split('\n')
+          .map((metric) => [metric, runsForMetric(shown, run.id, metric, sources)] as const),
+      ),
+    [metricsKey, shown, run.id, sources],
+  );
   const sweepIds = (sweep ?? []).map((r) => r.id);
   const sweepShown = sweepIds.every((id) => ids.includes(id));
 
@@ -109,7 +136,12 @@ export function ChartsPanel({ run }: { run: RunRow }) {
       ) : null}
       <div className="fb-charts">
         {metrics.map((metric) => (
-          <MetricChart key={`${run.id}:${metric}`} metric={metric} runs={shown} settings={settings}>
+          <MetricChart
+            key={`${run.id}:${metric}`}
+            metric={metric}
+            runs={runsOf.get(metric) ?? shown}
+            settings={settings}
+          >
             {metric === timelineUnder ? (
               <WaitTimeline runId={run.id} startedAt={run.startedAt} finishedAt={run.finishedAt} />
             ) : null}

@@ -68,6 +68,8 @@ export function useRunActions() {
       backendChoice: original.backendChoice,
       cause: 'rerun',
       rerunOf: original.id,
+      // A re-run checks that the run reproduces: every node runs, none stands in from the cache.
+      cache: { use: false },
     });
   };
 
