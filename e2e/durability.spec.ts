@@ -83,6 +83,9 @@ test('two tabs start a run at once: each run is driven once, its points stored o
   const steps = { here: 100, there: 60 };
   await app.params.set('steps', steps.here);
   await other.params.set('steps', steps.there);
+  // Every node runs in each: which tab's data nodes would come from the cache is a race.
+  await app.toolbar.useCache.uncheck();
+  await other.toolbar.useCache.uncheck();
   await Promise.all([app.toolbar.run(), other.toolbar.run()]);
 
   for (const tab of [app, other]) {

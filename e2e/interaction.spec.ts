@@ -39,6 +39,8 @@ test('the context menu duplicates a node as one undoable edit, and opens from th
     /^Paste/,
     /^Duplicate/,
     /^Delete/,
+    /^Run to here/,
+    /^Run from here/,
   ]);
   await expect(menu.getByRole('menuitemcheckbox', { name: 'Bypass' })).toBeVisible();
   await menu.getByRole('menuitem', { name: 'Duplicate' }).click();

@@ -359,6 +359,9 @@ export async function importRunRecord(
     await db.runs.add(record.run);
     await putRunEntries(db, [record.run]);
     await addRunNodes(db, record.nodes);
+    // A deleted run's series may have stayed for a cached node linking to them
+    // (cache-links.ts): the run coming back brings its own, which replace them.
+    await deleteMetricsOfRuns(db, [record.run.id]);
     // As chunks of 2,048 points: 100,000 points are some fifty rows.
     await addMetrics(db, record.metrics);
     await addArtifacts(db, record.artifacts);

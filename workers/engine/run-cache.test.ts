@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { cacheStats, nodeCacheStore } from '../../src/db/node-cache';
 import { metricSeries } from '../../src/db/metrics';
-import { deleteRuns, readRunRecord } from '../../src/db/runs';
+import { deleteRuns, importRunRecord, readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, testDriverOptions } from './testing';
@@ -65,6 +65,9 @@ describe('the node-output cache across runs of the default example', () => {
     expect(loss.length).toBeGreaterThan(0);
     await deleteRuns(db, [first.run.id]);
     expect(await readRunRecord(db, first.run.id)).toBeUndefined();
+    expect(await metricSeries(db, first.run.id, 'train.loss')).toEqual(loss);
+    // Imported again, the run brings its own series, which take the place of those kept.
+    await importRunRecord(db, first);
     expect(await metricSeries(db, first.run.id, 'train.loss')).toEqual(loss);
   });
 
