@@ -12,6 +12,7 @@ const EXAMPLES = [
   'spirals-lr-sweep',
   'onnx-inference',
   'iris-table',
+  'digits-images',
 ];
 
 /** Ids of the nodes drawn, and those that overlap another or leave the canvas. */

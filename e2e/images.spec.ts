@@ -73,3 +73,24 @@ test('a zip with one class folder fails the node, saying why', async ({
     "image archive 'cats.zip' has one class folder (cats); a classifier needs two or more",
   );
 });
+
+test('the digits example opens with its images and trains to a sensible score', async ({
+  page,
+  toolbar,
+  runs,
+}) => {
+  await page.getByRole('button', { name: 'Examples', exact: true }).click();
+  await page
+    .getByRole('dialog', { name: 'Examples' })
+    .getByRole('button', { name: 'digits-images', exact: true })
+    .click();
+  await expect(toolbar.flowName).toHaveText('digits-images');
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: record } = await runs.exportRun();
+  expect(record.run.result.accuracy).toBeGreaterThan(0.8);
+  const heatMap = runs.detail.getByRole('table', { name: 'Confusion matrix: eval' });
+  await expect(heatMap.getByRole('rowheader')).toHaveText(
+    Array.from({ length: 10 }, (_, d) => String(d)),
+  );
+});

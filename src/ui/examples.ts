@@ -2,11 +2,13 @@
  * The examples gallery: flows that ship with Flowbench. An example may come
  * with run parameters already typed (the sweep example's list of learning
  * rates) and with files its params refer to by digest (the ONNX example's
- * model, the table example's CSV), which are stored in the browser when the example opens.
+ * model, the table example's CSV, the digits example's images), which are stored in the browser when the example opens.
  */
 import type { FlowDocument } from '../core/flow/document';
 import { flowDocumentSchema } from '../core/flow/document';
 import blobsSignModel from '../examples/blobs-sign.onnx?url';
+import digitsZip from '../examples/digits.zip?url';
+import digitsImages from '../examples/digits-images.flow.json';
 import irisCsv from '../examples/iris.csv?url';
 import irisTable from '../examples/iris-table.flow.json';
 import onnxInference from '../examples/onnx-inference.flow.json';
@@ -33,6 +35,10 @@ export const examples: readonly Example[] = [
   {
     doc: flowDocumentSchema.parse(irisTable),
     files: [{ name: 'iris.csv', url: irisCsv, mediaType: 'text/csv' }],
+  },
+  {
+    doc: flowDocumentSchema.parse(digitsImages),
+    files: [{ name: 'digits.zip', url: digitsZip, mediaType: 'application/zip' }],
   },
 ];
 

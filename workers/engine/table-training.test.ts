@@ -56,7 +56,7 @@ async function run(flow: FlowDocument, files: NodeFile[], inputs: Record<string,
   return { result, metrics, errors, artifacts };
 }
 
-describe('tables trained on the real runtime (WASM)', () => {
+describe('tables and images trained on the real runtime (WASM)', () => {
   it('the iris example trains to a good held-out accuracy and keeps its confusion matrix', async () => {
     const csv = new Uint8Array(readFileSync('src/examples/iris.csv'));
     const flow = flowDocumentSchema.parse(
@@ -74,6 +74,27 @@ describe('tables trained on the real runtime (WASM)', () => {
     expect(confusion.classes).toEqual(['setosa', 'versicolor', 'virginica']);
     // Stratified: 15 of each species held out.
     expect(confusion.matrix.map((row) => row.reduce((a, b) => a + b, 0))).toEqual([15, 15, 15]);
+  }, 60_000);
+
+  it('the digits example (a zip of images) trains to a sensible held-out accuracy', async () => {
+    const zip = new Uint8Array(readFileSync('src/examples/digits.zip'));
+    const flow = flowDocumentSchema.parse(
+      JSON.parse(readFileSync('src/examples/digits-images.flow.json', 'utf8')),
+    );
+    const file = { ...(await stored('digits.zip', zip)), mediaType: 'application/zip' };
+    expect(flow.nodes.find((n) => n.id === 'data')?.params.file).toBe(file.digest);
+    const { result, metrics, errors, artifacts } = await run(flow, [file], { epochs: 30, seed: 0 });
+    expect(errors).toEqual({});
+    const loss = metrics.get('train.loss')!;
+    expect(loss.at(-1)!).toBeLessThan(loss[0]! / 3);
+    // Ten digits, so chance is 0.1.
+    expect(result.outputs.accuracy).toBeGreaterThan(0.8);
+    const confusion = readConfusion(artifacts.get('eval.confusion-matrix')!)!;
+    expect(confusion.classes).toEqual(['0', '1', '2', '3', '4', '5', '6', '7', '8', '9']);
+    // Stratified: 12 of each digit held out.
+    expect(confusion.matrix.map((row) => row.reduce((a, b) => a + b, 0))).toEqual(
+      Array(10).fill(12),
+    );
   }, 60_000);
 
   it('a regression table trains on Huber loss to a high R²', async () => {
