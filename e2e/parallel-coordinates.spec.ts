@@ -47,3 +47,44 @@ test('brushing an axis filters the Runs table; clearing restores it', async ({
   await expect(runs.count).toHaveText('3 runs');
   await expect(alerts.all).toHaveCount(0);
 });
+
+test('parameter importance ranks the swept params for a metric, with a scatter of each', async ({
+  page,
+  params,
+  runs,
+  alerts,
+}) => {
+  const pc = new ParallelCoordinates(page);
+  await params.set('lr', '0.05, 0.3');
+  await params.set('seed', '0..1');
+  await params.set('steps', 10);
+  await params.runSweep();
+  await expect(runs.rows).toHaveCount(4);
+  for (const row of await runs.rows.all()) await runs.expectStatus(row, 'ok');
+  await runs.select(runs.newest);
+
+  // The flow's result first: a bar per swept param, its importance and correlation.
+  await expect(pc.importanceFor).toHaveValue('result:accuracy');
+  const ranking = pc.ranking('accuracy');
+  await expect(ranking).toHaveCount(2);
+  const shares = (await ranking.allInnerTexts()).map((text) => {
+    const match = /^(lr|seed)\s*([01]\.\d\d) · r −?[01]\.\d\d$/.exec(
+      text.replace(/\s+/g, ' ').trim(),
+    );
+    expect(match, text).not.toBeNull();
+    return Number(match![2]);
+  });
+  expect(shares[0]).toBeGreaterThanOrEqual(shares[1]!);
+  expect(shares[0]! + shares[1]!).toBeCloseTo(1, 1);
+
+  // The top param's scatter, a dot per run; picking the other shows it instead.
+  const [top, other] = (await ranking.allInnerTexts()).map((t) => t.trim().split(/\s/)[0]!);
+  await expect(pc.scatter('accuracy', top!)).toHaveAttribute('data-points', '4');
+  await ranking.filter({ hasText: other! }).getByRole('button').click();
+  await expect(pc.scatter('accuracy', other!)).toHaveAttribute('data-points', '4');
+
+  // Another metric: the final loss.
+  await pc.importanceFor.selectOption({ label: 'train.loss' });
+  await expect(pc.ranking('train.loss')).toHaveCount(2);
+  await expect(alerts.all).toHaveCount(0);
+});

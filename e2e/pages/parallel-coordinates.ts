@@ -15,6 +15,9 @@ export class ParallelCoordinates {
   readonly colourBy: Locator;
   /** Every axis, left to right: a group named `Axis <name>`. */
   readonly axes: Locator;
+  /** Beside them: which params drive a chosen metric (`Importance for`). */
+  readonly importance: Locator;
+  readonly importanceFor: Locator;
 
   constructor(private readonly page: Page) {
     this.root = page
@@ -25,6 +28,20 @@ export class ParallelCoordinates {
     this.summary = this.root.getByRole('status', { name: 'Brushed runs' });
     this.colourBy = this.root.getByLabel('Colour by');
     this.axes = this.root.getByRole('group', { name: /^Axis / });
+    this.importance = this.root.getByRole('region', { name: 'Parameter importance' });
+    this.importanceFor = this.importance.getByRole('combobox', { name: 'Importance for' });
+  }
+
+  /** The params ranked for `metric`, most important first: `lr 0.93 · r −0.81`. */
+  ranking(metric: string): Locator {
+    return this.importance
+      .getByRole('list', { name: `Importance for ${metric}` })
+      .getByRole('listitem');
+  }
+
+  /** The scatter of `metric` against `param`, `data-points` dots on it. */
+  scatter(metric: string, param: string): Locator {
+    return this.importance.getByRole('img', { name: `Scatter: ${metric} against ${param}` });
   }
 
   axis(name: string): Locator {

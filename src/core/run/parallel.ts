@@ -47,8 +47,8 @@ export interface AxisScale {
 /** A brush: the part of an axis kept, as fractions of its height (low ≤ high). */
 export type Brush = readonly [low: number, high: number];
 
-/** A run's raw value on `key`, before any scale: a number, or text for a category. */
-function rawValue(run: ParallelRun, key: string): number | string | undefined {
+/** A run's raw value on axis `key`, before any scale: a number, or text for a category. */
+export function rawValue(run: ParallelRun, key: string): number | string | undefined {
   const [source, name = ''] = splitKey(key);
   const value =
     source === 'seed'

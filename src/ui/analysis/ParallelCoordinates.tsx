@@ -26,6 +26,7 @@ import { formatValue } from '../runs/format';
 import { useRunList } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { useFinals } from './finals';
+import { ParamImportance } from './ParamImportance';
 import './analysis.css';
 
 const HEIGHT = 240;
@@ -344,6 +345,7 @@ export function ParallelCoordinates({ run }: { run: RunRow }) {
           ))}
         </fieldset>
       )}
+      <ParamImportance runs={runs} axes={allAxes} />
     </section>
   );
 }
