@@ -2,7 +2,8 @@
  * Which rows of a long table are in view: the table renders only those (and
  * a few either side), with spacer rows standing in for the rest, so a table of
  * ten thousand runs costs what forty cost. Rows have one height, measured
- * from a rendered row; the scroll container is an ancestor of the table.
+ * from a rendered row (any element with `data-index`: a table's rows, a
+ * chart's lanes); the scroll container is an ancestor of them.
  * Small and fixed-height on purpose: the runs table needs no more.
  */
 import { useLayoutEffect, useState, type RefObject } from 'react';
@@ -43,7 +44,7 @@ export function useVirtualRows(
           scroller.getBoundingClientRect().top +
           scroller.scrollTop
         : 0;
-      const sample = rows?.querySelector<HTMLElement>('tr[data-index]');
+      const sample = rows?.querySelector<HTMLElement>('[data-index]');
       const rowPx = sample?.offsetHeight || GUESS_PX;
       const next = { top: scroller.scrollTop - offset, height: scroller.clientHeight, rowPx };
       setView((held) =>
