@@ -1,7 +1,13 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { bytesDigest, lookUp, valueBytes, type CacheEntry } from '../core/cache';
-import { cacheKeysByUse, cacheStats, clearCache, nodeCacheStore } from './node-cache';
+import {
+  cacheKeysByUse,
+  cacheStats,
+  clearCache,
+  liveCacheStats,
+  nodeCacheStore,
+} from './node-cache';
 import { readFileSync } from 'node:fs';
 import { restoreFixtureDb, type DbFixture } from './fixtures/restore';
 import { FlowbenchDb } from './schema';
@@ -90,5 +96,32 @@ describe('the node-output cache store', () => {
     expect(await cacheStats(db)).toEqual({ entries: 0, bytes: 0 });
     await nodeCacheStore(db, { budgetBytes: () => 1000 }).write(await entry('a', 10));
     expect(await cacheStats(db)).toEqual({ entries: 1, bytes: 10 });
+  });
+});
+
+describe('the cache size, live', () => {
+  it('is told at once, then again after entries are stored or cleared, at most once a period', async () => {
+    const store = open(10_000);
+    const seen: { entries: number; bytes: number }[] = [];
+    const waitFor = async (entries: number) => {
+      for (let i = 0; i < 300; i++) {
+        if (seen.at(-1)?.entries === entries) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`the size never said ${entries}: ${JSON.stringify(seen.at(-1))}`);
+    };
+    const watch = liveCacheStats(db, 50).subscribe({ next: (stats) => seen.push(stats) });
+    try {
+      await waitFor(0);
+      for (const key of ['a', 'b', 'c', 'd', 'e']) await store.write(await entry(key, 10));
+      await waitFor(5);
+      // Five stores, read again far fewer times than once per store.
+      expect(seen.length).toBeLessThan(6);
+      expect(seen.at(-1)).toEqual({ entries: 5, bytes: 50 });
+      await clearCache(db);
+      await waitFor(0);
+    } finally {
+      watch.unsubscribe();
+    }
   });
 });

@@ -12,7 +12,8 @@
  */
 import type { CacheEntry, NodeCacheStore } from '../core/cache';
 import type { NodeCacheRow } from '../core/records/node-cache';
-import { live, type Live } from './live';
+import { Dexie } from 'dexie';
+import type { Live } from './live';
 import type { FlowbenchDb } from './schema';
 
 /** What the cache holds: entries and their bytes. */
@@ -31,6 +32,9 @@ export interface NodeCacheOptions {
 /** The share of the browser's storage quota the cache may take by default. */
 export const CACHE_QUOTA_SHARE = 0.25;
 
+/** How long a store keeps the budget it asked for, and its reading of what the cache holds. */
+const BUDGET_KEPT_MS = 10_000;
+
 /** The budget where the browser does not say its quota. */
 export const FALLBACK_CACHE_BYTES = 256 * 1024 * 1024;
 
@@ -45,6 +49,18 @@ export async function quotaShareBudget(share = CACHE_QUOTA_SHARE): Promise<numbe
 /** The store core's executor asks, over this database. */
 export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): NodeCacheStore {
   const now = options.now ?? Date.now;
+  // A run of a thousand nodes stores a thousand entries: asking the browser's estimate and
+  // reading the whole index to evict, at every one, made each store cost more than the last.
+  // The budget is asked again after BUDGET_KEPT_MS; the index is read to evict only when what
+  // this store has written since its last reading may pass the budget (or that reading is old:
+  // other tabs write too).
+  let budget: { bytes: number; at: number } | null = null;
+  let kept: { bytes: number; at: number } | null = null;
+  const budgetBytes = async () => {
+    if (budget === null || now() - budget.at > BUDGET_KEPT_MS)
+      budget = { bytes: await options.budgetBytes(), at: now() };
+    return budget.bytes;
+  };
   return {
     read: (key) =>
       db.transaction('rw', db.nodeCache, async () => {
@@ -55,13 +71,15 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
       }),
     async write(entry) {
       const size = sizeOf(entry);
-      const budget = await options.budgetBytes();
-      if (size > budget) return; // it would evict everything and still not fit
+      const bytes = await budgetBytes();
+      if (size > bytes) return; // it would evict everything and still not fit
       const at = now();
       await db.transaction('rw', db.nodeCache, async () => {
         if ((await db.nodeCache.where('key').equals(entry.key).count()) > 0) return;
         await db.nodeCache.add({ ...rowOf(entry), size, createdAt: at, usedAt: at });
-        await evict(db, budget);
+        if (kept === null || kept.bytes + size > bytes || at - kept.at > BUDGET_KEPT_MS)
+          kept = { bytes: await evict(db, bytes), at };
+        else kept = { ...kept, bytes: kept.bytes + size };
       });
     },
     drop: (key) => db.nodeCache.delete(key),
@@ -70,9 +88,9 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
 
 /**
  * Evict least recently used entries until what is kept fits `budget`. Call
- * inside a transaction over `nodeCache`.
+ * inside a transaction over `nodeCache`. Resolves with the bytes kept.
  */
-async function evict(db: FlowbenchDb, budget: number): Promise<void> {
+async function evict(db: FlowbenchDb, budget: number): Promise<number> {
   const order: { key: string; size: number }[] = [];
   let total = 0;
   await db.nodeCache.orderBy('[usedAt+size]').eachKey((index, cursor) => {
@@ -87,6 +105,7 @@ async function evict(db: FlowbenchDb, budget: number): Promise<void> {
     total -= size;
   }
   if (gone.length > 0) await db.nodeCache.bulkDelete(gone);
+  return total;
 }
 
 /** How many entries the cache holds and their bytes, read from the index alone. */
@@ -99,9 +118,67 @@ export async function cacheStats(db: FlowbenchDb): Promise<CacheStats> {
   return stats;
 }
 
-/** `cacheStats`, read again whenever an entry is stored, used, evicted or cleared (by any tab). */
-export function liveCacheStats(db: FlowbenchDb): Live<CacheStats> {
-  return live(() => cacheStats(db));
+/** The least time between two reads of the cache's size while its entries change. */
+export const STATS_REREAD_MS = 1_000;
+
+/**
+ * `cacheStats`, read again when an entry is stored, used, evicted or cleared
+ * (by any tab), at most every `rereadMs`. A live read of the size read the
+ * whole index again on each entry stored: a run of a thousand nodes stores a
+ * thousand, and the page spent hundreds of milliseconds at a time reading.
+ * A change is noticed from Dexie's mutation event alone, which reads nothing.
+ */
+export function liveCacheStats(
+  db: FlowbenchDb,
+  rereadMs: number = STATS_REREAD_MS,
+): Live<CacheStats> {
+  return {
+    subscribe(observer) {
+      const prefix = `idb://${db.name}/nodeCache/`;
+      let closed = false;
+      let lastRead = -Infinity;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let reading = false;
+      let changedMeanwhile = false;
+      const schedule = () => {
+        if (closed || timer !== undefined) return;
+        if (reading) {
+          changedMeanwhile = true;
+          return;
+        }
+        timer = setTimeout(read, Math.max(0, lastRead + rereadMs - Date.now()));
+      };
+      const read = () => {
+        timer = undefined;
+        reading = true;
+        lastRead = Date.now();
+        cacheStats(db)
+          .then(
+            (stats) => !closed && observer.next?.(stats),
+            (error: unknown) => !closed && observer.error?.(error),
+          )
+          .finally(() => {
+            reading = false;
+            if (changedMeanwhile) {
+              changedMeanwhile = false;
+              schedule();
+            }
+          });
+      };
+      const mutated = (parts: Record<string, unknown>) => {
+        if (Object.keys(parts).some((part) => part.startsWith(prefix))) schedule();
+      };
+      Dexie.on.storagemutated.subscribe(mutated);
+      schedule();
+      return {
+        unsubscribe() {
+          closed = true;
+          clearTimeout(timer);
+          Dexie.on.storagemutated.unsubscribe(mutated);
+        },
+      };
+    },
+  };
 }
 
 /** Empty the cache (runs and their records stay as they are). */
