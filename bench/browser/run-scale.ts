@@ -99,14 +99,19 @@ async function waitForOk(
   timeout: number,
   log: (line: string) => void = () => undefined,
 ): Promise<void> {
-  // A CSS selector, not a role: Playwright's role query walks the page's accessibility tree on
-  // the page's own thread, and with a thousand nodes on the canvas each poll was a long task of
-  // its own that the Long Tasks API charged to the app.
-  const count = page.locator('[role="status"][aria-label="Run count"]');
+  // The browser's own querySelector, not a locator: Playwright's selector engines run in
+  // JavaScript on the page's thread and walk the whole page, and with a thousand nodes on the
+  // canvas each poll was a long task of its own that the Long Tasks API charged to the app.
+  const count = {
+    textContent: () =>
+      page.evaluate(
+        () => document.querySelector('[role="status"][aria-label="Run count"]')?.textContent ?? '',
+      ),
+  };
   const started = performance.now();
   let told = started;
   for (;;) {
-    const text = ((await count.textContent()) ?? '').replace(/,/g, '');
+    const text = (await count.textContent()).replace(/,/g, '');
     const [runs, shown] = [...text.matchAll(/\d+/g)].map((m) => Number(m[0]));
     if (runs === total && (shown ?? runs) === total) return;
     const now = performance.now();
