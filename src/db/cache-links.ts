@@ -9,7 +9,10 @@
  * once per delete however many runs it deletes; a delete is rare and a
  * person waits for it anyway.
  */
+import { parsePortRef } from '../core/flow/document';
 import type { RunId } from '../core/run/record';
+import { metricNames } from './metrics';
+import { runNodes } from './run-nodes';
 import type { FlowbenchDb } from './schema';
 
 /** The runs among `ids` whose series something outside `ids` still links to. */
@@ -27,4 +30,43 @@ export async function linkedRuns(db: FlowbenchDb, ids: readonly RunId[]): Promis
       if (deleting.has(row.cachedFrom!.runId)) linked.add(row.cachedFrom!.runId);
     });
   return linked;
+}
+
+/**
+ * Metric series kept for runs that are gone and that nothing links to any
+ * more (their last linking run was deleted, or the cache was cleared): found
+ * from the metrics' `runId` index alone and deleted. Call inside a
+ * transaction over `runs`, `runNodes`, `metrics` and `nodeCache`.
+ */
+export async function dropUnlinkedSeries(db: FlowbenchDb): Promise<void> {
+  const owners = (await db.metrics.orderBy('runId').uniqueKeys()) as RunId[];
+  const present = await db.runs.bulkGet(owners);
+  const gone = owners.filter((_, i) => present[i] === undefined);
+  if (gone.length === 0) return;
+  const linked = await linkedRuns(db, gone);
+  const unlinked = gone.filter((id) => !linked.has(id));
+  if (unlinked.length > 0) await db.metrics.where('runId').anyOf(unlinked).delete();
+}
+
+/** A run's series as its charts and comparisons read them. */
+export interface SeriesOfRun {
+  /** Every metric the run has, its cached nodes' included. */
+  readonly names: readonly string[];
+  /** The run whose stored points are `name`'s: the source run for a cached node's series. */
+  runOf(name: string): RunId;
+}
+
+/** `runId`'s series, a cached node's read from the run that computed it (`cachedFrom`). */
+export async function seriesOfRun(db: FlowbenchDb, runId: RunId): Promise<SeriesOfRun> {
+  const sources = new Map<string, RunId>();
+  for (const row of await runNodes(db, runId))
+    if (row.status === 'cached' && row.cachedFrom) sources.set(row.node, row.cachedFrom.runId);
+  const names = new Set(await metricNames(db, runId));
+  for (const source of new Set(sources.values()))
+    for (const name of await metricNames(db, source))
+      if (sources.get(parsePortRef(name).node) === source) names.add(name);
+  return {
+    names: [...names].sort(),
+    runOf: (name) => sources.get(parsePortRef(name).node) ?? runId,
+  };
 }

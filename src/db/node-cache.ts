@@ -13,6 +13,7 @@
 import type { CacheEntry, NodeCacheStore } from '../core/cache';
 import type { NodeCacheRow } from '../core/records/node-cache';
 import { Dexie } from 'dexie';
+import { dropUnlinkedSeries } from './cache-links';
 import type { Live } from './live';
 import type { FlowbenchDb } from './schema';
 
@@ -181,9 +182,15 @@ export function liveCacheStats(
   };
 }
 
-/** Empty the cache (runs and their records stay as they are). */
+/**
+ * Empty the cache (runs and their records stay as they are); series kept
+ * only for an entry, of runs since deleted, go with it.
+ */
 export function clearCache(db: FlowbenchDb): Promise<void> {
-  return db.nodeCache.clear();
+  return db.transaction('rw', [db.nodeCache, db.runs, db.runNodes, db.metrics], async () => {
+    await db.nodeCache.clear();
+    await dropUnlinkedSeries(db);
+  });
 }
 
 /** The keys of the entries, least recently used first. */

@@ -13,7 +13,7 @@ import { addArtifacts, artifactsOfRun, deleteArtifactsOfRuns } from './artifacts
 import { addIntervals, deleteIntervalsOfRuns, runIntervals } from './intervals';
 import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
 import { addRunNodes, deleteNodesOfRuns, interruptUnfinishedNodes, runNodes } from './run-nodes';
-import { linkedRuns } from './cache-links';
+import { dropUnlinkedSeries, linkedRuns } from './cache-links';
 import type { FlowbenchDb } from './schema';
 import { entryChanges, type RunEntry } from '../core/run/run-entry';
 import {
@@ -389,5 +389,7 @@ export async function deleteRuns(db: FlowbenchDb, ids: readonly RunId[]): Promis
     await deleteIntervalsOfRuns(db, ids);
     await db.runs.bulkDelete(ids as RunId[]);
     await deleteRunEntries(db, ids);
+    // Series kept earlier for a link that this delete removed go now.
+    await dropUnlinkedSeries(db);
   });
 }

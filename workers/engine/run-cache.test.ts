@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FlowDocument } from '../../src/core/flow/document';
-import { cacheStats, nodeCacheStore } from '../../src/db/node-cache';
+import { seriesOfRun } from '../../src/db/cache-links';
+import { cacheStats, clearCache, nodeCacheStore } from '../../src/db/node-cache';
 import { metricSeries } from '../../src/db/metrics';
 import { deleteRuns, importRunRecord, readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
@@ -69,6 +70,19 @@ describe('the node-output cache across runs of the default example', () => {
     // Imported again, the run brings its own series, which take the place of those kept.
     await importRunRecord(db, first);
     expect(await metricSeries(db, first.run.id, 'train.loss')).toEqual(loss);
+
+    // The second run's charts and comparisons read its training's series from the first run.
+    const series = await seriesOfRun(db, second.run.id);
+    expect(series.names).toContain('train.loss');
+    expect(series.runOf('train.loss')).toBe(first.run.id);
+    expect(series.runOf('eval.accuracy')).toBe(second.run.id);
+
+    // Kept while anything links to them; gone once nothing does.
+    await deleteRuns(db, [first.run.id]);
+    await clearCache(db);
+    expect(await metricSeries(db, first.run.id, 'train.loss')).toEqual(loss);
+    await deleteRuns(db, [second.run.id]);
+    expect(await metricSeries(db, first.run.id, 'train.loss')).toEqual([]);
   });
 
   it('runs to the training node without either evaluation, and from it recomputes what is below', async () => {

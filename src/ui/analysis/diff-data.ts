@@ -16,7 +16,8 @@ import {
 } from '../../core/run/diff';
 import { runValues } from '../../core/run/params';
 import type { RunId, RunRow } from '../../core/run/record';
-import { metricNames, metricSeriesColumns } from '../../db/metrics';
+import { seriesOfRun } from '../../db/cache-links';
+import { metricSeriesColumns } from '../../db/metrics';
 import { getRun } from '../../db/runs';
 import { db } from '../db';
 
@@ -35,15 +36,17 @@ export async function readRunDiff(first: RunId, second: RunId): Promise<RunDiffD
   const [older, newer] = first < second ? [first, second] : [second, first];
   const [a, b] = await Promise.all([getRun(db, older), getRun(db, newer)]);
   if (!a || !b) throw new Error(`Run ${(a ? newer : older).slice(-8)} is no longer stored`);
-  const names = [...new Set([...(await metricNames(db, a.id)), ...(await metricNames(db, b.id))])];
+  // A cached node's series are the run's that computed it.
+  const [sa, sb] = await Promise.all([seriesOfRun(db, a.id), seriesOfRun(db, b.id)]);
+  const names = [...new Set([...sa.names, ...sb.names])];
   const metrics = await Promise.all(
     names
       .sort()
       .map(async (name) =>
         diffMetric(
           name,
-          (await metricSeriesColumns(db, a.id, name)).value,
-          (await metricSeriesColumns(db, b.id, name)).value,
+          (await metricSeriesColumns(db, sa.runOf(name), name)).value,
+          (await metricSeriesColumns(db, sb.runOf(name), name)).value,
         ),
       ),
   );
