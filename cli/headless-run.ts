@@ -12,7 +12,6 @@ import 'fake-indexeddb/auto';
 import type { Catalog } from '../src/core/catalog/catalog';
 import { builtinCatalog } from '../src/core/nodes';
 import type { FlowDocument } from '../src/core/flow/document';
-import { inProcessProducers } from '../src/core/live/producer-host';
 import { toRunExport, type RunExport } from '../src/core/run/export';
 import type { RunId, RunStatus } from '../src/core/run/record';
 import { storeFile } from '../src/db/files';
@@ -24,6 +23,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { engineInfo, OrtRuntime } from '../workers/engine/ort-runtime';
 import { driveRun } from '../workers/engine/run-driver';
 import { cpuEngineLabel, loadOrt, type CliBackend } from './backend';
+import { threadProducers } from './producer-threads';
 import type { GivenFile } from './files';
 
 /** What a headless run reports as it goes. */
@@ -94,7 +94,7 @@ export async function runHeadless(
         Promise.resolve(
           new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
         ),
-      producers: inProcessProducers,
+      producers: threadProducers,
       now: () => Date.now(),
       setTimer: (fire, ms) => {
         const timer = setTimeout(fire, ms);

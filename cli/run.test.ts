@@ -73,7 +73,13 @@ describe('flowbench run', () => {
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
     expect(ended.stdout).toMatch(/ended ok/);
-    expect(importedRun(out).run).toMatchObject({ flow: name, status: 'ok' });
+    const record = importedRun(out);
+    expect(record.run).toMatchObject({ flow: name, status: 'ok' });
+    // A data engine's producers run in worker threads, as in Web Workers in the browser.
+    if (name === 'pendulum-world-model')
+      expect(record.nodes.find((node) => node.node === 'engine')?.logs).toContain(
+        'each in a worker thread of its own',
+      );
   });
 
   it('--file name=path picks a file for a file param, recorded by digest; --backend cpu runs on onnxruntime-node', async () => {
