@@ -1,5 +1,7 @@
 /** The outcome of each node of a run: every read and write of the run nodes table. */
+import { Dexie } from 'dexie';
 import type { RunId, RunNodeRow } from '../core/run/record';
+import { live, SharedLive, type Live } from './live';
 import type { FlowbenchDb } from './schema';
 
 /** Write node outcomes; a node's earlier row is replaced. */
@@ -12,9 +14,39 @@ export async function addRunNodes(db: FlowbenchDb, rows: readonly RunNodeRow[]):
   await db.runNodes.bulkAdd(rows);
 }
 
-/** The node rows of a run, by node id. */
+/**
+ * The node rows of a run, by node id. Read as a range of the primary key, not
+ * on the `runId` index: a live read of an index's rows watches each row's key
+ * one by one, and a run of a thousand nodes is read again at every batch.
+ */
 export function runNodes(db: FlowbenchDb, runId: RunId): Promise<RunNodeRow[]> {
-  return db.runNodes.where('runId').equals(runId).toArray();
+  return db.runNodes
+    .where('[runId+node]')
+    .between([runId, Dexie.minKey], [runId, Dexie.maxKey], true, true)
+    .toArray();
+}
+
+const sharedNodeReads = new WeakMap<FlowbenchDb, Map<RunId, SharedLive<RunNodeRow[]>>>();
+
+/**
+ * A run's node rows, live, read once for every view that watches them (the
+ * canvas, the node timings and the timeline all do, for the selected run).
+ */
+export function liveRunNodes(db: FlowbenchDb, runId: RunId): Live<RunNodeRow[]> {
+  let reads = sharedNodeReads.get(db);
+  if (!reads) {
+    reads = new Map();
+    sharedNodeReads.set(db, reads);
+  }
+  let read = reads.get(runId);
+  if (!read) {
+    read = new SharedLive(
+      () => live(() => runNodes(db, runId)),
+      () => reads.delete(runId),
+    );
+    reads.set(runId, read);
+  }
+  return read;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { MetricColumns } from '../../core/series/columns';
 import { runIntervals } from '../../db/intervals';
 import { live } from '../../db/live';
 import { liveMetricNamesOfRuns, liveMetricSeriesOfRuns } from '../../db/metrics-live';
-import { runNodes } from '../../db/run-nodes';
+import { liveRunNodes } from '../../db/run-nodes';
 import { getRun, runsByIds } from '../../db/runs';
 import { liveRunList } from '../../db/run-list';
 import type { RunEntry } from '../../core/run/run-entry';
@@ -33,8 +33,9 @@ export function useSelectedRun(): RunRow | undefined {
   return useRun(id);
 }
 
+/** A run's node outcomes, live; one read however many views watch the same run. */
 export function useRunNodes(id: RunId | null): RunNodeRow[] | undefined {
-  return useLive(() => live(() => (id ? runNodes(db, id) : [])), [id]);
+  return useLive(() => (id ? liveRunNodes(db, id) : live(() => [])), [id]);
 }
 
 /** Ids as one dependency: a new array with the same ids must not re-subscribe. */

@@ -1,0 +1,70 @@
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RunId, RunNodeRow } from '../core/run/record';
+import { liveRunNodes, putRunNodes, runNodes } from './run-nodes';
+import { FlowbenchDb } from './schema';
+
+const opened: FlowbenchDb[] = [];
+function freshDb(): FlowbenchDb {
+  const db = new FlowbenchDb(`flowbench-test-run-nodes-${crypto.randomUUID()}`);
+  opened.push(db);
+  return db;
+}
+afterEach(async () => {
+  for (const db of opened.splice(0)) await db.delete();
+});
+
+function outcome(runId: string, node: string, status: RunNodeRow['status']): RunNodeRow {
+  return {
+    runId: runId as RunId,
+    node,
+    status,
+    startedAt: null,
+    durationMs: null,
+    error: '',
+    logs: '',
+  };
+}
+
+describe("a run's node outcomes", () => {
+  it("are the run's rows alone, by node id", async () => {
+    const db = freshDb();
+    await putRunNodes(db, [
+      outcome('r2', 'b', 'ok'),
+      outcome('r1', 'b', 'ok'),
+      outcome('r1', 'a', 'error'),
+      outcome('r0', 'a', 'ok'),
+    ]);
+    expect((await runNodes(db, 'r1' as RunId)).map((row) => [row.node, row.status])).toEqual([
+      ['a', 'error'],
+      ['b', 'ok'],
+    ]);
+  });
+
+  it('are read once for every view watching the same run, a later view told them at once', async () => {
+    const db = freshDb();
+    await putRunNodes(db, [outcome('r1', 'a', 'running')]);
+    const first: RunNodeRow[][] = [];
+    const watch = liveRunNodes(db, 'r1' as RunId).subscribe({ next: (rows) => first.push(rows) });
+    try {
+      const waitFor = async (check: () => boolean) => {
+        for (let i = 0; i < 200 && !check(); i++)
+          await new Promise((resolve) => setTimeout(resolve, 10));
+        expect(check()).toBe(true);
+      };
+      await waitFor(() => first.length > 0);
+      const later: RunNodeRow[][] = [];
+      const second = liveRunNodes(db, 'r1' as RunId).subscribe({
+        next: (rows) => later.push(rows),
+      });
+      expect(later[0]).toBe(first.at(-1));
+      await putRunNodes(db, [outcome('r1', 'a', 'ok')]);
+      await waitFor(() => later.at(-1)?.[0]?.status === 'ok');
+      // Both views were told the one read's rows.
+      expect(first.at(-1)).toBe(later.at(-1));
+      second.unsubscribe();
+    } finally {
+      watch.unsubscribe();
+    }
+  });
+});
