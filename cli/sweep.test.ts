@@ -86,4 +86,40 @@ describe('flowbench sweep', () => {
     expect(empty.stderr).toContain("'steps': the range 3..1 is empty");
     expect(readdirSync(out)).toEqual([]);
   });
+
+  it('on Ctrl+C ends the running trials cancelled, with their records, starts no other, and exits 130', async () => {
+    const out = outDir();
+    const running = new Set<number>();
+    let interrupted = false;
+    const ended = await flowbench(
+      [
+        'sweep',
+        spirals,
+        '--param',
+        'seed=0..2',
+        '--param',
+        'steps=100000',
+        '--parallel',
+        '2',
+        '--out',
+        out,
+        '--json',
+      ],
+      (line, child) => {
+        const event = JSON.parse(line) as { event: string; trial?: number; done?: number };
+        if (event.event === 'progress' && (event.done ?? 0) >= 5) running.add(event.trial!);
+        // Once both running trials have trained a little, as a person would press it mid-sweep.
+        if (!interrupted && running.size === 2) {
+          interrupted = true;
+          child.kill('SIGINT');
+        }
+      },
+    );
+    expect(interrupted).toBe(true);
+    expect(ended.code).toBe(130);
+    const last = JSON.parse(ended.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    expect(last).toMatchObject({ event: 'sweep-finished', cancelled: 2, notRun: 1 });
+    const runs = importedRuns(out).map((record) => record.run);
+    expect(runs.map((run) => run.status)).toEqual(['cancelled', 'cancelled']);
+  });
 });

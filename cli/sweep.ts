@@ -70,6 +70,10 @@ async function runTrial(
 ): Promise<TrialEnd> {
   const child = spawn(process.execPath, [bin, ...trialArgs(sweep, trial)], {
     stdio: ['ignore', 'pipe', 'pipe'],
+    // A process group of its own: Ctrl+C in a terminal signals the whole foreground group, and a
+    // trial that got it twice (from the terminal and passed on by the sweep) would leave at once,
+    // unrecorded. The sweep alone passes it on, once.
+    detached: true,
   });
   children.add(child);
   // What the child's events said of its end.
