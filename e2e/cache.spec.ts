@@ -4,6 +4,7 @@
  * `Run to here` and `Clear cache`.
  */
 import { exampleNodes, expect, test } from './fixtures';
+import { RunRecord } from './pages/run-record';
 
 const aboveEval = ['data', 'split', 'model', 'train'] as const;
 
@@ -14,6 +15,7 @@ test('a run after changing only the evaluation takes everything above it from th
   runs,
   params,
   inspector,
+  page,
 }) => {
   test.slow(); // five runs of the default example
   await params.set('steps', 100);
@@ -35,6 +37,10 @@ test('a run after changing only the evaluation takes everything above it from th
   const train = warm.nodes.find((n) => n.node === 'train');
   expect(train).toMatchObject({ status: 'cached', cachedFrom: { runId: first.run.id } });
   expect(warm.nodes.find((n) => n.node === 'eval')?.status).toBe('ok');
+  // The run page says so too: its node timings name the run the training came from.
+  await expect(new RunRecord(page).nodeRow('train')).toContainText(
+    `cached from ${first.run.id.slice(-8)}`,
+  );
   // The cached training's loss is the first run's series, shown for this run too.
   await canvas.select('train');
   await expect(runs.chart('train.loss')).toHaveAttribute('data-points', '20');

@@ -40,9 +40,15 @@ export function findPort(
   return kind[side].find((p) => p.name === port);
 }
 
-/** Default params of a kind, as a new node gets them. */
+/**
+ * Default params of a kind, as a new node gets them. The `cache` switch is
+ * left out: `auto` when absent, it says how to run, not what to compute, and
+ * a flow written without it stays readable by a release that has no cache.
+ */
 export function defaultParams(kind: NodeKind): Record<string, number | string | boolean> {
   return Object.fromEntries(
-    Object.entries(kind.params).map(([name, spec]) => [name, spec.default]),
+    Object.entries(kind.params)
+      .filter(([name, spec]) => !(name === 'cache' && spec === cacheParam))
+      .map(([name, spec]) => [name, spec.default]),
   );
 }

@@ -6,7 +6,7 @@
  */
 import { useLayoutEffect, useMemo, useRef } from 'react';
 import type { RunNodeRow, RunRow } from '../../core/run/record';
-import { formatDuration, formatTime } from './format';
+import { formatDuration, formatTime, shortId } from './format';
 import { useRunNodes } from './queries';
 import { useVirtualRows } from './virtual-rows';
 import './run-record.css';
@@ -61,7 +61,18 @@ export function NodeTimings({ run }: { run: RunRow }) {
               <th scope="row" title={labels.get(node.node)}>
                 {node.node}
               </th>
-              <td>{node.status}</td>
+              <td>
+                {node.status}
+                {node.cachedFrom && (
+                  <span
+                    className="fb-muted"
+                    title={`From the cache: computed by run ${node.cachedFrom.runId}`}
+                  >
+                    {' '}
+                    from {shortId(node.cachedFrom.runId)}
+                  </span>
+                )}
+              </td>
               <td title={node.startedAt ? formatTime(node.startedAt) : undefined}>
                 {startOffset(run, node)}
               </td>
