@@ -6,6 +6,7 @@ import type { RunEntry } from '../../core/run/run-entry';
 import { sortableNames, type RunListQuery, type RunSortKey } from '../../core/run/run-list';
 import { deleteRuns, readRunRecord } from '../../db/runs';
 import { RunDiffButton } from '../analysis/RunDiff';
+import { ExportMetricsButtons } from '../analysis/ExportMetrics';
 import { db } from '../db';
 import { download } from '../files';
 import { useEditorStore } from '../store/context';
@@ -95,6 +96,7 @@ export function RunsToolbar({
       </select>
       <span className="fb-spacer" />
       <RunDiffButton picked={picked.map((r) => r.id)} />
+      <ExportMetricsButtons picked={picked.map((r) => r.id)} />
       <button type="button" disabled={picked.length === 0} onClick={() => void exportPicked()}>
         Export picked
       </button>
