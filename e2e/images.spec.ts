@@ -64,6 +64,7 @@ test('a zip with one class folder fails the node, saying why', async ({
   runs,
 }) => {
   await toolbar.importFile(fixtureFlowPath('images-stripes'));
+  await expect(toolbar.flowName).toHaveText('images-stripes');
   await canvas.select('data');
   await inspector.param('file').setInputFiles(await archive('cats.zip', ['cats']));
   await toolbar.run();

@@ -1,15 +1,10 @@
 /**
  * A file param in the inspector: pick a file, keep its bytes in the browser
- * (by digest) and its digest in the flow, and show what the file is — for a
- * `.onnx` model, its inputs and outputs with their shapes, or why it is not
- * a model.
+ * (by digest) and its digest in the flow, and show which file it is. What
+ * the file holds is shown by its node's own view, read by the engine (a
+ * model's card, a table's columns).
  */
 import type { FileParam } from '../../core/catalog/params';
-import {
-  describeValueInfo,
-  readOnnxSignature,
-  type OnnxSignature,
-} from '../../core/onnx/signature';
 import { formatBytes } from '../../core/programs/pool';
 import { findStoredFile, storeFile } from '../../db/files';
 import { live } from '../../db/live';
@@ -17,38 +12,6 @@ import { db } from '../db';
 import { useLive } from '../live';
 import { useEditorStore } from '../store/context';
 import './panels.css';
-
-type Described = { signature: OnnxSignature } | { problem: string } | null;
-
-/** What the file is, for a model param (`.onnx`); other files are described by their node's own view. */
-function describe(spec: FileParam, bytes: Uint8Array): Described {
-  if (spec.accept !== '.onnx') return null;
-  try {
-    return { signature: readOnnxSignature(bytes) };
-  } catch (error) {
-    return { problem: error instanceof Error ? error.message : String(error) };
-  }
-}
-
-function Signature({ signature }: { signature: OnnxSignature }) {
-  const list = (label: string, infos: OnnxSignature['inputs']) => (
-    <ul aria-label={label} className="fb-signature">
-      {infos.map((info) => (
-        <li key={info.name}>
-          <code>{info.name}</code> {describeValueInfo(info)}
-        </li>
-      ))}
-    </ul>
-  );
-  return (
-    <>
-      <small>Inputs</small>
-      {list('Model inputs', signature.inputs)}
-      <small>Outputs</small>
-      {list('Model outputs', signature.outputs)}
-    </>
-  );
-}
 
 export function FileParamField({
   id,
@@ -70,9 +33,9 @@ export function FileParamField({
       live(async () => {
         if (value === '') return null;
         const file = await findStoredFile(db, value);
-        return file ? { file, described: describe(spec, file.bytes) } : 'missing';
+        return file ?? 'missing';
       }),
-    [value, spec],
+    [value],
   );
   const pick = async (file: File | undefined) => {
     if (!file) return;
@@ -99,19 +62,9 @@ export function FileParamField({
           The file {value.slice(0, 19)}… is not stored in this browser: pick it again.
         </small>
       ) : !stored ? null : (
-        <>
-          <small data-testid="file-param-current">
-            {stored.file.name} · {formatBytes(stored.file.size)} ·{' '}
-            <code>{value.slice(0, 19)}…</code>
-          </small>
-          {stored.described === null ? null : 'signature' in stored.described ? (
-            <Signature signature={stored.described.signature} />
-          ) : (
-            <small className="fb-invalid" role="alert">
-              {stored.file.name}: {stored.described.problem}
-            </small>
-          )}
-        </>
+        <small data-testid="file-param-current">
+          {stored.name} · {formatBytes(stored.size)} · <code>{value.slice(0, 19)}…</code>
+        </small>
       )}
     </div>
   );

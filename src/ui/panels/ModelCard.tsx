@@ -1,34 +1,27 @@
 /**
  * The model node's file, as the engine read it: producer, IR version and
- * opsets, size, inputs and outputs with their types and shapes (symbolic
+ * opsets, inputs and outputs with their types and shapes (symbolic
  * dims by name), and how many nodes of each operator the graph has. The
  * page never decodes the model: it asks the engine (`describeModel`), so a
  * file that is not a model says so here, before a run.
  */
 import { useQuery } from '@tanstack/react-query';
 import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
-import { formatBytes } from '../../core/programs';
 import { useEngine } from '../engine/EngineContext';
 import './panels.css';
 
 function Values({ label, values }: { label: string; values: readonly OnnxValueInfo[] }) {
   return (
-    <table className="fb-table-columns" aria-label={label}>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Type and shape</th>
-        </tr>
-      </thead>
-      <tbody>
+    <>
+      <small>{label.replace('Model ', '').replace(/^./, (c) => c.toUpperCase())}</small>
+      <ul aria-label={label} className="fb-signature">
         {values.map((value) => (
-          <tr key={value.name}>
-            <th scope="row">{value.name}</th>
-            <td>{describeValueInfo(value)}</td>
-          </tr>
+          <li key={value.name}>
+            <code>{value.name}</code> {describeValueInfo(value)}
+          </li>
         ))}
-      </tbody>
-    </table>
+      </ul>
+    </>
   );
 }
 
@@ -43,9 +36,9 @@ export function ModelCard({ digest }: { digest: string }) {
   if (query.isPending) return <p className="fb-muted">Reading the model…</p>;
   if (query.isError)
     return (
-      <p className="fb-invalid" role="alert">
+      <small className="fb-invalid" role="alert">
         {query.error.message}
-      </p>
+      </small>
     );
   const card = query.data;
   const opsets = card.opsets
@@ -54,8 +47,7 @@ export function ModelCard({ digest }: { digest: string }) {
   return (
     <section className="fb-table" aria-label="Model card">
       <small>
-        {card.name} · {formatBytes(card.bytes)} · {card.producer || 'unknown producer'} · IR{' '}
-        {card.irVersion} · opset {opsets || 'none'}
+        {card.producer || 'unknown producer'} · IR {card.irVersion} · opset {opsets || 'none'}
       </small>
       <Values label="Model inputs" values={card.inputs} />
       <Values label="Model outputs" values={card.outputs} />
