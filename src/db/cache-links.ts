@@ -70,3 +70,17 @@ export async function seriesOfRun(db: FlowbenchDb, runId: RunId): Promise<Series
     runOf: (name) => sources.get(parsePortRef(name).node) ?? runId,
   };
 }
+
+/** Each cached node of runs `ids`: the run it is in, the node, and the run that computed it. */
+export async function cachedNodesOfRuns(
+  db: FlowbenchDb,
+  ids: readonly RunId[],
+): Promise<[run: RunId, node: string, source: RunId][]> {
+  if (ids.length === 0) return [];
+  const rows = await db.runNodes
+    .where('runId')
+    .anyOf([...ids])
+    .filter((row) => row.status === 'cached' && row.cachedFrom !== undefined)
+    .toArray();
+  return rows.map((row) => [row.runId, row.node, row.cachedFrom!.runId]);
+}

@@ -15,8 +15,13 @@ import type { RunId, RunRow } from '../../core/run/record';
 import { runValues } from '../../core/run/params';
 import { describeParams, differingParams } from '../../core/series/params';
 import { shortId } from '../runs/format';
-import { useGroupRuns, useMetricNamesOfRuns, useRunNodes, useRunsByIds } from '../runs/queries';
-import { cachedSources, isCachedSeries, runsForMetric } from './cached-series';
+import {
+  useCachedNodesOfRuns,
+  useGroupRuns,
+  useMetricNamesOfRuns,
+  useRunsByIds,
+} from '../runs/queries';
+import { cachedSources, isCachedSeries, runsForMetric, sourceRuns } from './cached-series';
 import { useEditor, useEditorStore } from '../store/context';
 import { ChartControls } from './ChartControls';
 import { MetricChart } from './MetricChart';
@@ -54,11 +59,14 @@ export function ChartsPanel({ run }: { run: RunRow }) {
   const ids = useMemo(() => [run.id, ...picked.filter((id) => id !== run.id)], [run.id, picked]);
   const rows = useRunsByIds(ids);
   const ownNames = useMetricNamesOfRuns(ids);
-  // The series of the selected run's cached nodes are the source runs'.
-  const nodes = useRunNodes(run.id);
-  const sourceKey = JSON.stringify([...cachedSources(nodes)]);
-  const sources = useMemo(() => new Map(JSON.parse(sourceKey) as [string, RunId][]), [sourceKey]);
-  const sourceIds = useMemo(() => [...new Set(sources.values())], [sources]);
+  // The series of the shown runs' cached nodes are the source runs'.
+  const cached = useCachedNodesOfRuns(ids);
+  const sourceKey = JSON.stringify(cached ?? []);
+  const sources = useMemo(
+    () => cachedSources(JSON.parse(sourceKey) as [RunId, string, RunId][]),
+    [sourceKey],
+  );
+  const sourceIds = useMemo(() => sourceRuns(sources), [sources]);
   const sourceNames = useMetricNamesOfRuns(sourceIds);
   const names = useMemo(
     () => [
@@ -103,9 +111,9 @@ export function ChartsPanel({ run }: { run: RunRow }) {
       new Map(
         metricsKey
           .split('\n')
-          .map((metric) => [metric, runsForMetric(shown, run.id, metric, sources)] as const),
+          .map((metric) => [metric, runsForMetric(shown, metric, sources)] as const),
       ),
-    [metricsKey, shown, run.id, sources],
+    [metricsKey, shown, sources],
   );
   const sweepIds = (sweep ?? []).map((r) => r.id);
   const sweepShown = sweepIds.every((id) => ids.includes(id));

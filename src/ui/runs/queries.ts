@@ -6,6 +6,7 @@ import { runIntervals } from '../../db/intervals';
 import { live } from '../../db/live';
 import { liveMetricNamesOfRuns, liveMetricSeriesOfRuns } from '../../db/metrics-live';
 import { liveRunNodes } from '../../db/run-nodes';
+import { cachedNodesOfRuns } from '../../db/cache-links';
 import { getRun, runsByIds } from '../../db/runs';
 import { liveRunList } from '../../db/run-list';
 import type { RunEntry } from '../../core/run/run-entry';
@@ -36,6 +37,14 @@ export function useSelectedRun(): RunRow | undefined {
 /** A run's node outcomes, live; one read however many views watch the same run. */
 export function useRunNodes(id: RunId | null): RunNodeRow[] | undefined {
   return useLive(() => (id ? liveRunNodes(db, id) : live(() => [])), [id]);
+}
+
+/** The cached nodes of runs `ids`, live: `[run, node, the run that computed it]`. */
+export function useCachedNodesOfRuns(
+  ids: readonly RunId[],
+): [run: RunId, node: string, source: RunId][] | undefined {
+  const key = idsKey(ids);
+  return useLive(() => live(() => cachedNodesOfRuns(db, idsOf(key))), [key]);
 }
 
 /** Ids as one dependency: a new array with the same ids must not re-subscribe. */
