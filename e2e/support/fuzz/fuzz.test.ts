@@ -82,6 +82,16 @@ describe('violations', () => {
     expect(violations(store({}))).toEqual([]);
   });
 
+  it("reads a cached node's series from the run that computed it", () => {
+    const cached = { ...node('b', 'cached'), cachedFrom: { runId: 'a', node: 'train' } };
+    const both = { runs: [run('a', 'ok'), run('b', 'ok')], nodes: [node('a', 'ok'), cached] };
+    expect(violations(store(both))).toEqual([]);
+    // Taken from a run whose series is short, the cached run's is short too.
+    expect(violations(store({ ...both, metrics: loss('a', [0.9]) }))).toContain(
+      'run b (ok) train.loss has 1 points, its 10 steps emit 2',
+    );
+  });
+
   it('names a run that never ended', () => {
     expect(violations(store({ runs: [run('a', 'queued')], nodes: [] }))).toEqual([
       'run a (queued) never ended (no lease)',

@@ -31,6 +31,8 @@ export interface StoredNodeRow {
   startedAt: string | null;
   durationMs: number | null;
   error: string;
+  /** A `cached` node's: the run (and node) that computed its outputs. */
+  cachedFrom?: { runId: string; node: string };
 }
 
 export interface StoredMetricRow {
@@ -58,7 +60,8 @@ export interface StoredState {
 }
 
 const finished = new Set(['ok', 'error', 'cancelled', 'abandoned']);
-const nodeDone = new Set(['ok', 'skipped']);
+/** A node an `ok` run may end with: run, skipped, or its outputs taken from the node-output cache. */
+const nodeDone = new Set(['ok', 'skipped', 'cached']);
 /** A train node emits its loss every 5 steps (the default flow). */
 const LOSS = 'train.loss';
 const LOSS_EVERY = 5;
@@ -126,6 +129,16 @@ function seriesOf(state: StoredState): Map<string, Map<string, StoredMetricRow[]
   }
   for (const names of byRun.values())
     for (const series of names.values()) series.sort((a, b) => a.step - b.step);
+  // A cached node emitted nothing in its run: its series are those of the run that computed it.
+  for (const node of state.nodes) {
+    const from = node.cachedFrom;
+    if (node.status !== 'cached' || !from) continue;
+    const names = byRun.get(node.runId) ?? new Map<string, StoredMetricRow[]>();
+    byRun.set(node.runId, names);
+    for (const [name, points] of byRun.get(from.runId) ?? [])
+      if (name.startsWith(`${from.node}.`))
+        names.set(`${node.node}.${name.slice(from.node.length + 1)}`, points);
+  }
   return byRun;
 }
 
