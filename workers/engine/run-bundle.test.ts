@@ -98,9 +98,7 @@ describe('run bundles', () => {
 
   it('refuse a zip that is not a bundle, naming what it lacks', async () => {
     const db = freshDb();
-    const zip = new Blob([
-      zipSync({ 'notes.txt': new Uint8Array([104, 105]) }),
-    ]);
+    const zip = new Blob([zipSync({ 'notes.txt': new Uint8Array([104, 105]) })]);
     await expect(importFile(db, 'notes.zip', zip)).rejects.toThrow(
       'notes.zip has no run.json: it is not a Flowbench run bundle',
     );
