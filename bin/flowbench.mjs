@@ -5,4 +5,9 @@ import { register } from 'tsx/esm/api';
 
 register();
 const { main } = await import('../cli/main.ts');
-process.exitCode = await main(process.argv.slice(2));
+const code = await main(process.argv.slice(2));
+// When main resolves the command has done its work and written its output (to a file or a pipe
+// Node writes synchronously on Linux and macOS). Leave now rather than when the event loop
+// drains: a queue client whose Redis went away keeps reconnecting, and would hold a stopped
+// worker for ever.
+process.exit(code);

@@ -42,6 +42,9 @@ import { describeTrial } from './trials';
 /** How often a trial's progress is published, at most, per node: the browser's live interval. */
 const LIVE_MS = DEFAULT_LIVE_INTERVAL_MS;
 
+/** How long Ctrl+C waits for the trials to be handed back before leaving anyway (their locks then run out). */
+const CLOSE_MS = 10_000;
+
 /** A positive integer option, or `bad-option`. */
 function positive(option: string, text: string): number {
   const n = Number(text);
@@ -212,7 +215,12 @@ export async function workerCommand(args: string[]): Promise<number> {
         if (stopping) process.exit(EXIT.cancelled);
         stopping = true;
         running.cancelAllJobs('the worker was stopped');
-        void running.close().finally(done);
+        // Closing hands the trials back through Redis; with Redis gone it would wait for ever.
+        const given = setTimeout(done, CLOSE_MS);
+        void running.close().finally(() => {
+          clearTimeout(given);
+          done();
+        });
       };
       process.on('SIGINT', stop);
       process.on('SIGTERM', stop);
