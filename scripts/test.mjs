@@ -2,52 +2,34 @@
 // package.json script of its own so that it can also be run alone. It stops
 // at the first phase that fails, with that phase's exit code, and ends with a
 // table of how long each phase took, so that a slow phase is seen where it
-// grows rather than guessed at. The static checks (typecheck, lint, format)
-// run at once — each is single-threaded, and on two cores the three take
-// about the time of the longest — with their output held and printed in
-// order; the rest run one after another: on two cores the end-to-end phase
-// needs both, and a phase beside it would make its timing-sensitive specs
-// flaky.
+// grows rather than guessed at. Phases run one after another, not at once: on
+// two cores the end-to-end phase needs both, and a phase beside it would make
+// its timing-sensitive specs flaky.
 import { spawn } from 'node:child_process';
 
-/** The phases, in the order they run: cheap and likely-to-fail first; a group runs at once. */
-const groups = [['typecheck', 'lint', 'format:check'], ['test:unit'], ['build'], ['test:e2e']];
-const phases = groups.flat();
+/** The phases, in the order they run: cheap and likely-to-fail first. */
+const phases = ['typecheck', 'lint', 'format:check', 'test:unit', 'build', 'test:e2e'];
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-/** The phases now running, so that a signal to this script reaches them too. */
-const current = new Set();
+/** The phase now running, so that a signal to this script reaches it too. */
+let current = null;
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'])
   process.on(signal, () => {
-    // Pass it on to the phases we started (and only those), then leave as they do.
-    const running = [...current].filter((child) => child.exitCode === null);
-    if (running.length > 0) for (const child of running) child.kill(signal);
+    // Pass it on to the phase we started (and only that one), then leave as it does.
+    if (current?.exitCode === null) current.kill(signal);
     else process.exit(128 + signalNumber(signal));
   });
 
-/**
- * Runs `npm run <phase>`; resolves with its exit code (128 + n for a signal)
- * and, when `held`, its output, to print once the group is done.
- */
-function run(phase, held) {
+/** Runs `npm run <phase>`; resolves with its exit code (128 + n for a signal). */
+function run(phase) {
   return new Promise((resolve) => {
-    const child = spawn(npm, ['run', '--silent', phase], {
-      stdio: held ? ['inherit', 'pipe', 'pipe'] : 'inherit',
+    current = spawn(npm, ['run', '--silent', phase], { stdio: 'inherit' });
+    current.on('error', (error) => {
+      console.error(`could not start ${phase}: ${error.message}`);
+      resolve(1);
     });
-    current.add(child);
-    const output = [];
-    child.stdout?.on('data', (chunk) => output.push(chunk));
-    child.stderr?.on('data', (chunk) => output.push(chunk));
-    const done = (code) => {
-      current.delete(child);
-      resolve({ code, output: Buffer.concat(output).toString() });
-    };
-    child.on('error', (error) => {
-      output.push(Buffer.from(`could not start ${phase}: ${error.message}\n`));
-      done(1);
-    });
-    child.on('close', (code, signal) => done(code ?? 128 + signalNumber(signal)));
+    current.on('exit', (code, signal) => resolve(code ?? 128 + signalNumber(signal)));
   });
 }
 
@@ -64,22 +46,15 @@ function clock(ms) {
 const times = [];
 let failed = null;
 const start = performance.now();
-for (const group of groups) {
-  const held = group.length > 1;
-  if (!held) console.log(`\n── ${group[0]} ──`);
-  const ran = await Promise.all(
-    group.map(async (phase) => {
-      const began = performance.now();
-      const { code, output } = await run(phase, held);
-      return { phase, ms: performance.now() - began, code, output };
-    }),
-  );
-  for (const { phase, ms, code, output } of ran) {
-    if (held) process.stdout.write(`\n── ${phase} ──\n${output}`);
-    times.push({ phase, ms, code });
-    failed ??= code === 0 ? null : { phase, code };
+for (const phase of phases) {
+  console.log(`\n── ${phase} ──`);
+  const began = performance.now();
+  const code = await run(phase);
+  times.push({ phase, ms: performance.now() - began, code });
+  if (code !== 0) {
+    failed = { phase, code };
+    break;
   }
-  if (failed) break;
 }
 const total = performance.now() - start;
 
