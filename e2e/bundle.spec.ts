@@ -9,17 +9,11 @@ import { unzipSync, zipSync } from 'fflate';
 import { expect, test } from './fixtures';
 
 test('a bundle carries a table run to a fresh profile, where Re-run reproduces it', async ({
-  page,
   toolbar,
   runs,
   openFreshApp,
 }) => {
-  await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  await page
-    .getByRole('dialog', { name: 'Examples' })
-    .getByRole('button', { name: 'iris-table', exact: true })
-    .click();
-  await expect(toolbar.flowName).toHaveText('iris-table');
+  await toolbar.openExample('iris-table');
   await toolbar.run();
   await runs.expectStatus(runs.newest, 'ok');
   const originalId = await runs.idOf(runs.newest);
@@ -47,16 +41,11 @@ test('a bundle carries a table run to a fresh profile, where Re-run reproduces i
 });
 
 test('a bundle whose file was changed is refused whole, naming the entry', async ({
-  page,
   toolbar,
   runs,
   openFreshApp,
 }) => {
-  await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  await page
-    .getByRole('dialog', { name: 'Examples' })
-    .getByRole('button', { name: 'iris-table', exact: true })
-    .click();
+  await toolbar.openExample('iris-table');
   await toolbar.run();
   await runs.expectStatus(runs.newest, 'ok');
   const bundle = await runs.exportBundle();

@@ -76,16 +76,10 @@ test('a zip with one class folder fails the node, saying why', async ({
 });
 
 test('the digits example opens with its images and trains to a sensible score', async ({
-  page,
   toolbar,
   runs,
 }) => {
-  await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  await page
-    .getByRole('dialog', { name: 'Examples' })
-    .getByRole('button', { name: 'digits-images', exact: true })
-    .click();
-  await expect(toolbar.flowName).toHaveText('digits-images');
+  await toolbar.openExample('digits-images');
   await toolbar.run();
   await runs.expectStatus(runs.newest, 'ok');
   const { json: record } = await runs.exportRun();

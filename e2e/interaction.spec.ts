@@ -3,7 +3,6 @@
  * add, bypass, binding a param to a flow input, two tabs on one flow, and
  * the sweep and ONNX examples.
  */
-import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures';
 import { openTab } from './support/tabs';
 import type { Workbench } from './pages/workbench';
@@ -11,13 +10,6 @@ import type { Workbench } from './pages/workbench';
 const mod = process.platform === 'darwin' ? 'Meta' : 'Control';
 /** Runs train in the engine worker; on a busy machine that takes a while (a wait, not a measure). */
 const RUN_WAIT = { timeout: 120_000 };
-
-/** Open an example from the gallery as a new flow. */
-async function openExample(page: Page, name: string): Promise<void> {
-  await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  await page.getByRole('dialog', { name: 'Examples' }).getByRole('button', { name }).click();
-  await expect(page.getByRole('banner').getByRole('heading', { level: 1 })).toHaveText(name);
-}
 
 /** A point on the empty canvas, below the example's nodes and clear of the minimap and controls. */
 async function emptySpot(app: Workbench): Promise<{ x: number; y: number }> {
@@ -232,7 +224,7 @@ test('two tabs editing one flow: the later one is told, and nothing is lost', as
 
 test('two tabs editing different flows both keep their edits', async ({ app, page }) => {
   const other = (await openTab(page.context())).app;
-  await openExample(other.page, 'pendulum-world-model');
+  await other.toolbar.openExample('pendulum-world-model');
   await app.canvas.select('eval');
   await other.canvas.select('sample');
   await Promise.all([app.page.keyboard.press(`${mod}+d`), other.page.keyboard.press(`${mod}+d`)]);
@@ -252,7 +244,6 @@ test('two tabs editing different flows both keep their edits', async ({ app, pag
 });
 
 test('the sweep and ONNX examples open as new flows and run', async ({
-  page,
   canvas,
   inspector,
   library,
@@ -261,7 +252,7 @@ test('the sweep and ONNX examples open as new flows and run', async ({
   runs,
 }) => {
   test.setTimeout(400_000);
-  await openExample(page, 'spirals-lr-sweep');
+  await toolbar.openExample('spirals-lr-sweep');
   await expect(params.field('lr')).toHaveValue('0.03, 0.1, 0.3');
   await expect(params.sweepButton).toHaveText('Run sweep (3 runs)');
   await params.set('steps', 20); // the example's lr list stays; fewer steps keep the test short
@@ -269,7 +260,7 @@ test('the sweep and ONNX examples open as new flows and run', async ({
   await expect(runs.rows).toHaveCount(3);
   for (const row of await runs.rows.all()) await runs.expectStatus(row, 'ok', RUN_WAIT);
 
-  await openExample(page, 'onnx-inference');
+  await toolbar.openExample('onnx-inference');
   await expect(library.flow('onnx-inference')).toBeVisible();
   // The model's card, read by the engine from the stored file: what it takes and gives.
   await canvas.select('infer');

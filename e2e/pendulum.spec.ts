@@ -26,13 +26,6 @@ type RunWithIntervals = Omit<RunFile, 'run' | 'nodes'> & {
 const producerWorkers = (page: Page) =>
   page.workers().filter((w) => w.url().includes('producer.worker'));
 
-async function openExample(page: Page, name: string): Promise<void> {
-  await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  const gallery = page.getByRole('dialog', { name: 'Examples' });
-  await gallery.getByRole('button', { name, exact: true }).click();
-  await expect(gallery).toBeHidden();
-}
-
 test('open the Pendulum world model example, run it, and find the data engine in the record', async ({
   app,
   toolbar,
@@ -40,7 +33,7 @@ test('open the Pendulum world model example, run it, and find the data engine in
   runs,
   alerts,
 }) => {
-  await openExample(app.page, EXAMPLE);
+  await app.toolbar.openExample(EXAMPLE);
   await expect(toolbar.flowName).toHaveText(EXAMPLE);
   for (const id of NODES) await expect(canvas.node(id)).toBeVisible();
 
@@ -106,7 +99,7 @@ test('a data engine config that cannot run is flagged as it is edited and refuse
   runs,
   alerts,
 }) => {
-  await openExample(app.page, EXAMPLE);
+  await app.toolbar.openExample(EXAMPLE);
   await canvas.select('engine');
   await expect(inspector.showing('engine')).toBeVisible();
   // 3 producers cannot split a cache of 32 episodes into whole shares.
@@ -136,7 +129,7 @@ test('cancel the Pendulum world model while it trains: the run ends cancelled, p
   runs,
   alerts,
 }) => {
-  await openExample(app.page, EXAMPLE);
+  await app.toolbar.openExample(EXAMPLE);
   await params.set('steps', 100000);
   await toolbar.run();
   const row = runs.newest;
@@ -166,7 +159,7 @@ test('the Pendulum world model forced to webgpu trains on the WebGPU adapter @we
   alerts,
 }) => {
   // SwiftShader (headless Chromium's only adapter) runs each step in software: a few steps only.
-  await openExample(app.page, EXAMPLE);
+  await app.toolbar.openExample(EXAMPLE);
   await toolbar.chooseBackend('webgpu');
   await params.set('steps', 10);
   await toolbar.run();

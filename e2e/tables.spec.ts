@@ -45,14 +45,10 @@ test('a CSV picked in the inspector shows its columns, and with the label picked
 });
 
 test('the iris table example opens with its CSV and trains to a good score', async ({
-  page,
   toolbar,
   runs,
 }) => {
-  await page.getByRole('button', { name: 'Examples', exact: true }).click();
-  const gallery = page.getByRole('dialog', { name: 'Examples' });
-  await gallery.getByRole('button', { name: 'iris-table', exact: true }).click();
-  await expect(toolbar.flowName).toHaveText('iris-table');
+  await toolbar.openExample('iris-table');
   await toolbar.run();
   await runs.expectStatus(runs.newest, 'ok');
   const { json: record } = await runs.exportRun();

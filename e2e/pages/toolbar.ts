@@ -1,5 +1,5 @@
 /** The top bar: the open flow's name, Import, Export flow, Backend, Run, Cancel run. */
-import type { Locator, Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 import { downloadJson, type DownloadedJson } from '../support/files';
 import type { FlowFile } from '../support/formats';
 
@@ -27,6 +27,15 @@ export class Toolbar {
     this.runButton = this.root.getByRole('button', { name: 'Run', exact: true });
     this.cancelButton = this.root.getByRole('button', { name: 'Cancel run' });
     this.useCache = this.root.getByRole('checkbox', { name: 'Use cache' });
+  }
+
+  /** Open the example `name` from the gallery as a new flow; resolves once it is the open flow. */
+  async openExample(name: string): Promise<void> {
+    await this.root.getByRole('button', { name: 'Examples', exact: true }).click();
+    const gallery = this.page.getByRole('dialog', { name: 'Examples' });
+    await gallery.getByRole('button', { name, exact: true }).click();
+    await expect(gallery).toBeHidden();
+    await expect(this.flowName).toHaveText(name);
   }
 
   async run(): Promise<void> {
