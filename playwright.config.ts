@@ -21,6 +21,10 @@ export default defineConfig({
   reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
   use: {
     acceptDownloads: true,
+    // The app's service worker would precache the whole build (~42 MB) in every fresh context and
+    // answer the page's requests: blocked, so each spec sees the server's files as they are.
+    // offline.spec.ts allows it, to test it.
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     viewport: { width: 1440, height: 900 },
     launchOptions: {

@@ -1,7 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import react from '@vitejs/plugin-react';
+import { VitePWA } from 'vite-plugin-pwa';
+import { appHeaders } from './workers/offline/headers.ts';
 
 /** A package's version, from its package.json (onnxruntime-web's `exports` do not list it). */
 const versionOf = (packageJson: string): string =>
@@ -33,14 +36,65 @@ function buildId(): string {
 // SharedArrayBuffer, which browsers only give to cross-origin isolated pages.
 // The engine runs onnxruntime on one thread for now (WASM_THREADS in
 // workers/engine/ort-runtime.ts says why); the page stays isolated so that
-// more threads are a one-line change when they are safe again.
-const isolation = {
-  'Cross-Origin-Opener-Policy': 'same-origin',
-  'Cross-Origin-Embedder-Policy': 'require-corp',
+// more threads are a one-line change when they are safe again. The servers
+// send the same headers the service worker adds on static hosting
+// (workers/offline/headers.ts): isolation and the Content-Security-Policy.
+
+/** The dev server's script nonce: a fresh one each time the server starts. */
+const devNonce = randomBytes(16).toString('base64');
+
+/**
+ * The service worker and the web app manifest. vite-plugin-pwa (Workbox
+ * underneath) writes the precache list of the built files into our own
+ * worker (workers/offline/service-worker.ts; the injectManifest strategy, as
+ * that worker also sets headers) and the manifest next to index.html.
+ * Registration is the app's own (src/ui/offline), so that an update waits for
+ * the person's word; in the dev server there is no service worker at all.
+ */
+const offline = VitePWA({
+  strategies: 'injectManifest',
+  srcDir: 'workers/offline',
+  filename: 'service-worker.ts',
+  injectRegister: false,
+  registerType: 'prompt',
+  devOptions: { enabled: false },
+  injectManifest: {
+    // A classic script: no module syntax left after bundling, and every browser runs it.
+    rollupFormat: 'iife',
+    globPatterns: ['**/*.{html,js,css,svg,wasm,zip,webmanifest}'],
+    // onnxruntime's .wasm files (14 MB for WASM, 27 MB for WebGPU) must be kept for the app to
+    // train offline; Workbox leaves out any file over 2 MiB unless told otherwise.
+    maximumFileSizeToCacheInBytes: 32 * 1024 * 1024,
+  },
+  manifest: {
+    name: 'Flowbench',
+    short_name: 'Flowbench',
+    description:
+      "Draw machine-learning flows in the browser and run them on the machine's own GPU.",
+    start_url: '.',
+    scope: '.',
+    display: 'standalone',
+    background_color: '#ffffff',
+    theme_color: '#1f4e79',
+    icons: [{ src: 'favicon.svg', sizes: 'any', type: 'image/svg+xml', purpose: 'any' }],
+  },
+});
+
+/**
+ * The dev server's one inline script (React's hot-reload preamble) carries
+ * the nonce its policy allows; a build has no inline script to allow.
+ */
+const devScriptNonce: Plugin = {
+  name: 'flowbench-dev-script-nonce',
+  apply: 'serve',
+  config: () => ({ html: { cspNonce: devNonce } }),
 };
 
+/** The plugins every page of this repository is built with (the bench's pages too), the app's own offline layer aside. */
+export const pagePlugins: PluginOption[] = [react(), devScriptNonce];
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [...pagePlugins, offline],
   // Read by the engine worker for runs' fingerprints (workers/engine/fingerprint.ts).
   define: {
     __FLOWBENCH_VERSION__: JSON.stringify(versionOf('./package.json')),
@@ -49,8 +103,8 @@ export default defineConfig({
       versionOf('./node_modules/onnxruntime-web/package.json'),
     ),
   },
-  server: { headers: isolation },
-  preview: { headers: isolation },
+  server: { headers: appHeaders('dev', devNonce) },
+  preview: { headers: appHeaders('app') },
   worker: { format: 'es' },
   optimizeDeps: {
     // onnxruntime-web finds its .wasm next to its own module; pre-bundling moves it.

@@ -5,9 +5,11 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './ui/App';
 import { EngineProvider } from './ui/engine/EngineContext';
+import { startServiceWorker } from './ui/offline/service-worker';
 import { EditorProvider } from './ui/store/context';
 
 const queryClient = new QueryClient();
+startServiceWorker();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -5,7 +5,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
-import appConfig from '../../vite.config.ts';
+import appConfig, { pagePlugins } from '../../vite.config.ts';
 
 /** `FLOWBENCH_BENCH_PAGE_DIR` builds (and serves) the page elsewhere, e.g. beside a running bench. */
 export const benchPageOutDir =
@@ -29,7 +29,8 @@ export default defineConfig({
       },
     },
   },
-  plugins: appConfig.plugins,
+  // Not the app's service worker and manifest: the bench's pages are not the app.
+  plugins: pagePlugins,
   worker: appConfig.worker,
   preview: { headers: appConfig.preview?.headers },
 });

@@ -4,6 +4,7 @@ import { backendChoices, type BackendChoice } from '../core/runtime/tensor-runti
 import { useEngine, useEngineInfo } from './engine/EngineContext';
 import { useRunActions } from './engine/actions';
 import { ExamplesDialog } from './panels/ExamplesDialog';
+import { UpdateNotice } from './offline/UpdateNotice';
 import { download } from './files';
 import { writeSetting } from '../db/settings';
 import { db } from './db';
@@ -99,6 +100,7 @@ export function Toolbar() {
           Cancel run
         </button>
       </div>
+      <UpdateNotice />
       {examplesOpen && <ExamplesDialog onClose={() => setExamplesOpen(false)} />}
     </header>
   );

@@ -1,0 +1,58 @@
+/**
+ * The headers the app is served with, wherever it is served from: the
+ * preview and dev servers send them (vite.config.ts), and the service worker
+ * adds them to every response it answers with (service-worker.ts), so a
+ * static host that sets no headers at all still gets a cross-origin isolated
+ * page under the same Content-Security-Policy. One list, read by both, so the
+ * two cannot drift apart. The trade-off: the first visit to such a host is
+ * neither isolated nor under the policy (nothing is there yet to add them);
+ * every later one is.
+ */
+
+/**
+ * Cross-origin isolation: SharedArrayBuffer, hence onnxruntime's WASM
+ * threads, is only given to pages that opt in with both of these.
+ */
+export const isolationHeaders: Readonly<Record<string, string>> = {
+  'Cross-Origin-Opener-Policy': 'same-origin',
+  'Cross-Origin-Embedder-Policy': 'require-corp',
+};
+
+/** Where the policy is served: the dev server's hot reload needs a little more. */
+export type PolicyMode = 'app' | 'dev';
+
+/**
+ * The app's Content-Security-Policy. Scripts and workers only from the app's
+ * own origin, no inline script and no `eval`; `'wasm-unsafe-eval'` lets
+ * onnxruntime compile its WebAssembly. Styles may be inline (charts and the
+ * canvas position their elements with style attributes), images may be
+ * `blob:`/`data:` (images a flow reads and the charts' exports). In `dev`
+ * the hot-reload socket is allowed too, and the one inline script the React
+ * plugin injects, by the nonce Vite stamps on it.
+ */
+export function contentSecurityPolicy(mode: PolicyMode, nonce?: string): string {
+  const scripts = ["'self'", "'wasm-unsafe-eval'"];
+  const connect = ["'self'", 'blob:'];
+  if (mode === 'dev') {
+    if (nonce) scripts.push(`'nonce-${nonce}'`);
+    connect.push('ws:', 'wss:');
+  }
+  return [
+    "default-src 'self'",
+    `script-src ${scripts.join(' ')}`,
+    "worker-src 'self'",
+    `connect-src ${connect.join(' ')}`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' blob: data:",
+    "font-src 'self' data:",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'self'",
+  ].join('; ');
+}
+
+/** Every header the app is served with, in `mode`. */
+export function appHeaders(mode: PolicyMode, nonce?: string): Record<string, string> {
+  return { ...isolationHeaders, 'Content-Security-Policy': contentSecurityPolicy(mode, nonce) };
+}
