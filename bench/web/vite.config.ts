@@ -20,12 +20,14 @@ export default defineConfig({
     outDir: benchPageOutDir,
     emptyOutDir: true,
     target: 'es2022',
-    // The metric write path, the charts (chart.html) and the canvas (canvas.html).
+    // The metric write path, the charts (chart.html), the canvas (canvas.html) and the GPU
+    // training rows (gpu.html, `npm run bench:gpu`).
     rolldownOptions: {
       input: {
         index: fileURLToPath(new URL('index.html', import.meta.url)),
         chart: fileURLToPath(new URL('chart.html', import.meta.url)),
         canvas: fileURLToPath(new URL('canvas.html', import.meta.url)),
+        gpu: fileURLToPath(new URL('gpu.html', import.meta.url)),
       },
     },
   },
