@@ -101,7 +101,7 @@ test.describe('a 3-run sweep over lr, compared', () => {
     await expect(alerts.all).toHaveCount(0);
   });
 
-  test('log scale and smoothing change the drawing, which still renders', async ({
+  test('log scales and smoothing change the drawing, which still renders', async ({
     runs,
     charts,
   }) => {
@@ -135,6 +135,12 @@ test.describe('a 3-run sweep over lr, compared', () => {
     await expect.poll(async () => (await charts.picture(LOSS)).image).toBe(linear.image);
     // The points charted do not change with the view.
     await expect(chart).toHaveAttribute('data-points', String(POINTS));
+
+    // Steps on a log scale: another drawing, still drawn.
+    await charts.xScale.selectOption('log');
+    await expect(chart).toHaveAttribute('data-x-scale', 'log');
+    await expect.poll(async () => (await charts.picture(LOSS)).image).not.toBe(linear.image);
+    await charts.expectDrawn(LOSS);
   });
 
   test('the CSV export holds every run’s points, one column per run', async ({ runs, charts }) => {

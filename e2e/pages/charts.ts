@@ -34,6 +34,8 @@ export class Charts {
   readonly smoothing: Locator;
   readonly yAxis: Locator;
   readonly xAxis: Locator;
+  /** The x axis's scale, `linear` or `log` (step and relative time). */
+  readonly xScale: Locator;
   readonly ignoreOutliers: Locator;
   readonly groupBy: Locator;
   /** `Compare sweep (n runs)`: picks every run of the selected run's sweep. */
@@ -44,6 +46,7 @@ export class Charts {
     this.smoothing = this.root.getByLabel('Smoothing');
     this.yAxis = this.root.getByLabel('Y axis');
     this.xAxis = this.root.getByLabel('X axis');
+    this.xScale = this.root.getByLabel('X scale');
     this.ignoreOutliers = this.root.getByLabel('Ignore outliers');
     this.groupBy = this.root.getByLabel('Group by');
     this.compareSweepButton = this.root.getByRole('button', { name: /^Compare sweep\b/ });

@@ -1,5 +1,5 @@
 /**
- * The controls every chart of the panel shares: smoothing, y scale, x unit,
+ * The controls every chart of the panel shares: smoothing, y scale, x unit and scale,
  * outliers, grouping a sweep by a param, and a shortcut to compare every run
  * of the selected run's sweep.
  */
@@ -65,6 +65,17 @@ export function ChartControls({
               {m.label}
             </option>
           ))}
+        </select>
+      </label>
+      <label title={settings.xMode === 'wall' ? 'Wall time is always linear' : undefined}>
+        X scale
+        <select
+          value={settings.logX && settings.xMode !== 'wall' ? 'log' : 'linear'}
+          disabled={settings.xMode === 'wall'}
+          onChange={(e) => set({ logX: e.target.value === 'log' })}
+        >
+          <option value="linear">linear</option>
+          <option value="log">log</option>
         </select>
       </label>
       <label>

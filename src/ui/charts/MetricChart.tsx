@@ -41,11 +41,13 @@ import {
   buildPlot,
   exportColumns,
   valuesAt,
+  xIsLog,
   type ChartSettings,
   type Curve,
   type PlotModel,
   type ShownRun,
 } from './plot-model';
+import { curveOnLogX } from './log-x';
 import { plotOptions, plotSignature, type PlotCallbacks } from './plot-options';
 
 /** Props of {@link MetricChart}. */
@@ -93,30 +95,36 @@ export function MetricChartView({
     [runs, series, settings],
   );
 
+  // Drawn in log space when x is on a log scale; exported and summarised as recorded.
+  const logX = xIsLog(settings);
+  const drawn = useMemo(() => (logX ? curves.map(curveOnLogX) : curves), [curves, logX]);
+  const plotSettings = useMemo(
+    () => ({ xMode: settings.xMode, log: settings.log, logX }),
+    [settings.xMode, settings.log, logX],
+  );
+  // A zoom is in the units (and space) of the x axis it was made on.
+  const xKey = `${settings.xMode}${logX ? ' log' : ''}`;
+
   const frameRef = useRef<HTMLDivElement>(null);
   const targetRef = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState(0);
-  // A zoom is in the units of the x mode it was made in.
   const [zoomState, setZoom] = useState<{ mode: string; range: [number, number] } | null>(null);
-  const zoom = zoomState?.mode === settings.xMode ? zoomState.range : null;
+  const zoom = zoomState?.mode === xKey ? zoomState.range : null;
   const [hoverX, setHoverX] = useState<number | null>(null);
 
   // Before the frame is measured nothing is drawn: no need to decimate for it.
   const model = useMemo(
     () =>
-      buildPlot(width === 0 ? [] : curves, {
+      buildPlot(width === 0 ? [] : drawn, {
         width,
         zoom,
         log: settings.log,
         ignoreOutliers: settings.ignoreOutliers,
       }),
-    [curves, width, zoom, settings.log, settings.ignoreOutliers],
+    [drawn, width, zoom, settings.log, settings.ignoreOutliers],
   );
-  const hover = useMemo(
-    () => (hoverX === null ? null : valuesAt(curves, hoverX)),
-    [curves, hoverX],
-  );
-  const signature = plotSignature(model, settings.xMode, settings.log);
+  const hover = useMemo(() => (hoverX === null ? null : valuesAt(drawn, hoverX)), [drawn, hoverX]);
+  const signature = plotSignature(model, plotSettings);
 
   const plotRef = useRef<uPlot | null>(null);
   const signatureRef = useRef('');
@@ -124,7 +132,7 @@ export function MetricChartView({
   const selected = series?.[0]?.length ?? 0;
   const selectedRef = useRef(selected);
   const callbacksRef = useRef<PlotCallbacks>({
-    zoom: (range) => setZoom(range ? { mode: settings.xMode, range } : null),
+    zoom: (range) => setZoom(range ? { mode: xKey, range } : null),
     hover: setHoverX,
     drawn: () => frameRef.current?.setAttribute('data-drawn-points', String(selectedRef.current)),
   });
@@ -143,7 +151,7 @@ export function MetricChartView({
   useEffect(() => {
     modelRef.current = model;
     selectedRef.current = selected;
-    callbacksRef.current.zoom = (range) => setZoom(range ? { mode: settings.xMode, range } : null);
+    callbacksRef.current.zoom = (range) => setZoom(range ? { mode: xKey, range } : null);
     const target = targetRef.current;
     if (!target || width === 0) return;
     const plot = plotRef.current;
@@ -156,7 +164,7 @@ export function MetricChartView({
     plotRef.current = new uPlot(
       plotOptions(
         model,
-        settings,
+        plotSettings,
         { width, height },
         () => modelRef.current,
         () => callbacksRef.current,
@@ -165,7 +173,7 @@ export function MetricChartView({
       target,
     );
     signatureRef.current = signature;
-  }, [model, signature, width, height, settings, selected]);
+  }, [model, signature, width, height, plotSettings, selected, xKey]);
 
   useEffect(
     () => () => {
@@ -247,6 +255,7 @@ export function MetricChartView({
         data-series={curves.length}
         data-x={settings.xMode}
         data-y-scale={settings.log ? 'log' : 'linear'}
+        data-x-scale={logX ? 'log' : 'linear'}
         data-smoothing={settings.smoothing}
         data-zoomed={zoom ? 'true' : 'false'}
         style={{ height }}
@@ -262,7 +271,7 @@ export function MetricChartView({
         curves={curves}
         xMode={settings.xMode}
         hover={hover}
-        hoverX={hoverX}
+        hoverX={hoverX === null || !logX ? hoverX : 10 ** hoverX}
       />
       <p id={summaryId} className="fb-chart__summary" data-testid={`chart-summary-${metric}`}>
         {summary}

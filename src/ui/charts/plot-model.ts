@@ -59,6 +59,8 @@ export interface ChartSettings {
   /** TensorBoard smoothing weight, 0 (off) to 0.99. */
   readonly smoothing: number;
   readonly log: boolean;
+  /** The x axis on a log scale (step and relative time; wall time stays linear). */
+  readonly logX: boolean;
   readonly ignoreOutliers: boolean;
   /** A param to group runs by (mean with a min–max band), or null for one curve per run. */
   readonly groupBy: string | null;
@@ -68,9 +70,15 @@ export const defaultChartSettings: ChartSettings = {
   xMode: 'step',
   smoothing: 0,
   log: false,
+  logX: false,
   ignoreOutliers: false,
   groupBy: null,
 };
+
+/** Whether `settings` put x on a log scale: wall time (seconds since 1970) never is. */
+export function xIsLog(settings: Pick<ChartSettings, 'xMode' | 'logX'>): boolean {
+  return settings.logX && settings.xMode !== 'wall';
+}
 
 /** One line of the chart at full resolution: a run's, or a group's mean. */
 export interface Curve {

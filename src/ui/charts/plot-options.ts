@@ -11,6 +11,7 @@
  */
 import uPlot from 'uplot';
 import { xLabels, type XMode } from '../../core/series/columns';
+import { logTickLabel, logTicks } from './log-x';
 import type { PlotModel, PlotSeries } from './plot-model';
 
 /** What the plot reports back to the chart. */
@@ -24,9 +25,17 @@ export interface PlotCallbacks {
 }
 
 /** Everything that needs new options (a new uPlot) when it changes. */
-export function plotSignature(model: PlotModel, xMode: XMode, log: boolean): string {
+export function plotSignature(model: PlotModel, settings: PlotSettings): string {
   const series = model.series.map((s) => `${s.key}:${s.role}:${s.colour}`).join(',');
-  return `${xMode}|${String(log)}|${series}`;
+  return `${settings.xMode}|${String(settings.log)}|${String(settings.logX)}|${series}`;
+}
+
+/** The settings the options are made from: the x unit, and each axis's scale. */
+export interface PlotSettings {
+  readonly xMode: XMode;
+  readonly log: boolean;
+  /** x is in log space already (log-x.ts): ticks go at 1, 2, 5 × 10ⁿ, labelled in x's units. */
+  readonly logX: boolean;
 }
 
 /** 1, 2, 5, 10, 20, 50 … up to 5e9: whole-step tick spacings. */
@@ -69,7 +78,7 @@ function seriesOptions(s: PlotSeries): uPlot.Series {
 /** The options of a chart `width × height` showing `model`; `view()` is the newest model. */
 export function plotOptions(
   model: PlotModel,
-  settings: { xMode: XMode; log: boolean },
+  settings: PlotSettings,
   size: { width: number; height: number },
   view: () => PlotModel,
   callbacks: () => PlotCallbacks,
@@ -78,7 +87,7 @@ export function plotOptions(
     ...size,
     scales: {
       x: {
-        time: settings.xMode === 'wall',
+        time: settings.xMode === 'wall' && !settings.logX,
         range: (_u, min, max) => view().xRange ?? [min, max],
       },
       y: {
@@ -98,8 +107,15 @@ export function plotOptions(
         label: xLabels[settings.xMode],
         labelSize: 16,
         labelFont: '12px system-ui',
-        // Steps are counts: a zoomed axis must not tick at step 5.25.
-        ...(settings.xMode === 'step' ? { incrs: stepIncrements } : {}),
+        ...(settings.logX
+          ? {
+              splits: (_u: uPlot, _axis: number, min: number, max: number) => logTicks(min, max),
+              values: (_u: uPlot, ticks: number[]) => ticks.map(logTickLabel),
+            }
+          : // Steps are counts: a zoomed axis must not tick at step 5.25.
+            settings.xMode === 'step'
+            ? { incrs: stepIncrements }
+            : {}),
       },
       { ...axisStyle, size: 56 },
     ],
