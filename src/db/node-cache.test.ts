@@ -1,5 +1,5 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { bytesDigest, lookUp, valueBytes, type CacheEntry } from '../core/cache';
 import {
   cacheKeysByUse,
@@ -74,6 +74,19 @@ describe('the node-output cache store', () => {
     await Promise.all([store.write(await entry('a', 96)), store.write(await entry('a', 96))]);
     await store.write(await entry('huge', 201));
     expect(await cacheStats(db)).toEqual({ entries: 1, bytes: 96 });
+  });
+
+  it('answers a burst of stores and look-ups of a thousand nodes in a few transactions', async () => {
+    const store = open(1 << 20);
+    const entries = await Promise.all(Array.from({ length: 1000 }, (_, i) => entry(`k${i}`, 8)));
+    const transactions = vi.spyOn(db, 'transaction');
+    await Promise.all(entries.map((e) => store.write(e)));
+    const found = await Promise.all(entries.map((e) => store.read(e.key)));
+    expect(found.map((e) => e?.key)).toEqual(entries.map((e) => e.key));
+    expect(await store.read('absent')).toBeUndefined();
+    expect(await cacheStats(db)).toEqual({ entries: 1000, bytes: 8000 });
+    // One transaction a node made a thousand-node run wait on storage for seconds.
+    expect(transactions.mock.calls.length).toBeLessThan(10);
   });
 
   it('empties on Clear cache', async () => {

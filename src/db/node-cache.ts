@@ -7,8 +7,10 @@
  * `[usedAt+size]` index (a key cursor), never an entry's bytes, so keeping
  * the budget costs a walk of small keys however big the entries are. A write
  * of a key already stored is a no-op inside one transaction, so two tabs
- * computing the same node at once store it once. Trade-off: a read marks the
- * entry used with a write of its row, which costs a little on every hit.
+ * computing the same node at once store it once. Reads and writes asked while
+ * a transaction runs are batched into the next, so a run of many nodes pays a
+ * few transactions. Trade-off: a read marks the entry used with a write of
+ * its row, which costs a little on every hit.
  */
 import type { CacheEntry, NodeCacheStore } from '../core/cache';
 import type { NodeCacheRow } from '../core/records/node-cache';
@@ -62,29 +64,82 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
       budget = { bytes: await options.budgetBytes(), at: now() };
     return budget.bytes;
   };
-  return {
-    read: (key) =>
-      db.transaction('rw', db.nodeCache, async () => {
-        const row = await db.nodeCache.get(key);
-        if (!row) return undefined;
-        await db.nodeCache.update(key, { usedAt: Math.max(now(), row.usedAt) });
-        return entryOf(row);
-      }),
-    async write(entry) {
+  // A thousand ready nodes look up a thousand keys at once: one transaction each waited in
+  // line behind the others (a few ms apiece in a browser). Reads (and writes) asked while one
+  // transaction runs go together in the next, so a run pays a few transactions, not one a node.
+  const read = batched(async (keys: string[]) => {
+    const rows = await db.transaction('rw', db.nodeCache, async () => {
+      const found = await db.nodeCache.bulkGet(keys);
+      const used = new Map<string, NodeCacheRow>();
+      for (const row of found)
+        if (row) used.set(row.key, { ...row, usedAt: Math.max(now(), row.usedAt) });
+      if (used.size > 0) await db.nodeCache.bulkPut([...used.values()]);
+      return found;
+    });
+    return rows.map((row) => row && entryOf(row));
+  });
+  const write = batched(async (entries: CacheEntry[]) => {
+    const bytes = await budgetBytes();
+    const at = now();
+    // One row a key; nothing bigger than the budget (it would evict everything and still not fit).
+    const fresh = new Map<string, NodeCacheRow>();
+    for (const entry of entries) {
       const size = sizeOf(entry);
-      const bytes = await budgetBytes();
-      if (size > bytes) return; // it would evict everything and still not fit
-      const at = now();
-      await db.transaction('rw', db.nodeCache, async () => {
-        if ((await db.nodeCache.where('key').equals(entry.key).count()) > 0) return;
-        await db.nodeCache.add({ ...rowOf(entry), size, createdAt: at, usedAt: at });
-        if (kept === null || kept.bytes + size > bytes || at - kept.at > BUDGET_KEPT_MS)
-          kept = { bytes: await evict(db, bytes), at };
-        else kept = { ...kept, bytes: kept.bytes + size };
-      });
-    },
+      if (size <= bytes && !fresh.has(entry.key))
+        fresh.set(entry.key, { ...rowOf(entry), size, createdAt: at, usedAt: at });
+    }
+    if (fresh.size === 0) return entries.map(() => undefined);
+    await db.transaction('rw', db.nodeCache, async () => {
+      // Keys only: a key already stored (by another tab, say) is left as it is.
+      for (const key of await db.nodeCache.where('key').anyOf([...fresh.keys()]).primaryKeys())
+        fresh.delete(key);
+      if (fresh.size === 0) return;
+      const rows = [...fresh.values()];
+      await db.nodeCache.bulkAdd(rows);
+      const size = rows.reduce((sum, row) => sum + row.size, 0);
+      if (kept === null || kept.bytes + size > bytes || at - kept.at > BUDGET_KEPT_MS)
+        kept = { bytes: await evict(db, bytes), at };
+      else kept = { ...kept, bytes: kept.bytes + size };
+    });
+    return entries.map(() => undefined);
+  });
+  return {
+    read,
+    write,
     drop: (key) => db.nodeCache.delete(key),
   };
+}
+
+/**
+ * One call a request, served a batch a call of `run`: requests made while a
+ * batch runs wait and go together in the next one (in the order asked), so
+ * a burst of requests costs a few calls, and a lone one goes at once (after
+ * the current microtasks). `run` answers each request, by position; a batch
+ * that fails fails each of its requests.
+ */
+function batched<T, R>(run: (items: T[]) => Promise<R[]>): (item: T) => Promise<R> {
+  let waiting: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
+  let running = false;
+  const pump = async () => {
+    while (waiting.length > 0) {
+      const batch = waiting;
+      waiting = [];
+      try {
+        const results = await run(batch.map(({ item }) => item));
+        batch.forEach(({ resolve }, i) => resolve(results[i]!));
+      } catch (error) {
+        for (const { reject } of batch) reject(error);
+      }
+    }
+    running = false;
+  };
+  return (item) =>
+    new Promise<R>((resolve, reject) => {
+      waiting.push({ item, resolve, reject });
+      if (running) return;
+      running = true;
+      queueMicrotask(() => void pump());
+    });
 }
 
 /**
