@@ -137,4 +137,30 @@ describe('the cache size, live', () => {
       watch.unsubscribe();
     }
   });
+
+  it('reads only what changed after its first reading, and still sees entries evicted', async () => {
+    const store = open(30);
+    const seen: { entries: number; bytes: number }[] = [];
+    const waitFor = async (entries: number, bytes: number) => {
+      for (let i = 0; i < 300; i++) {
+        const last = seen.at(-1);
+        if (last?.entries === entries && last.bytes === bytes) return;
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+      throw new Error(`the size never said ${entries}: ${JSON.stringify(seen.at(-1))}`);
+    };
+    const watch = liveCacheStats(db, 20).subscribe({ next: (stats) => seen.push(stats) });
+    try {
+      await waitFor(0, 0);
+      for (const key of ['a', 'b', 'c']) await store.write(await entry(key, 10));
+      await waitFor(3, 30);
+      await store.write(await entry('d', 20)); // evicts a and b
+      await waitFor(2, 30);
+      await store.read('c');
+      await store.write(await entry('e', 10)); // evicts d, the least recently used now
+      await waitFor(2, 20);
+    } finally {
+      watch.unsubscribe();
+    }
+  });
 });

@@ -91,7 +91,10 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
     if (fresh.size === 0) return entries.map(() => undefined);
     await db.transaction('rw', db.nodeCache, async () => {
       // Keys only: a key already stored (by another tab, say) is left as it is.
-      for (const key of await db.nodeCache.where('key').anyOf([...fresh.keys()]).primaryKeys())
+      for (const key of await db.nodeCache
+        .where('key')
+        .anyOf([...fresh.keys()])
+        .primaryKeys())
         fresh.delete(key);
       if (fresh.size === 0) return;
       const rows = [...fresh.values()];
@@ -177,12 +180,68 @@ export async function cacheStats(db: FlowbenchDb): Promise<CacheStats> {
 /** The least time between two reads of the cache's size while its entries change. */
 export const STATS_REREAD_MS = 1_000;
 
+/** Every this many reads of the size, the whole index is read again (see `CacheTally`). */
+const FULL_READ_EVERY = 10;
+
+/** How far before the newest use seen a later read starts, for writers whose clock lagged. */
+const USED_AT_SLACK_MS = 5_000;
+
+/**
+ * What the cache holds, kept up to date by reading only the entries used or
+ * stored since the last reading. Reading the whole `[usedAt+size]` index is
+ * a cursor step an entry on the page's thread, and a run stores an entry a
+ * node: at every second of a thousand-node run or a long sweep, the page
+ * walked thousands of keys. Here a reading walks only the index's tail
+ * (`usedAt` at or after the newest seen, less a slack), in the same
+ * transaction as a count; when the count says entries went that the tally
+ * still holds (eviction, a damaged entry dropped, Clear cache), or every
+ * `FULL_READ_EVERY` readings, it reads the whole index again. Trade-off: an
+ * eviction and a store that keep the count equal leave the bytes off until
+ * that full reading.
+ */
+class CacheTally {
+  private readonly sizes = new Map<string, number>();
+  private newest = -Infinity;
+  private readings = 0;
+
+  constructor(private readonly db: FlowbenchDb) {}
+
+  async read(): Promise<CacheStats> {
+    const { db } = this;
+    return db.transaction('r', db.nodeCache, async () => {
+      const full = this.readings++ % FULL_READ_EVERY === 0;
+      const from = this.newest - USED_AT_SLACK_MS;
+      const sizes = full ? new Map<string, number>() : this.sizes;
+      let newest = full ? -Infinity : this.newest;
+      const keys = full
+        ? db.nodeCache.orderBy('[usedAt+size]')
+        : db.nodeCache.where('[usedAt+size]').aboveOrEqual([from, -Infinity]);
+      await keys.eachKey((index, cursor) => {
+        const [usedAt, size] = index as [number, number];
+        sizes.set(cursor.primaryKey, size);
+        newest = Math.max(newest, usedAt);
+      });
+      if (!full && sizes.size !== (await db.nodeCache.count())) {
+        this.readings = 0; // entries went that the tally holds: read everything again
+        return this.read();
+      }
+      if (full) {
+        this.sizes.clear();
+        for (const [key, size] of sizes) this.sizes.set(key, size);
+      }
+      this.newest = newest;
+      let bytes = 0;
+      for (const size of this.sizes.values()) bytes += size;
+      return { entries: this.sizes.size, bytes };
+    });
+  }
+}
+
 /**
  * `cacheStats`, read again when an entry is stored, used, evicted or cleared
- * (by any tab), at most every `rereadMs`. A live read of the size read the
- * whole index again on each entry stored: a run of a thousand nodes stores a
- * thousand, and the page spent hundreds of milliseconds at a time reading.
- * A change is noticed from Dexie's mutation event alone, which reads nothing.
+ * (by any tab), at most every `rereadMs`, and then only the entries that
+ * changed (`CacheTally`). A change is noticed from Dexie's mutation event
+ * alone, which reads nothing.
  */
 export function liveCacheStats(
   db: FlowbenchDb,
@@ -191,6 +250,7 @@ export function liveCacheStats(
   return {
     subscribe(observer) {
       const prefix = `idb://${db.name}/nodeCache/`;
+      const tally = new CacheTally(db);
       let closed = false;
       let lastRead = -Infinity;
       let timer: ReturnType<typeof setTimeout> | undefined;
@@ -208,7 +268,8 @@ export function liveCacheStats(
         timer = undefined;
         reading = true;
         lastRead = Date.now();
-        cacheStats(db)
+        tally
+          .read()
           .then(
             (stats) => !closed && observer.next?.(stats),
             (error: unknown) => !closed && observer.error?.(error),
