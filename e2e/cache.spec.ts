@@ -53,10 +53,12 @@ test('a run after changing only the evaluation takes everything above it from th
   await canvas.expectStatus(exampleNodes, 'ok');
   const cold = (await runs.exportRun()).json;
   expect(Object.is(cold.run.result.accuracy, warm.run.result.accuracy)).toBe(true);
-  await toolbar.useCache.check();
 
   // The cache is in the database: after a reload the training still comes from it.
+  // `Use cache` is kept as the person left it, across the reload.
   await app.reload();
+  await expect(toolbar.useCache).not.toBeChecked();
+  await toolbar.useCache.check();
   await params.set('steps', 100); // the form starts from the flow's defaults again
   await toolbar.run();
   await expect(runs.rows).toHaveCount(4);

@@ -32,6 +32,17 @@ describe('settings', () => {
     expect(await readSetting(again, 'backend')).toBeUndefined();
   });
 
+  it('keeps Use cache turned off across connections, and reads a value not a yes or no as not set', async () => {
+    const db = freshDb();
+    expect(await readSetting(db, 'useCache')).toBeUndefined();
+    await writeSetting(db, 'useCache', false);
+    const again = new FlowbenchDb(db.name);
+    opened.push(again);
+    expect(await readSetting(again, 'useCache')).toBe(false);
+    await db.settings.put({ key: 'use-cache', value: 'no' });
+    expect(await readSetting(again, 'useCache')).toBeUndefined();
+  });
+
   it('reads the rows earlier releases wrote, under the keys they wrote them', async () => {
     const db = freshDb();
     await db.settings.bulkPut([

@@ -32,6 +32,8 @@ export interface Settings {
   backend: BackendChoice;
   /** The device pools' budgets the person set (the engine reads them when it starts). */
   poolBudgets: PoolBudgets;
+  /** `Use cache`: whether new runs may take node outputs from the node-output cache. */
+  useCache: boolean;
 }
 
 export type SettingName = keyof Settings;
@@ -63,6 +65,10 @@ const settings: { readonly [N in SettingName]: SettingSpec<Settings[N]> } = {
   },
   // A budget that is not a number of bytes is dropped; the other backend's is kept.
   poolBudgets: { key: 'pool-budgets', read: poolBudgetsOf },
+  useCache: {
+    key: 'use-cache',
+    read: (value) => (typeof value === 'boolean' ? value : undefined),
+  },
 };
 
 /** The setting `name`, or `undefined` when it is not set (or its stored value does not fit). */

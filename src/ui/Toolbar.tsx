@@ -89,7 +89,13 @@ export function Toolbar() {
           <input
             type="checkbox"
             checked={useCache}
-            onChange={(e) => store.getState().setUseCache(e.currentTarget.checked)}
+            onChange={(e) => {
+              const use = e.currentTarget.checked;
+              store.getState().setUseCache(use);
+              writeSetting(db, 'useCache', use).catch((error: unknown) =>
+                store.getState().alertError(error, 'The cache choice could not be kept: '),
+              );
+            }}
           />
           Use cache
         </label>

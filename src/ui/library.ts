@@ -105,6 +105,8 @@ export async function openExample(store: EditorStore, example: Example): Promise
 export async function restoreSession(store: EditorStore, signal?: AbortSignal): Promise<void> {
   const backend = await readSetting(db, 'backend');
   if (backend && !signal?.aborted) store.getState().setBackend(backend);
+  const useCache = await readSetting(db, 'useCache');
+  if (useCache !== undefined && !signal?.aborted) store.getState().setUseCache(useCache);
   const open = await readSetting(db, 'openFlow');
   if (open && (await getFlow(db, open))) {
     if (!signal?.aborted) await openLibraryFlow(store, open);
