@@ -13,6 +13,7 @@ const EXAMPLES = [
   'onnx-inference',
   'iris-table',
   'digits-images',
+  'digits-cnn',
 ];
 
 /** Ids of the nodes drawn, and those that overlap another or leave the canvas. */

@@ -1,7 +1,7 @@
 /**
  * A person's own images: a zip with one folder per class, picked through the
- * images node's file param, trains a classifier that tells the classes apart
- * on held-out images. A zip with a single class fails the node, saying so.
+ * images node's file param, trains a CNN (model.cnn) that tells the classes
+ * apart on held-out images. A zip with a single class fails the node, saying so.
  */
 import { zipSync } from 'fflate';
 import { encode as encodePng } from 'fast-png';
@@ -35,7 +35,7 @@ async function archive(name: string, classes: readonly string[]): Promise<string
   return path;
 }
 
-test('a zip of labelled images trains a classifier that tells them apart', async ({
+test('a zip of labelled images trains a CNN that tells them apart', async ({
   toolbar,
   canvas,
   inspector,
@@ -55,6 +55,8 @@ test('a zip of labelled images trains a classifier that tells them apart', async
   expect(data?.logs).toContain(
     'stripes.zip: 60 images in 2 classes (horizontal 30, vertical 30); each 1×8×8',
   );
+  const train = record.nodes.find((n) => n.node === 'train') as { logs?: string } | undefined;
+  expect(train?.logs).toContain('training on wasm with adam: 120 steps of 32 rows');
 });
 
 test('a zip with one class folder fails the node, saying why', async ({

@@ -2,12 +2,13 @@
  * The examples gallery: flows that ship with Flowbench. An example may come
  * with run parameters already typed (the sweep example's list of learning
  * rates) and with files its params refer to by digest (the ONNX example's
- * model, the table example's CSV, the digits example's images), which are stored in the browser when the example opens.
+ * model, the table example's CSV, the digits examples' images), which are stored in the browser when the example opens.
  */
 import type { FlowDocument } from '../core/flow/document';
 import { flowDocumentSchema } from '../core/flow/document';
 import blobsSignModel from '../examples/blobs-sign.onnx?url';
 import digitsZip from '../examples/digits.zip?url';
+import digitsCnn from '../examples/digits-cnn.flow.json';
 import digitsImages from '../examples/digits-images.flow.json';
 import irisCsv from '../examples/iris.csv?url';
 import irisTable from '../examples/iris-table.flow.json';
@@ -38,6 +39,10 @@ export const examples: readonly Example[] = [
   },
   {
     doc: flowDocumentSchema.parse(digitsImages),
+    files: [{ name: 'digits.zip', url: digitsZip, mediaType: 'application/zip' }],
+  },
+  {
+    doc: flowDocumentSchema.parse(digitsCnn),
     files: [{ name: 'digits.zip', url: digitsZip, mediaType: 'application/zip' }],
   },
 ];

@@ -28,6 +28,11 @@ export interface Dataset {
   readonly classNames?: readonly string[];
   /** Standardisation still to fit (`pending`), or fitted and already applied to `features`. */
   readonly standardisation?: Standardisation;
+  /**
+   * The shape of one row when it is more than a list of features — images:
+   * `[channels, height, width]`, row-major, `featureSize` values in all.
+   */
+  readonly shape?: readonly number[];
 }
 
 export type DatasetTask = 'classification' | 'regression';
@@ -57,10 +62,28 @@ export interface MlpArchitecture {
   readonly activation: MlpActivation;
 }
 
+/** A convolutional network for images: conv → ReLU → 2×2 max-pool blocks, a linear head. */
+export interface CnnArchitecture {
+  readonly architecture: 'cnn';
+  /** Output channels of every conv. */
+  readonly filters: number;
+  readonly kernel: number;
+  readonly blocks: number;
+}
+
+/** What a `model` edge can carry: each model kind's architecture. */
+export type ModelArchitecture = MlpArchitecture | CnnArchitecture;
+
 /** A model: an architecture, and once trained, its sizes and weights. */
-export interface ModelValue extends MlpArchitecture {
+export type ModelValue = ModelArchitecture & ModelState;
+
+/** What a model knows besides its architecture: once trained, its sizes, weights and data. */
+export interface ModelState {
   readonly kind: 'model';
+  /** Values in one input row (`featureSize` of its training rows). */
   readonly inputSize?: number;
+  /** The shape of one input row when the model takes more than a list (a CNN: `[channels, height, width]`). */
+  readonly inputShape?: readonly number[];
   readonly outputSize?: number;
   readonly weights?: MlpWeights;
   /** The standardisation its training rows had; evaluation applies it to rows still pending. */
@@ -84,6 +107,14 @@ export function expectDataset(value: unknown, port: string): Dataset {
 export function expectModel(value: unknown, port: string): ModelValue {
   if (kindOf(value) === 'model') return value as ModelValue;
   throw new FlowbenchError('node-input', { problem: `input '${port}' expected a model` });
+}
+
+/** `model` if it is an MLP; else an error naming the port and what it is. */
+export function expectMlp<M extends ModelValue>(model: M, port: string): M & MlpArchitecture {
+  if (model.architecture === 'mlp') return model as M & MlpArchitecture;
+  throw new FlowbenchError('node-input', {
+    problem: `input '${port}' is a ${model.architecture} model; this node takes an MLP (model.mlp)`,
+  });
 }
 
 /** A model with its sizes and weights (the output of a training node). */

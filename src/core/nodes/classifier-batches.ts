@@ -34,11 +34,13 @@ export interface ClassifierBatches {
 /**
  * @param freshRandom the order stream from its start (the same stream each call).
  * @param batchSize rows per batch; capped at the dataset's rows.
+ * @param rowShape the shape the model takes a row in (a CNN: `[channels, height, width]`); default `[featureSize]`.
  */
 export function classifierBatches(
   data: Dataset,
   batchSize: number,
   freshRandom: () => Random,
+  rowShape: readonly number[] = [data.featureSize],
 ): ClassifierBatches {
   const size = Math.min(batchSize, data.count);
   const perEpoch = Math.floor(data.count / size);
@@ -61,7 +63,7 @@ export function classifierBatches(
   const x = new Float32Array(size * featureSize);
   const y = new Float32Array(size * classes);
   const batch = {
-    x: { type: 'float32', data: x, dims: [size, featureSize] },
+    x: { type: 'float32', data: x, dims: [size, ...rowShape] },
     y: { type: 'float32', data: y, dims: [size, classes] },
   } as const satisfies { x: Tensor; y: Tensor };
   return {

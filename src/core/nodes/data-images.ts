@@ -13,7 +13,7 @@ const REPORT_EVERY = 32;
 
 export const dataImages = defineNodeKind({
   kind: 'data.images',
-  version: 1,
+  version: 2,
   cache: 'pure',
   title: 'Images',
   category: 'data',
@@ -80,6 +80,7 @@ export const dataImages = defineNodeKind({
       labels: archive.labels,
       count: archive.count,
       featureSize: planes * size * size,
+      shape: [planes, size, size],
       classes: archive.classNames.length,
       classNames: archive.classNames,
     });

@@ -13,7 +13,7 @@ import { defineNodeKind } from '../catalog/kind';
 import { standardiseLike } from '../catalog/standardise';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
 import { float32, type Backend } from '../runtime/tensor-runtime';
-import { buildMlpInference } from '../onnx/mlp';
+import { buildBlockInference } from '../onnx/model-blocks';
 import {
   component,
   mlpEvaluateStep,
@@ -22,7 +22,7 @@ import {
   requestId,
   type ComponentStep,
 } from '../programs';
-import { FlowbenchError } from '../errors';
+import { batchDims, trainedBlockFor } from './model-fit';
 import { classIndices, CONFUSION_MEDIA_TYPE, ConfusionMatrix } from '../catalog/confusion';
 
 export const evalAccuracy = defineNodeKind({
@@ -52,18 +52,9 @@ export const evalAccuracy = defineNodeKind({
   async execute(ctx) {
     const model = expectTrainedModel(ctx.inputs.model, 'model');
     const data = standardiseLike(expectDataset(ctx.inputs.dataset, 'dataset'), model);
-    if (data.featureSize !== model.inputSize || data.classes !== model.outputSize)
-      throw new FlowbenchError('node-input', {
-        problem: `the model expects ${model.inputSize} features and ${model.outputSize} classes; the dataset has ${data.featureSize} and ${data.classes}`,
-      });
-    const spec = {
-      inputSize: model.inputSize,
-      hidden: model.hidden,
-      outputSize: model.outputSize,
-      activation: model.activation,
-    };
+    const spec = trainedBlockFor(model, data, 'dataset');
     const { backend, requests } = ctx.params;
-    const inference = buildMlpInference(spec);
+    const inference = buildBlockInference(spec);
     const resident = mlpInferenceModel(ctx.node, inference, backend);
     const id = resident.id;
     const seen: { ran: Backend | null } = { ran: null };
@@ -81,7 +72,7 @@ export const evalAccuracy = defineNodeKind({
           weights: 'weights',
           x: float32(
             data.features.subarray(from * data.featureSize, (from + rows) * data.featureSize),
-            [rows, data.featureSize],
+            batchDims(spec, rows),
           ),
           labels: data.labels.subarray(from, from + rows),
         });

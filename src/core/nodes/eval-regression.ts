@@ -11,7 +11,8 @@ import { standardiseLike } from '../catalog/standardise';
 import { expectDataset, expectTrainedModel } from '../catalog/values';
 import { float32, hostOutput, type Backend } from '../runtime/tensor-runtime';
 import { estimateMemory } from '../onnx/memory';
-import { buildMlpInference } from '../onnx/mlp';
+import { buildBlockInference } from '../onnx/model-blocks';
+import { batchDims, trainedBlockFor } from './model-fit';
 import { component, modelId, outputWeights, readWeights, requestId } from '../programs';
 import { FlowbenchError } from '../errors';
 
@@ -66,17 +67,8 @@ export const evalRegression = defineNodeKind({
       throw new FlowbenchError('node-input', {
         problem: `input 'dataset' is a classification dataset (${data.name}): score it with eval.accuracy`,
       });
-    if (data.featureSize !== model.inputSize || model.outputSize !== 1)
-      throw new FlowbenchError('node-input', {
-        problem: `the model takes ${model.inputSize} features and gives ${model.outputSize} outputs; the dataset has ${data.featureSize} features and one target`,
-      });
-    const spec = {
-      inputSize: model.inputSize,
-      hidden: model.hidden,
-      outputSize: 1,
-      activation: model.activation,
-    };
-    const inference = buildMlpInference(spec);
+    const spec = trainedBlockFor(model, data, 'dataset', 1);
+    const inference = buildBlockInference(spec);
     const id = modelId(`${ctx.node}/inference`);
     const seen: { ran: Backend | null; predicted: Float32Array | null } = {
       ran: null,
@@ -116,7 +108,7 @@ export const evalRegression = defineNodeKind({
                   seen.ran = session.backend;
                   const weights = readWeights(sctx, 'weights', names);
                   const feeds = {
-                    [inference.inputs.x]: float32(data.features, [data.count, data.featureSize]),
+                    [inference.inputs.x]: float32(data.features, batchDims(spec, data.count)),
                     ...Object.fromEntries(
                       names.map((n) => [inference.inputs.weights[n]!, weights[n]!]),
                     ),

@@ -41,6 +41,7 @@ import {
 } from '../programs';
 import { createRandom } from '../random';
 import { FlowbenchError } from '../errors';
+import { expectMlp } from '../catalog/values';
 
 /** Name of the rollout loop in the program. */
 const LOOP = 'rollout';
@@ -98,7 +99,7 @@ export const evalWorldModel = defineNodeKind({
   ],
   async execute(ctx) {
     const { episodes: count, horizon, seed, backend } = ctx.params;
-    const model = expectWorldModel(ctx.inputs.model, 'model');
+    const model = expectMlp(expectWorldModel(ctx.inputs.model, 'model'), 'model');
     const environment = expectEnvironment(ctx.inputs.environment, 'environment');
     const shape = model.worldModel;
     if (

@@ -11,6 +11,7 @@ import { envCartPole } from './env-cartpole';
 import { envPendulum } from './env-pendulum';
 import { evalAccuracy } from './eval-accuracy';
 import { evalWorldModel } from './eval-world-model';
+import { modelCnn } from './model-cnn';
 import { modelMlp } from './model-mlp';
 import { modelOnnx } from './model-onnx';
 import { trainClassifier } from './train-classifier';
@@ -24,6 +25,7 @@ export const builtinKinds: readonly NodeKind[] = [
   dataImages,
   dataSplit,
   modelMlp,
+  modelCnn,
   trainClassifier,
   evalAccuracy,
   trainRegressor,

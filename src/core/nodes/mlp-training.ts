@@ -1,6 +1,6 @@
 /**
- * Training an MLP on a dataset, shared by `train.classifier` and
- * `train.regressor`: an ONNX train-step graph (forward, backward, loss and
+ * Training a model (an MLP or a CNN, see model-fit.ts) on a dataset, shared
+ * by `train.classifier` and `train.regressor`: an ONNX train-step graph (forward, backward, loss and
  * the optimizer update are all ONNX ops, weights in → updated weights out),
  * since onnxruntime-web has no training API. The training is a program —
  * one loop of `steps` units over the resident train-step model — run by the
@@ -20,19 +20,19 @@ import {
   expectModel,
   type Dataset,
   type ModelValue,
+  type TrainedModel,
 } from '../catalog/values';
 import type { PortSpec } from '../catalog/ports';
-import { FlowbenchError } from '../errors';
 import { float32, hostOutput, type Backend, type NodeBackend } from '../runtime/tensor-runtime';
-import { buildMlpExport } from '../onnx/mlp-export';
+import { mlpOptimizers, type MlpLossKind } from '../onnx/mlp';
+import type { MlpWeights } from '../onnx/mlp-spec';
 import {
-  buildMlpLoss,
-  buildMlpTrainStep,
-  initMlpWeights,
-  mlpOptimizers,
-  type MlpLossKind,
-} from '../onnx/mlp';
-import type { MlpSpec, MlpWeights } from '../onnx/mlp-spec';
+  buildBlockExport,
+  buildBlockLoss,
+  buildBlockTrainStep,
+  initBlockWeights,
+  type TrainableBlock,
+} from '../onnx/model-blocks';
 import { estimateMemory } from '../onnx/memory';
 import {
   component,
@@ -51,6 +51,7 @@ import {
 } from '../programs';
 import { createRandom } from '../random';
 import { classifierBatches } from './classifier-batches';
+import { batchDims, blockFor, trainedBlockFor } from './model-fit';
 
 /** The params every MLP trainer has. */
 export const trainingParams = {
@@ -140,12 +141,7 @@ export function trainMlp(
     const model = expectModel(ctx.inputs.model, 'model');
     const data = standardiseForTraining(expectDataset(ctx.inputs.dataset, 'dataset'));
     check(data);
-    const spec: MlpSpec = {
-      inputSize: data.featureSize,
-      hidden: model.hidden,
-      outputSize: data.classes,
-      activation: model.activation,
-    };
+    const spec = blockFor(model, data, 'dataset');
     const { backend } = ctx.params;
     const kind = loss(ctx);
     const steps = stepsOf(ctx.params, data.count);
@@ -163,9 +159,12 @@ export function trainMlp(
     const { result, ran, weights } = outcome;
     if (result.status !== 'ok' || weights === null)
       throw new Error(result.error?.message ?? `training ended ${result.status}`);
-    const trained: ModelValue = {
+    const trained: TrainedModel = {
       ...model,
-      inputSize: spec.inputSize,
+      inputSize: data.featureSize,
+      ...(spec.architecture === 'cnn'
+        ? { inputShape: [spec.channels, spec.height, spec.width] }
+        : {}),
       outputSize: spec.outputSize,
       weights,
       ...carriedFrom(data),
@@ -178,7 +177,7 @@ export function trainMlp(
     );
     if (ctx.inputs.validation !== undefined) {
       const held = standardiseLike(expectDataset(ctx.inputs.validation, 'validation'), trained);
-      const value = await validationLoss(ctx, held, spec, weights, kind, ran ?? 'wasm');
+      const value = await validationLoss(ctx, held, trained, weights, kind, ran ?? 'wasm');
       ctx.log(`validation loss ${value.toPrecision(4)} on ${held.count} rows`);
       ctx.emit('val_loss', value);
     }
@@ -194,11 +193,11 @@ export function trainMlp(
 function exportedModel(
   node: string,
   data: Dataset,
-  spec: MlpSpec,
+  spec: TrainableBlock,
   trained: ModelValue,
   weights: MlpWeights,
 ): Uint8Array {
-  return buildMlpExport(spec, weights, {
+  return buildBlockExport(spec, weights, {
     task: data.task ?? 'classification',
     ...(trained.standardisation ? { standardisation: trained.standardisation } : {}),
     ...(trained.featureNames ? { featureNames: trained.featureNames } : {}),
@@ -219,16 +218,13 @@ function targetsOf(data: Dataset): Float32Array {
 async function validationLoss(
   ctx: TrainContext,
   data: Dataset,
-  spec: MlpSpec,
+  trained: TrainedModel,
   weights: MlpWeights,
   kind: MlpLossKind,
   backend: Backend,
 ): Promise<number> {
-  if (data.featureSize !== spec.inputSize || data.classes !== spec.outputSize)
-    throw new FlowbenchError('node-input', {
-      problem: `input 'validation' has ${data.featureSize} features and ${data.classes} classes; the training rows have ${spec.inputSize} and ${spec.outputSize}`,
-    });
-  const graph = buildMlpLoss(spec, kind);
+  const spec = trainedBlockFor(trained, data, 'validation');
+  const graph = buildBlockLoss(spec, kind);
   const id = modelId(`${ctx.node}/validation-loss`);
   const seen: { loss: number | null } = { loss: null };
   const report = await ctx.programs.run({
@@ -256,7 +252,7 @@ async function validationLoss(
               peakBytes: estimateMemory(graph.graph, { dims: { batch: data.count } }).peakBytes,
               async run(sctx) {
                 const feeds: Record<string, ReturnType<typeof float32>> = {
-                  [graph.inputs.x]: float32(data.features, [data.count, data.featureSize]),
+                  [graph.inputs.x]: float32(data.features, batchDims(spec, data.count)),
                   [graph.inputs.y]: float32(targetsOf(data), [data.count, spec.outputSize]),
                 };
                 for (const slot of weights.layout)
@@ -312,7 +308,7 @@ interface TrainOutcome {
 async function train(
   ctx: TrainContext,
   data: Dataset,
-  spec: MlpSpec,
+  spec: TrainableBlock,
   model: ModelValue,
   backend: NodeBackend,
   loss: MlpLossKind,
@@ -320,15 +316,15 @@ async function train(
 ): Promise<TrainOutcome> {
   const { batch_size, optimizer, lr, momentum, log_every, seed, epochs } = ctx.params;
   const random = createRandom(seed);
-  const initial = model.weights ?? initMlpWeights(spec, random);
+  const initial = model.weights ?? initBlockWeights(spec, random);
   // The batch order continues the stream the weights were drawn from.
   const orderStream = () => {
     const r = createRandom(seed);
-    if (!model.weights) initMlpWeights(spec, r);
+    if (!model.weights) initBlockWeights(spec, r);
     return r;
   };
-  const batches = classifierBatches(data, batch_size, orderStream);
-  const step = buildMlpTrainStep(spec, { optimizer, loss });
+  const batches = classifierBatches(data, batch_size, orderStream, batchDims(spec, 1).slice(1));
+  const step = buildBlockTrainStep(spec, { optimizer, loss });
   const trainStep = mlpTrainStepModel(ctx.node, step, backend);
   const id = trainStep.id;
   // Filled in as the program runs (callbacks, so not narrowed by the compiler).

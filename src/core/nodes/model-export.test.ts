@@ -55,6 +55,7 @@ async function flowbenchOutputs(
   rows: Dataset,
 ): Promise<Record<string, Float32Array>> {
   const data = standardiseLike(rows, model);
+  if (model.architecture !== 'mlp') throw new Error('an MLP was expected');
   const spec: MlpSpec = {
     inputSize: model.inputSize!,
     hidden: model.hidden,

@@ -8,7 +8,7 @@ import { trainingParams, trainingPorts, trainMlp } from './mlp-training';
 
 export const trainClassifier = defineNodeKind({
   kind: 'train.classifier',
-  version: 1,
+  version: 2,
   cache: 'backend',
   title: 'Train classifier',
   category: 'train',

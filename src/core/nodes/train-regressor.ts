@@ -22,7 +22,7 @@ const params = {
 
 export const trainRegressor = defineNodeKind({
   kind: 'train.regressor',
-  version: 1,
+  version: 2,
   cache: 'backend',
   title: 'Train regressor',
   category: 'train',

@@ -18,7 +18,7 @@
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind, type NodeContext } from '../catalog/kind';
-import { expectModel } from '../catalog/values';
+import { expectMlp, expectModel } from '../catalog/values';
 import { float32 } from '../runtime/tensor-runtime';
 import { ContextReader } from '../live/context-reader';
 import { expectContextWindows, type ContextWindows } from '../live/live-source';
@@ -88,7 +88,7 @@ export const trainWorldModel = defineNodeKind({
   ],
   async execute(ctx) {
     const { steps, optimizer, lr, log_every, seed, backend } = ctx.params;
-    const model = expectModel(ctx.inputs.model, 'model');
+    const model = expectMlp(expectModel(ctx.inputs.model, 'model'), 'model');
     const windows = expectContextWindows(ctx.inputs.windows, 'windows');
     const { environment } = windows.source;
     const shape: WorldModelShape = {

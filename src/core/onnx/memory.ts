@@ -226,6 +226,58 @@ function inferNode(
       });
       return { elemType: input(0).elemType, dims: [x[0] ?? 1, w[0] ?? 1, ...out] };
     }
+    case 'ConvTranspose': {
+      // [N, C, spatial…] with weight [C, M, kernel…]; stride 1, dilation 1.
+      const x = input(0).dims;
+      const w = input(1).dims;
+      const spatial = x.length - 2;
+      const pads = intsAttr(node, 'pads') ?? new Array<number>(2 * spatial).fill(0);
+      const out = x
+        .slice(2)
+        .map((d, i) => d - 1 + (w[i + 2] ?? 1) - (pads[i] ?? 0) - (pads[i + spatial] ?? 0));
+      return { elemType: input(0).elemType, dims: [x[0] ?? 1, w[1] ?? 1, ...out] };
+    }
+    case 'MaxPool':
+    case 'AveragePool': {
+      const x = input(0).dims;
+      const kernel = intsAttr(node, 'kernel_shape') ?? [];
+      const strides = intsAttr(node, 'strides') ?? kernel.map(() => 1);
+      const out = x
+        .slice(2)
+        .map((d, i) => Math.floor((d - (kernel[i] ?? 1)) / (strides[i] ?? 1)) + 1);
+      return { elemType: input(0).elemType, dims: [...x.slice(0, 2), ...out] };
+    }
+    case 'Expand': {
+      const shape = constantValues.get(node.inputs[1] ?? '');
+      if (shape === undefined)
+        throw new RangeError(`${graphName}: Expand shape is not a small constant`);
+      return { elemType: input(0).elemType, dims: broadcast(node, [input(0).dims, shape]) };
+    }
+    case 'Slice': {
+      const x = input(0);
+      const [starts, ends, axes] = [1, 2, 3].map((i) => constantValues.get(node.inputs[i] ?? ''));
+      if (starts === undefined || ends === undefined)
+        throw new RangeError(`${graphName}: Slice bounds are not small constants`);
+      const dims = [...x.dims];
+      (axes ?? starts.map((_, i) => i)).forEach((axis, i) => {
+        const a = (axis + dims.length) % dims.length;
+        const d = dims[a] ?? 1;
+        const clamp = (v: number) => Math.min(d, Math.max(0, v < 0 ? v + d : v));
+        dims[a] = Math.max(0, clamp(ends[i] ?? d) - clamp(starts[i] ?? 0));
+      });
+      return { elemType: x.elemType, dims };
+    }
+    case 'Pad': {
+      const x = input(0);
+      const pads = constantValues.get(node.inputs[1] ?? '');
+      if (pads === undefined)
+        throw new RangeError(`${graphName}: Pad pads are not a small constant`);
+      const rank = x.dims.length;
+      return {
+        elemType: x.elemType,
+        dims: x.dims.map((d, i) => d + (pads[i] ?? 0) + (pads[i + rank] ?? 0)),
+      };
+    }
     case 'Unsqueeze': {
       const x = input(0);
       const axes = constantValues.get(node.inputs[1] ?? '');

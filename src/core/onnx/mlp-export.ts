@@ -65,7 +65,9 @@ export function buildMlpExport(
     g.output(logits, 'logits', 'float32', shape);
     g.output(probabilities, 'probabilities', 'float32', shape);
   }
-  return g.toModel('Flowbench', { metadataProps: metadataOf(spec, about) });
+  return g.toModel('Flowbench', {
+    metadataProps: exportMetadata(spec.inputSize, spec.outputSize, about),
+  });
 }
 
 /** `(features − mean) / std` over every column, as graph ops; `features` itself when nothing is standardised. */
@@ -93,18 +95,23 @@ function standardised(
   );
 }
 
-function metadataOf(spec: MlpSpec, about: ExportedModelAbout): Record<string, string> {
+/** The `metadata_props` of an exported model with `inputSize` features and `outputSize` outputs. */
+export function exportMetadata(
+  inputSize: number,
+  outputSize: number,
+  about: ExportedModelAbout,
+): Record<string, string> {
   const keys = exportMetadataKeys;
   return {
     ...about.metadata,
     [keys.task]: about.task,
     [keys.featureNames]: JSON.stringify(
-      about.featureNames ?? Array.from({ length: spec.inputSize }, (_, i) => `feature_${i}`),
+      about.featureNames ?? Array.from({ length: inputSize }, (_, i) => `feature_${i}`),
     ),
     ...(about.task === 'classification'
       ? {
           [keys.classNames]: JSON.stringify(
-            about.classNames ?? Array.from({ length: spec.outputSize }, (_, i) => String(i)),
+            about.classNames ?? Array.from({ length: outputSize }, (_, i) => String(i)),
           ),
         }
       : {}),

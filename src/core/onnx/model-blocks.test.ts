@@ -13,6 +13,16 @@ const blocks: ModelBlock[] = [
   { architecture: 'mlp', inputSize: 4, hidden: [8], outputSize: 3, activation: 'relu' },
   { architecture: 'conv1d', channels: 2, length: 16, filters: 4, kernel: 3, outputSize: 3 },
   { architecture: 'attention', positions: 5, width: 6, outputSize: 3, causal: true },
+  {
+    architecture: 'cnn',
+    channels: 1,
+    height: 8,
+    width: 6,
+    filters: 2,
+    kernel: 3,
+    blocks: 2,
+    outputSize: 3,
+  },
 ];
 
 describe.each(blocks)('the $architecture block', (block) => {
@@ -68,7 +78,7 @@ describe('block specs', () => {
   it('refuse an unknown architecture and an unknown loss by name', () => {
     const odd = { architecture: 'rnn' } as unknown as ModelBlock;
     expect(() => blockWeightLayout(odd)).toThrow(
-      'unknown architecture: rnn (expected mlp, conv1d, attention)',
+      'unknown architecture: rnn (expected mlp, conv1d, attention, cnn)',
     );
     expect(() =>
       buildBlockTrainStep(blocks[1]!, { optimizer: 'sgd', loss: 'hinge' as 'mse' }),

@@ -37,15 +37,27 @@ import {
   type WeightSlot,
 } from './mlp.ts';
 import type { TrainStep } from './train-step.ts';
+import {
+  buildCnnExport,
+  buildCnnInference,
+  buildCnnLoss,
+  cnnWeightLayout,
+  initCnnWeights,
+  type CnnSpec,
+} from './cnn.ts';
+import { buildCnnTrainStep } from './cnn-train.ts';
+import { buildMlpLoss, type MlpLossKind } from './mlp.ts';
+import { buildMlpExport, type ExportedModelAbout } from './mlp-export.ts';
 
 /** A built-in model, tagged with its architecture. */
 export type ModelBlock =
   | ({ readonly architecture: 'mlp' } & MlpSpec)
   | ({ readonly architecture: 'conv1d' } & Conv1dSpec)
-  | ({ readonly architecture: 'attention' } & AttentionSpec);
+  | ({ readonly architecture: 'attention' } & AttentionSpec)
+  | ({ readonly architecture: 'cnn' } & CnnSpec);
 
 /** Every architecture a {@link ModelBlock} can name. */
-export const blockArchitectures = ['mlp', 'conv1d', 'attention'] as const;
+export const blockArchitectures = ['mlp', 'conv1d', 'attention', 'cnn'] as const;
 
 /** An inference model of any block: `x` in, `logits` and `probabilities` out. */
 export interface BlockInference {
@@ -71,6 +83,8 @@ export function blockWeightLayout(block: ModelBlock): WeightSlot[] {
       return conv1dWeightLayout(block);
     case 'attention':
       return attentionWeightLayout(block);
+    case 'cnn':
+      return cnnWeightLayout(block);
     default:
       return unknown(block);
   }
@@ -85,6 +99,8 @@ export function initBlockWeights(block: ModelBlock, random: () => number): MlpWe
       return initConv1dWeights(block, random);
     case 'attention':
       return initAttentionWeights(block, random);
+    case 'cnn':
+      return initCnnWeights(block, random);
     default:
       return unknown(block);
   }
@@ -99,6 +115,8 @@ export function buildBlockInference(block: ModelBlock, weights?: MlpWeights): Bl
       return buildConv1dInference(block, weights);
     case 'attention':
       return buildAttentionInference(block, weights);
+    case 'cnn':
+      return buildCnnInference(block, weights);
     default:
       return unknown(block);
   }
@@ -113,6 +131,8 @@ export function buildBlockTrainStep(block: ModelBlock, options: TrainStepOptions
       return buildConv1dTrainStep(block, options);
     case 'attention':
       return buildAttentionTrainStep(block, options);
+    case 'cnn':
+      return buildCnnTrainStep(block, options);
     default:
       return unknown(block);
   }
@@ -127,7 +147,40 @@ export function blockInputShape(block: ModelBlock): number[] {
       return [block.channels, block.length];
     case 'attention':
       return [block.positions, block.width];
+    case 'cnn':
+      return [block.channels, block.height, block.width];
     default:
       return unknown(block);
   }
+}
+
+/** A loss graph of any block a training node trains: `x`, `y` and the weights in, `loss` out. */
+export interface BlockLoss {
+  readonly model: Uint8Array;
+  readonly graph: GraphTrace;
+  readonly inputs: {
+    readonly x: string;
+    readonly y: string;
+    readonly weights: Readonly<Record<string, string>>;
+  };
+  readonly outputs: { readonly loss: string };
+}
+
+/** Blocks a training node trains (the others are built and checked, not yet model kinds). */
+export type TrainableBlock = ModelBlock & { readonly architecture: 'mlp' | 'cnn' };
+
+/** The mean loss of a block's weights on a batch, without an update (a validation loss). */
+export function buildBlockLoss(block: TrainableBlock, loss: MlpLossKind): BlockLoss {
+  return block.architecture === 'mlp' ? buildMlpLoss(block, loss) : buildCnnLoss(block, loss);
+}
+
+/** The standalone `.onnx` a person downloads, the trained weights baked in. */
+export function buildBlockExport(
+  block: TrainableBlock,
+  weights: MlpWeights,
+  about: ExportedModelAbout,
+): Uint8Array {
+  return block.architecture === 'mlp'
+    ? buildMlpExport(block, weights, about)
+    : buildCnnExport(block, weights, about);
 }
