@@ -8,6 +8,7 @@ import { writeResults, type BenchRow } from '../lib/rows';
 const suites: Record<string, () => Promise<{ run: () => Promise<BenchRow[]> }>> = {
   engine: () => import('./engine'),
   ort: () => import('./ort'),
+  cnn: () => import('./cnn'),
   producers: () => import('./producers'),
   tables: () => import('./tables'),
   cache: () => import('./cache'),
