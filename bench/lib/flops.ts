@@ -9,7 +9,7 @@
  * high. The same matmuls, alone in one graph, are the bare-kernel ceiling
  * the train rows are read against.
  */
-import { GraphBuilder } from '../../src/core/onnx/graph';
+import { GraphBuilder, type ValueRef } from '../../src/core/onnx/graph';
 import { layerWidths, type MlpSpec } from '../../src/core/onnx/mlp';
 
 /** One matrix product `[m, k] × [k, n]`. */
@@ -54,33 +54,34 @@ export const gflops = (flopsPerStep: number, stepsPerSecond: number): number =>
   (flopsPerStep * stepsPerSecond) / 1e9;
 
 /**
- * A graph of the given matmuls and nothing else: each `MatMul` reads two
- * graph inputs and is a graph output, so the runtime's matmul kernel (MLAS
- * on onnxruntime's CPU and WASM backends) does all the work. Its runs/s ×
+ * A graph of the given matmuls and almost nothing else: every matrix is a
+ * constant in the model, so a run copies no operand in, and each product is
+ * summed to one number, so it copies none out; the runtime's matmul kernel
+ * (MLAS on onnxruntime's CPU and WASM backends) does nearly all the work.
+ * Its one input, `scale` (`[1]`, feed 1), multiplies the sum, so a run has
+ * something to feed. Run it with graph optimisations off
+ * (`graphOptimizationLevel: 'disabled'`): products of constants would
+ * otherwise be folded away when the session is made. Its runs/s ×
  * `matmulFlops` is the ceiling a train step of the same products can reach
- * on that runtime and thread count.
+ * on that runtime and thread count (the sums add under 1 % of work).
  */
 export function buildMatmulGraph(matmuls: readonly Matmul[]): Uint8Array {
   const g = new GraphBuilder('matmul_ceiling');
+  const scale = g.input('scale', 'float32', [1]);
+  let sum: ValueRef | null = null;
   for (const { m, k, n, what } of matmuls) {
-    const a = g.input(`${what}.a`, 'float32', [m, k]);
-    const b = g.input(`${what}.b`, 'float32', [k, n]);
-    g.output(g.op('MatMul', [a, b]), `${what}.out`, 'float32', [m, n]);
+    const a = g.initializer(`${what}.a`, filled(m * k), [m, k]);
+    const b = g.initializer(`${what}.b`, filled(k * n), [k, n]);
+    const total = g.op('ReduceSum', [g.op('MatMul', [a, b])], { keepdims: 0 });
+    sum = sum === null ? total : g.op('Add', [sum, total]);
   }
+  if (sum === null) throw new RangeError('a matmul graph needs at least one matmul');
+  g.output(g.op('Mul', [sum, scale]), 'sum', 'float32', [1]);
   return g.toModel();
 }
 
-/** Inputs for `buildMatmulGraph`: every matrix filled with small values. */
-export function matmulInputs(
-  matmuls: readonly Matmul[],
-): Record<string, { data: Float32Array; dims: number[] }> {
-  const feeds: Record<string, { data: Float32Array; dims: number[] }> = {};
-  for (const { m, k, n, what } of matmuls) {
-    feeds[`${what}.a`] = { data: filled(m * k), dims: [m, k] };
-    feeds[`${what}.b`] = { data: filled(k * n), dims: [k, n] };
-  }
-  return feeds;
-}
+/** Session options the matmul graph must run with; see `buildMatmulGraph`. */
+export const matmulGraphOptions = { graphOptimizationLevel: 'disabled' } as const;
 
 function filled(length: number): Float32Array {
   const data = new Float32Array(length);

@@ -18,7 +18,7 @@ import {
   buildMatmulGraph,
   gflops,
   matmulFlops,
-  matmulInputs,
+  matmulGraphOptions,
   mlpTrainFlops,
   type Matmul,
 } from './flops';
@@ -204,11 +204,12 @@ export async function matmulCeiling(
   matmuls: readonly Matmul[],
   seconds: number,
 ): Promise<{ runsPerSecond: number; gflops: number; runs: number }> {
-  const session = await ort.InferenceSession.create(buildMatmulGraph(matmuls), sessionOptions);
+  const session = await ort.InferenceSession.create(buildMatmulGraph(matmuls), {
+    ...sessionOptions,
+    ...matmulGraphOptions,
+  });
   try {
-    const feeds: Record<string, OrtTensor> = {};
-    for (const [name, { data, dims }] of Object.entries(matmulInputs(matmuls)))
-      feeds[name] = new ort.Tensor('float32', data, dims);
+    const feeds = { scale: new ort.Tensor('float32', Float32Array.of(1), [1]) };
     for (let i = 0; i < 3; i++) await session.run(feeds);
     const start = performance.now();
     let runs = 0;
@@ -221,4 +222,30 @@ export async function matmulCeiling(
   } finally {
     await session.release();
   }
+}
+
+/**
+ * The matmuls of `matmuls` alone as a session for alternating trials: each
+ * `trial(runs)` times that many runs back to back, ms per run.
+ */
+export async function matmulSession(
+  ort: OrtLike,
+  sessionOptions: OrtWeb.InferenceSession.SessionOptions,
+  matmuls: readonly Matmul[],
+) {
+  const session = await ort.InferenceSession.create(buildMatmulGraph(matmuls), {
+    ...sessionOptions,
+    ...matmulGraphOptions,
+  });
+  const feeds = { scale: new ort.Tensor('float32', Float32Array.of(1), [1]) };
+  return {
+    flops: matmulFlops(matmuls),
+    async trial(runs: number): Promise<number> {
+      await session.run(feeds);
+      const start = performance.now();
+      for (let i = 0; i < runs; i++) await session.run(feeds);
+      return (performance.now() - start) / runs;
+    },
+    release: () => session.release(),
+  };
 }

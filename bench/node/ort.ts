@@ -17,6 +17,14 @@
  *
  * Both runtimes get the engine's thread count (`WASM_THREADS`, one: see
  * ort-runtime.ts), so the web/native ratio compares engines, not threads.
+ *
+ * Each train row's note gives the GFLOP/s it achieved (the step's matmuls,
+ * `bench/lib/flops.ts`), and the ceiling rows run those matmuls alone — one
+ * graph of bare `MatMul`s on constants in a tight loop, so onnxruntime's own kernel (MLAS:
+ * 128-bit WASM SIMD on the web, the CPU's widest vectors natively) does all
+ * the work — on onnxruntime-web beside onnxruntime-node, same threads: what
+ * each engine could reach at best, so a train row says how close it is to
+ * its limit and the web/native gap splits into kernel width and the rest.
  */
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
@@ -34,13 +42,15 @@ import { modelMlp } from '../../src/core/nodes/model-mlp';
 import { trainClassifier } from '../../src/core/nodes/train-classifier';
 import { createRandom, type Random } from '../../src/core/random';
 import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
+import { gflops, mlpTrainFlops, mlpTrainMatmuls } from '../lib/flops';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
+import { matmulSession } from '../lib/train-loop';
 import { alternate, median } from '../lib/stats';
 import { quietEvents } from './events';
 
 export const THREADS = WASM_THREADS;
-const SPEC: MlpSpec = { inputSize: 784, hidden: [128], outputSize: 10, activation: 'relu' };
-const BATCH = 256;
+export const SPEC: MlpSpec = { inputSize: 784, hidden: [128], outputSize: 10, activation: 'relu' };
+export const BATCH = 256;
 const ROWS = 2048;
 /** Steps of each runner trial that warm a fresh session and are not timed. */
 export const WARM_STEPS = 5;
@@ -118,7 +128,7 @@ function digits(): Dataset {
     classes: SPEC.outputSize,
   };
 }
-const dataset = digits();
+export const dataset = digits();
 
 const benchData = defineNodeKind({
   kind: 'bench.digits',
@@ -208,7 +218,7 @@ async function runnerTrial(): Promise<number> {
 }
 
 /** The node's batch order: its seed's stream, after the weights were drawn from it. */
-function nodeOrder(): Random {
+export function nodeOrder(): Random {
   const random = createRandom(SEED);
   initMlpWeights(SPEC, random);
   return random;
@@ -293,6 +303,12 @@ function batchPrepMs(): number {
 }
 
 const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
+/** FLOP of one train step's matmuls, forward and backward. */
+const STEP_FLOPS = mlpTrainFlops(SPEC, BATCH);
+const gflopsOf = (row: BenchRow, side: 'value' | 'reference') =>
+  gflops(STEP_FLOPS, row[side] ?? Number.NaN).toFixed(2);
+/** Runs of the matmul graph per ceiling trial. */
+const CEILING_RUNS = 40;
 const trainNote = `MLP ${SPEC.inputSize}→${SPEC.hidden.join('→')}→${SPEC.outputSize}, batch ${BATCH}, SGD with momentum`;
 
 async function trainRows(): Promise<BenchRow[]> {
@@ -340,10 +356,71 @@ async function trainRows(): Promise<BenchRow[]> {
     target: ratioAtLeast(0.5),
     note: `${trainNote}; the same bare loop on one fixed batch on onnxruntime-web WASM (in Node) vs onnxruntime-node CPU, threads: ${THREADS} each`,
   });
+  // Achieved GFLOP/s beside the steps/s: the step's matmuls times the medians.
+  runnerRow.note = `GFLOP/s (the step's matmuls, ${(STEP_FLOPS / 1e6).toFixed(0)} MFLOP): runner ${gflopsOf(runnerRow, 'value')}, bare loop ${gflopsOf(runnerRow, 'reference')}; ${runnerRow.note}`;
+  engineRow.note = `GFLOP/s: ORT-web ${gflopsOf(engineRow, 'value')}, onnxruntime-node ${gflopsOf(engineRow, 'reference')}; ${engineRow.note}`;
+  const ceilings = await ceilingRows(webFixed);
   await web.release();
   await webFixed.release();
   await native.release();
-  return [runnerRow, engineRow];
+  return [runnerRow, engineRow, ...ceilings];
+}
+
+/**
+ * The step's matmuls alone on each engine (the ceiling), and the bare
+ * ORT-web train loop's GFLOP/s against its engine's ceiling.
+ */
+async function ceilingRows(webTrainer: { trial: () => Promise<number> }): Promise<BenchRow[]> {
+  const matmuls = mlpTrainMatmuls(SPEC, BATCH);
+  const web = await matmulSession(ortWeb, { executionProviders: ['wasm'] }, matmuls);
+  const native = await matmulSession(
+    ortNode,
+    { executionProviders: ['cpu'], intraOpNumThreads: THREADS },
+    matmuls,
+  );
+  const trials = await alternate({
+    a: () => web.trial(CEILING_RUNS),
+    b: () => native.trial(CEILING_RUNS),
+    warmups: 1,
+    minTrials: 5,
+    maxTrials: 11,
+    budgetMs: 15_000,
+  });
+  await web.release();
+  await native.release();
+  const toGflops = (ms: number) => gflops(STEP_FLOPS, 1000 / ms);
+  const shapes = matmuls.map(({ m, k, n }) => `${m}×${k}·${k}×${n}`).join(', ');
+  const ceilingRow = compareRow({
+    name: 'MLP step matmuls alone (ceiling): ORT-web WASM vs onnxruntime-node',
+    unit: 'GFLOP/s',
+    lowerIsBetter: false,
+    ours: trials.a.map(toGflops),
+    reference: trials.b.map(toGflops),
+    target: noTarget,
+    note: `the bare kernel: one graph of the train step's ${matmuls.length} MatMuls (${shapes}) on constant operands, each summed to one number (no copies in or out), graph optimisations off, ${CEILING_RUNS} runs a trial, onnxruntime-web WASM (128-bit SIMD, in Node) vs onnxruntime-node CPU (its native kernels use the machine's widest vectors), threads: ${THREADS} each; the ratio is the part of the web/native gap that is the kernel itself`,
+  });
+  // The train loop against the bare kernel on the same engine, in trials of their own
+  // side by side: a ratio of figures from different moments moves with the machine's load.
+  const web2 = await matmulSession(ortWeb, { executionProviders: ['wasm'] }, matmuls);
+  const share = await alternate({
+    a: () => webTrainer.trial(),
+    b: () => web2.trial(CEILING_RUNS),
+    warmups: 1,
+    minTrials: 5,
+    maxTrials: 11,
+    budgetMs: 15_000,
+  });
+  await web2.release();
+  const shareRow = compareRow({
+    name: 'MLP train step: ORT-web WASM vs its MatMul ceiling',
+    unit: 'GFLOP/s',
+    lowerIsBetter: false,
+    ours: share.a.map(toGflops),
+    reference: share.b.map(toGflops),
+    target: noTarget,
+    note: `the bare ORT-web train loop (one fixed batch) against the same engine's matmuls alone, alternating, threads: ${THREADS}: the ratio is the share of the kernel's speed a whole train step keeps (the rest is the step's elementwise ops, the loss, the update and the feeds)`,
+  });
+  return [ceilingRow, shareRow];
 }
 
 export async function run(): Promise<BenchRow[]> {
