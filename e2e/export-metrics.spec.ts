@@ -2,17 +2,20 @@
  * Every metric of the picked runs as one file a notebook reads: two short
  * runs of the default example, picked, exported as CSV and JSON in long
  * format; each run's points are there, value for value as its own export.
+ * Then the same comparison as a portable report (report.spec.ts says more).
  */
 import { expect, test } from './fixtures';
 import { MetricsExport } from './pages/metrics-export';
+import { exportReport, openOffline } from './support/report';
 
-test('the picked runs export every metric in long format, the numbers those of the runs', async ({
+test('the picked runs export every metric in long format and as a report, the numbers those of the runs', async ({
   page,
+  context,
   params,
   toolbar,
   runs,
   alerts,
-}) => {
+}, testInfo) => {
   const exporter = new MetricsExport(page);
   await params.set('steps', 10);
   await toolbar.run();
@@ -58,4 +61,29 @@ test('the picked runs export every metric in long format, the numbers those of t
     rows.map((r) => [r.run, r.metric, r.step, r.value]),
   );
   await expect(alerts.all).toHaveCount(0);
+
+  // The comparison as one HTML file: offline, drawn, interactive, the runs' numbers.
+  const report = await openOffline(
+    context,
+    await exportReport(page, testInfo.outputPath('r.html')),
+  );
+  const chart = report.getByRole('img', { name: 'Chart: train.loss', exact: true });
+  await expect(chart).toHaveAttribute('data-drawn', 'true');
+  const losses = files.map((f) => f.json.metrics['train.loss'] ?? []);
+  await expect(chart).toHaveAttribute('data-points', String(losses[0]!.length + losses[1]!.length));
+  const legend = report.getByRole('list', { name: 'Legend: train.loss' });
+  const lasts = await legend
+    .locator('data')
+    .evaluateAll((els) => els.map((el) => Number(el.getAttribute('value'))));
+  expect(lasts.sort()).toEqual(losses.map((l) => l.at(-1)![1]).sort());
+  await chart.locator('.u-over').hover();
+  await expect(chart.locator('.u-legend .u-value').nth(1)).not.toHaveText('--');
+  // The run diff marks lr, the one param that differs; a line per run across the axes.
+  const diffParams = report.getByRole('table', { name: 'Params' });
+  await expect(diffParams.getByRole('row', { name: /^lr\b/ })).toContainText('differs');
+  await expect(diffParams.getByText('differs')).toHaveCount(1);
+  await expect(
+    report.getByRole('img', { name: 'Parallel coordinates' }).locator('polyline'),
+  ).toHaveCount(2);
+  await expect(report.getByRole('table', { name: 'Fingerprints' })).toContainText('wasm');
 });

@@ -23,6 +23,7 @@ import {
 } from '../runs/queries';
 import { cachedSources, isCachedSeries, runsForMetric, sourceRuns } from './cached-series';
 import { useEditor, useEditorStore } from '../store/context';
+import { ExportReport } from '../report/ExportReport';
 import { ChartControls } from './ChartControls';
 import { MetricChart } from './MetricChart';
 import { WaitTimeline } from './WaitTimeline';
@@ -130,11 +131,14 @@ export function ChartsPanel({ run }: { run: RunRow }) {
           store.getState().setPicked([...new Set<RunId>([...picked, ...sweepIds])])
         }
       />
-      {shown.length > 1 ? (
-        <p className="fb-muted fb-charts-note">
-          Comparing {shown.length} runs: the selected run and the runs picked in the table.
-        </p>
-      ) : null}
+      <div className="fb-charts-note">
+        {shown.length > 1 ? (
+          <span className="fb-muted">
+            Comparing {shown.length} runs: the selected run and the runs picked in the table.{' '}
+          </span>
+        ) : null}
+        <ExportReport runs={runs} shown={shown} metrics={metrics} settings={settings} />
+      </div>
       {node ? (
         <p className="fb-muted fb-charts-note">
           {metrics.length > 0

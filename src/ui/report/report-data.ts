@@ -1,0 +1,67 @@
+/**
+ * What a portable report holds: plain data, no store, no database. The
+ * runs as the comparison shows them (label, colour, params, seed, result,
+ * fingerprint facts, final values), every point of every charted series,
+ * the chart settings as they were on screen, and the run diff of the first
+ * two runs. `html.ts` turns it into one file.
+ */
+import type { FingerprintRow, MetricDiff, ParamDiff } from '../../core/run/diff';
+import type { InputValue } from '../../core/run/params';
+import type { XMode } from '../../core/series/columns';
+
+/** A run as the report shows it. */
+export interface ReportRun {
+  readonly id: string;
+  /** `0b1c2d3e lr=0.05`, as the charts' legend names it. */
+  readonly label: string;
+  /** `#rrggbb`, the run's colour in the charts. */
+  readonly colour: string;
+  readonly flow: string;
+  readonly status: string;
+  readonly seed: number;
+  readonly params: Readonly<Record<string, InputValue>>;
+  readonly result: Readonly<Record<string, unknown>>;
+  /** The fingerprint as a person reads it: label and value per fact. */
+  readonly facts: readonly { readonly label: string; readonly value: string }[];
+  /** Each metric's last finite value. */
+  readonly finals: Readonly<Record<string, number>>;
+}
+
+/** One run's series of one metric, as columns; a non-finite value is `null`. */
+export interface ReportSeries {
+  readonly run: string;
+  readonly step: readonly number[];
+  readonly value: readonly (number | null)[];
+  /** Wall time, seconds since 1970. */
+  readonly ts: readonly number[];
+}
+
+export interface ReportMetric {
+  readonly name: string;
+  readonly series: readonly ReportSeries[];
+}
+
+/** The run diff of the report's first two runs, as the dialog shows it. */
+export interface ReportDiff {
+  readonly a: string;
+  readonly b: string;
+  readonly params: readonly ParamDiff[];
+  /** One line per node or edge change, in words; empty when the flows compute the same. */
+  readonly flow: readonly string[];
+  readonly fingerprints: readonly FingerprintRow[];
+  readonly metrics: readonly MetricDiff[];
+}
+
+export interface ReportData {
+  readonly title: string;
+  /** When the report was made, ISO 8601. */
+  readonly created: string;
+  readonly settings: {
+    readonly xMode: XMode;
+    readonly log: boolean;
+    readonly logX: boolean;
+  };
+  readonly runs: readonly ReportRun[];
+  readonly metrics: readonly ReportMetric[];
+  readonly diff: ReportDiff | null;
+}
