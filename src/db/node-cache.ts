@@ -10,7 +10,7 @@
  * computing the same node at once store it once. Reads and writes asked while
  * a transaction runs are batched into the next, so a run of many nodes pays a
  * few transactions. Trade-off: a read marks the entry used with a write of
- * its row, which costs a little on every hit.
+ * its row (in the next batch of writes), which costs a little on every hit.
  */
 import type { CacheEntry, NodeCacheStore } from '../core/cache';
 import type { NodeCacheRow } from '../core/records/node-cache';
@@ -49,6 +49,9 @@ export async function quotaShareBudget(share = CACHE_QUOTA_SHARE): Promise<numbe
   return estimate?.quota ? Math.floor(estimate.quota * share) : FALLBACK_CACHE_BYTES;
 }
 
+/** What a batch of writes does: store an entry, or mark one used (by a read). */
+type CacheChange = { readonly store: CacheEntry } | { readonly used: string };
+
 /** The store core's executor asks, over this database. */
 export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): NodeCacheStore {
   const now = options.now ?? Date.now;
@@ -67,29 +70,36 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
   // A thousand ready nodes look up a thousand keys at once: one transaction each waited in
   // line behind the others (a few ms apiece in a browser). Reads (and writes) asked while one
   // transaction runs go together in the next, so a run pays a few transactions, not one a node.
+  // A read only reads (readonly transactions do not wait for one another); the entries it found
+  // are marked used with the next batch of writes.
   const read = batched(async (keys: string[]) => {
-    const rows = await db.transaction('rw', db.nodeCache, async () => {
-      const found = await db.nodeCache.bulkGet(keys);
-      const used = new Map<string, NodeCacheRow>();
-      for (const row of found)
-        if (row) used.set(row.key, { ...row, usedAt: Math.max(now(), row.usedAt) });
-      if (used.size > 0) await db.nodeCache.bulkPut([...used.values()]);
-      return found;
+    const rows = await db.transaction('r', db.nodeCache, () => db.nodeCache.bulkGet(keys));
+    return rows.map((row) => {
+      if (!row) return undefined;
+      void change({ used: row.key }).catch(() => undefined); // a use not marked costs nothing now
+      return entryOf(row);
     });
-    return rows.map((row) => row && entryOf(row));
   });
-  const write = batched(async (entries: CacheEntry[]) => {
+  const change = batched(async (changes: CacheChange[]) => {
     const bytes = await budgetBytes();
     const at = now();
+    const used = new Set<string>();
     // One row a key; nothing bigger than the budget (it would evict everything and still not fit).
     const fresh = new Map<string, NodeCacheRow>();
-    for (const entry of entries) {
-      const size = sizeOf(entry);
-      if (size <= bytes && !fresh.has(entry.key))
-        fresh.set(entry.key, { ...rowOf(entry), size, createdAt: at, usedAt: at });
+    for (const change of changes) {
+      if ('used' in change) {
+        used.add(change.used);
+        continue;
+      }
+      const size = sizeOf(change.store);
+      if (size <= bytes && !fresh.has(change.store.key))
+        fresh.set(change.store.key, { ...rowOf(change.store), size, createdAt: at, usedAt: at });
     }
-    if (fresh.size === 0) return entries.map(() => undefined);
     await db.transaction('rw', db.nodeCache, async () => {
+      // An entry gone since it was read (evicted, cleared) is not brought back by its use.
+      if (used.size > 0)
+        await db.nodeCache.bulkUpdate([...used].map((key) => ({ key, changes: { usedAt: at } })));
+      if (fresh.size === 0) return;
       // Keys only: a key already stored (by another tab, say) is left as it is.
       for (const key of await db.nodeCache
         .where('key')
@@ -104,11 +114,11 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
         kept = { bytes: await evict(db, bytes), at };
       else kept = { ...kept, bytes: kept.bytes + size };
     });
-    return entries.map(() => undefined);
+    return changes.map(() => undefined);
   });
   return {
     read,
-    write,
+    write: (entry) => change({ store: entry }),
     drop: (key) => db.nodeCache.delete(key),
   };
 }
@@ -184,7 +194,7 @@ export const STATS_REREAD_MS = 1_000;
 const FULL_READ_EVERY = 10;
 
 /** How far before the newest use seen a later read starts, for writers whose clock lagged. */
-const USED_AT_SLACK_MS = 5_000;
+const USED_AT_SLACK_MS = 0;
 
 /**
  * What the cache holds, kept up to date by reading only the entries used or

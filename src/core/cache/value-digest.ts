@@ -31,14 +31,21 @@ export function valueDigest(value: unknown): Promise<string | null> {
   return digest;
 }
 
-/** A value's bytes with their digest, remembering the digest for the value. */
+/**
+ * A value's bytes with their digest, remembering the digest for the value at
+ * once: a node below that makes its key while the hash runs waits on this
+ * one, instead of encoding and hashing the value a second time.
+ */
 export async function valueBytes(value: unknown): Promise<ValueBytes | null> {
   const bytes = encodeValue(value);
   if (!bytes) return null;
-  const digest = await digestBytes(bytes);
-  if (typeof value === 'object' && value !== null && !known.has(value))
-    known.set(value, Promise.resolve(digest));
-  return { digest: digest!, bytes };
+  const memo = typeof value === 'object' && value !== null;
+  let digest = memo ? known.get(value) : undefined;
+  if (!digest) {
+    digest = bytesDigest(bytes);
+    if (memo) known.set(value, digest);
+  }
+  return { digest: (await digest)!, bytes };
 }
 
 /** Tell the memo a value's digest (a value decoded from bytes whose digest was checked). */
