@@ -193,21 +193,18 @@ export const STATS_REREAD_MS = 1_000;
 /** Every this many reads of the size, the whole index is read again (see `CacheTally`). */
 const FULL_READ_EVERY = 10;
 
-/** How far before the newest use seen a later read starts, for writers whose clock lagged. */
-const USED_AT_SLACK_MS = 0;
-
 /**
  * What the cache holds, kept up to date by reading only the entries used or
  * stored since the last reading. Reading the whole `[usedAt+size]` index is
  * a cursor step an entry on the page's thread, and a run stores an entry a
  * node: at every second of a thousand-node run or a long sweep, the page
  * walked thousands of keys. Here a reading walks only the index's tail
- * (`usedAt` at or after the newest seen, less a slack), in the same
- * transaction as a count; when the count says entries went that the tally
- * still holds (eviction, a damaged entry dropped, Clear cache), or every
+ * (`usedAt` at or after the newest seen), in the same transaction as a
+ * count; when the count differs from the tally's (entries evicted, dropped
+ * or cleared; or one stored late with an older `usedAt`), or every
  * `FULL_READ_EVERY` readings, it reads the whole index again. Trade-off: an
- * eviction and a store that keep the count equal leave the bytes off until
- * that full reading.
+ * eviction and a late store that keep the count equal leave the figures off
+ * until that full reading.
  */
 class CacheTally {
   private readonly sizes = new Map<string, number>();
@@ -220,7 +217,7 @@ class CacheTally {
     const { db } = this;
     return db.transaction('r', db.nodeCache, async () => {
       const full = this.readings++ % FULL_READ_EVERY === 0;
-      const from = this.newest - USED_AT_SLACK_MS;
+      const from = this.newest;
       const sizes = full ? new Map<string, number>() : this.sizes;
       let newest = full ? -Infinity : this.newest;
       const keys = full
