@@ -6,7 +6,7 @@
  * chart's lanes); the scroll container is an ancestor of them.
  * Small and fixed-height on purpose: the runs table needs no more.
  */
-import { useLayoutEffect, useState, type RefObject } from 'react';
+import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
 
 /** Rows rendered beyond each edge of the view, so a quick scroll shows no gap. */
 const OVERSCAN = 20;
@@ -25,7 +25,13 @@ export interface VirtualRows {
 
 /**
  * The rows of `body` (a `tbody` of `count` rows inside the scrolling `container`)
- * in view now; re-computed when the container scrolls or resizes.
+ * in view now; re-computed when the container scrolls, or it or the body
+ * resizes. Measured at once only the first time: reading the layout right
+ * after React's commit forced the browser to lay the whole page out inside
+ * it, the larger part of every long task of a sweep whose table gained a run
+ * at a time. After that a resize observer measures (its first call comes
+ * once layout is done, so its reading costs nothing more), when the count
+ * changes too.
  */
 export function useVirtualRows(
   container: RefObject<HTMLElement | null>,
@@ -33,6 +39,7 @@ export function useVirtualRows(
   count: number,
 ): VirtualRows {
   const [view, setView] = useState({ top: 0, height: 800, rowPx: GUESS_PX });
+  const measured = useRef(false);
   useLayoutEffect(() => {
     const scroller = container.current;
     if (!scroller) return;
@@ -53,10 +60,14 @@ export function useVirtualRows(
           : next,
       );
     };
-    measure();
+    // Once at once, so the first frame shows the right rows; after that the observer's own
+    // first call, made when it starts observing, once the commit is laid out.
+    if (!measured.current) measure();
+    measured.current = true;
     scroller.addEventListener('scroll', measure, { passive: true });
     const resize = new ResizeObserver(measure);
     resize.observe(scroller);
+    if (body.current) resize.observe(body.current);
     return () => {
       scroller.removeEventListener('scroll', measure);
       resize.disconnect();
