@@ -63,7 +63,10 @@ export const gflops = (flopsPerStep: number, stepsPerSecond: number): number =>
  * (`graphOptimizationLevel: 'disabled'`): products of constants would
  * otherwise be folded away when the session is made. Its runs/s ×
  * `matmulFlops` is the ceiling a train step of the same products can reach
- * on that runtime and thread count (the sums add under 1 % of work).
+ * on that runtime and thread count (the sums add under 1 % of work). It is
+ * a best case: constant operands let the kernel pack them once, when the
+ * session is made, where a train step's weights change every step and are
+ * packed every run.
  */
 export function buildMatmulGraph(matmuls: readonly Matmul[]): Uint8Array {
   const g = new GraphBuilder('matmul_ceiling');
