@@ -188,7 +188,7 @@ export default tseslint.config(
   })),
   {
     // A trained model's exported file is checked against Flowbench's own inference, in onnxruntime.
-    files: ['src/core/nodes/model-export.test.ts', 'src/core/nodes/model-cnn.test.ts'],
+    files: ['src/core/nodes/model-*.test.ts'],
     rules: coreLayer('nodes', { runtimeAllowed: true }),
   },
   {

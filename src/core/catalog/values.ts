@@ -71,8 +71,16 @@ export interface CnnArchitecture {
   readonly blocks: number;
 }
 
+/** A 1-D convolution over a row (a signal): conv → ReLU → mean over its length, a linear head. */
+export interface Conv1dArchitecture {
+  readonly architecture: 'conv1d';
+  /** Output channels of the conv. */
+  readonly filters: number;
+  readonly kernel: number;
+}
+
 /** What a `model` edge can carry: each model kind's architecture. */
-export type ModelArchitecture = MlpArchitecture | CnnArchitecture;
+export type ModelArchitecture = MlpArchitecture | CnnArchitecture | Conv1dArchitecture;
 
 /** A model: an architecture, and once trained, its sizes and weights. */
 export type ModelValue = ModelArchitecture & ModelState;

@@ -12,6 +12,7 @@ import { envPendulum } from './env-pendulum';
 import { evalAccuracy } from './eval-accuracy';
 import { evalWorldModel } from './eval-world-model';
 import { modelCnn } from './model-cnn';
+import { modelConv1d } from './model-conv1d';
 import { modelMlp } from './model-mlp';
 import { modelOnnx } from './model-onnx';
 import { trainClassifier } from './train-classifier';
@@ -26,6 +27,7 @@ export const builtinKinds: readonly NodeKind[] = [
   dataSplit,
   modelMlp,
   modelCnn,
+  modelConv1d,
   trainClassifier,
   evalAccuracy,
   trainRegressor,

@@ -51,7 +51,7 @@ import {
 } from '../programs';
 import { createRandom } from '../random';
 import { classifierBatches } from './classifier-batches';
-import { batchDims, blockFor, trainedBlockFor } from './model-fit';
+import { batchDims, blockFor, inputShapeOf, trainedBlockFor } from './model-fit';
 
 /** The params every MLP trainer has. */
 export const trainingParams = {
@@ -162,9 +162,7 @@ export function trainMlp(
     const trained: TrainedModel = {
       ...model,
       inputSize: data.featureSize,
-      ...(spec.architecture === 'cnn'
-        ? { inputShape: [spec.channels, spec.height, spec.width] }
-        : {}),
+      ...inputShapeOf(spec),
       outputSize: spec.outputSize,
       weights,
       ...carriedFrom(data),

@@ -9,7 +9,8 @@
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random.ts';
-import { buildCnnInference, buildCnnLoss, initCnnWeights, type CnnSpec } from './cnn.ts';
+import { buildLossGraph } from './block-graphs.ts';
+import { buildCnnInference, cnnRowBlock, initCnnWeights, type CnnSpec } from './cnn.ts';
 import { buildCnnTrainStep } from './cnn-train.ts';
 import { estimateMemory, inferShapes } from './memory.ts';
 import type { MlpWeights } from './mlp.ts';
@@ -192,7 +193,7 @@ describe('CNN', () => {
     const step = buildCnnTrainStep(spec, { optimizer: 'sgd', loss: 'softmax_cross_entropy' });
     const [first] = await train(step, weights, data, 0, 1);
     expect(first).toBeCloseTo(crossEntropy, 5);
-    const lossGraph = buildCnnLoss(spec, 'softmax_cross_entropy');
+    const lossGraph = buildLossGraph(cnnRowBlock(spec), 'softmax_cross_entropy');
     const feeds: Feeds = { x: data.x, y: data.y };
     for (const slot of weights.layout)
       feeds[slot.name] = tensor(get(weights.values, slot.name), slot.dims);

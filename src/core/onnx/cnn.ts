@@ -15,12 +15,11 @@
 import { finishInference, type InferenceModel } from './inference.ts';
 import type { ValueRef } from './graph.ts';
 import { TracingGraphBuilder } from './graph-trace.ts';
-import { BATCH, huberLoss, meanSquaredError, softmaxCrossEntropy } from './mlp-layers.ts';
-import type { MlpLossKind } from './mlp-layers.ts';
+import { BATCH } from './mlp-layers.ts';
+import type { RowBlock } from './block-graphs.ts';
 import type { MlpWeights, WeightSlot } from './mlp-spec.ts';
 import { initWeights, need, weightRefs } from './block-weights.ts';
 import { samePads2d } from './conv2d.ts';
-import { EXPORT_INPUT, exportMetadata, type ExportedModelAbout } from './mlp-export.ts';
 
 /** A CNN classifier: `[batch, channels, height, width] → [batch, outputSize]`. */
 export interface CnnSpec {
@@ -168,70 +167,13 @@ export function buildCnnInference(spec: CnnSpec, weights?: MlpWeights): Inferenc
   return finishInference(g, x, logits, [BATCH, spec.outputSize], layout, weights);
 }
 
-/** A loss graph: `x`, `y` and the weights in, the mean `loss` out. */
-export interface CnnLoss {
-  readonly model: Uint8Array;
-  readonly graph: InferenceModel['graph'];
-  readonly inputs: {
-    readonly x: string;
-    readonly y: string;
-    readonly weights: Readonly<Record<string, string>>;
-  };
-  readonly outputs: { readonly loss: string };
-}
-
-/** The mean loss of the weights on a batch (for a validation loss, without an update). */
-export function buildCnnLoss(spec: CnnSpec, loss: MlpLossKind): CnnLoss {
-  const layout = cnnWeightLayout(spec);
-  const g = new TracingGraphBuilder(`cnn_loss_${loss}`);
-  const x = g.input('x', 'float32', imageShape(spec));
-  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
-  const w = weightRefs(g, layout);
-  const { logits } = cnnForward(g, spec, x, w);
-  const value =
-    loss === 'mse'
-      ? meanSquaredError(g, logits, y, 'loss').loss
-      : loss === 'huber'
-        ? huberLoss(g, logits, y, 'loss').loss
-        : softmaxCrossEntropy(g, logits, y, 'loss').loss;
-  g.output(value, value.name, 'float32', []);
+/** The CNN as a block the loss graph and the export are built from. */
+export function cnnRowBlock(spec: CnnSpec): RowBlock {
   return {
-    model: g.toModel(),
-    graph: g.trace(),
-    inputs: {
-      x: x.name,
-      y: y.name,
-      weights: Object.fromEntries(layout.map((s) => [s.name, s.name])),
-    },
-    outputs: { loss: value.name },
+    name: 'cnn',
+    rowShape: [spec.channels, spec.height, spec.width],
+    outputSize: spec.outputSize,
+    layout: cnnWeightLayout(spec),
+    forward: (g, x, w, logitsName) => cnnForward(g, spec, x, w, logitsName).logits,
   };
-}
-
-/**
- * The standalone `.onnx` a person downloads: images `features [batch,
- * channels, height, width]` in [0, 1] in, `logits` and `probabilities` (a
- * regressor: `prediction`) out, what the classes are in its metadata.
- */
-export function buildCnnExport(
-  spec: CnnSpec,
-  weights: MlpWeights,
-  about: ExportedModelAbout,
-): Uint8Array {
-  const g = new TracingGraphBuilder('flowbench_model');
-  const x = g.input(EXPORT_INPUT, 'float32', imageShape(spec));
-  const w = weightRefs(g, cnnWeightLayout(spec), weights);
-  const shape = [BATCH, spec.outputSize];
-  if (about.task === 'regression') {
-    const { logits } = cnnForward(g, spec, x, w, 'prediction');
-    g.output(logits, 'prediction', 'float32', shape);
-  } else {
-    const { logits } = cnnForward(g, spec, x, w, 'logits');
-    const probabilities = g.op('Softmax', [logits], { axis: 1 }, { name: 'probabilities' });
-    g.output(logits, 'logits', 'float32', shape);
-    g.output(probabilities, 'probabilities', 'float32', shape);
-  }
-  const inputSize = spec.channels * spec.height * spec.width;
-  return g.toModel('Flowbench', {
-    metadataProps: exportMetadata(inputSize, spec.outputSize, about),
-  });
 }

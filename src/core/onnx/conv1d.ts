@@ -14,6 +14,7 @@
 import { finishInference, type InferenceModel } from './inference.ts';
 import type { ValueRef } from './graph.ts';
 import { TracingGraphBuilder } from './graph-trace.ts';
+import type { RowBlock } from './block-graphs.ts';
 import { BATCH } from './mlp-layers.ts';
 import type { MlpWeights, WeightSlot } from './mlp-spec.ts';
 import { initWeights, need, weightRefs } from './block-weights.ts';
@@ -117,4 +118,15 @@ export function buildConv1dInference(spec: Conv1dSpec, weights?: MlpWeights): Co
   const w = weightRefs(g, layout, weights);
   const { logits } = conv1dForward(g, spec, x, w, 'logits');
   return finishInference(g, x, logits, [BATCH, spec.outputSize], layout, weights);
+}
+
+/** The conv1d block as a block the loss graph and the export are built from. */
+export function conv1dRowBlock(spec: Conv1dSpec): RowBlock {
+  return {
+    name: 'conv1d',
+    rowShape: [spec.channels, spec.length],
+    outputSize: spec.outputSize,
+    layout: conv1dWeightLayout(spec),
+    forward: (g, x, w, logitsName) => conv1dForward(g, spec, x, w, logitsName).logits,
+  };
 }

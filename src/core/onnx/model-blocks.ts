@@ -21,6 +21,7 @@ import {
 import { buildConv1dTrainStep } from './conv1d-train.ts';
 import {
   buildConv1dInference,
+  conv1dRowBlock,
   conv1dWeightLayout,
   initConv1dWeights,
   type Conv1dSpec,
@@ -38,9 +39,8 @@ import {
 } from './mlp.ts';
 import type { TrainStep } from './train-step.ts';
 import {
-  buildCnnExport,
   buildCnnInference,
-  buildCnnLoss,
+  cnnRowBlock,
   cnnWeightLayout,
   initCnnWeights,
   type CnnSpec,
@@ -48,6 +48,7 @@ import {
 import { buildCnnTrainStep } from './cnn-train.ts';
 import { buildMlpLoss, type MlpLossKind } from './mlp.ts';
 import { buildMlpExport, type ExportedModelAbout } from './mlp-export.ts';
+import { buildExportGraph, buildLossGraph, type LossGraph } from './block-graphs.ts';
 
 /** A built-in model, tagged with its architecture. */
 export type ModelBlock =
@@ -154,24 +155,21 @@ export function blockInputShape(block: ModelBlock): number[] {
   }
 }
 
-/** A loss graph of any block a training node trains: `x`, `y` and the weights in, `loss` out. */
-export interface BlockLoss {
-  readonly model: Uint8Array;
-  readonly graph: GraphTrace;
-  readonly inputs: {
-    readonly x: string;
-    readonly y: string;
-    readonly weights: Readonly<Record<string, string>>;
-  };
-  readonly outputs: { readonly loss: string };
-}
-
-/** Blocks a training node trains (the others are built and checked, not yet model kinds). */
-export type TrainableBlock = ModelBlock & { readonly architecture: 'mlp' | 'cnn' };
+/** Blocks a training node trains (attention is built and checked, not yet a model kind). */
+export type TrainableBlock = ModelBlock & { readonly architecture: 'mlp' | 'cnn' | 'conv1d' };
 
 /** The mean loss of a block's weights on a batch, without an update (a validation loss). */
-export function buildBlockLoss(block: TrainableBlock, loss: MlpLossKind): BlockLoss {
-  return block.architecture === 'mlp' ? buildMlpLoss(block, loss) : buildCnnLoss(block, loss);
+export function buildBlockLoss(block: TrainableBlock, loss: MlpLossKind): LossGraph {
+  switch (block.architecture) {
+    case 'mlp':
+      return buildMlpLoss(block, loss);
+    case 'cnn':
+      return buildLossGraph(cnnRowBlock(block), loss);
+    case 'conv1d':
+      return buildLossGraph(conv1dRowBlock(block), loss);
+    default:
+      return unknown(block);
+  }
 }
 
 /** The standalone `.onnx` a person downloads, the trained weights baked in. */
@@ -180,7 +178,14 @@ export function buildBlockExport(
   weights: MlpWeights,
   about: ExportedModelAbout,
 ): Uint8Array {
-  return block.architecture === 'mlp'
-    ? buildMlpExport(block, weights, about)
-    : buildCnnExport(block, weights, about);
+  switch (block.architecture) {
+    case 'mlp':
+      return buildMlpExport(block, weights, about);
+    case 'cnn':
+      return buildExportGraph(cnnRowBlock(block), weights, about);
+    case 'conv1d':
+      return buildExportGraph(conv1dRowBlock(block), weights, about);
+    default:
+      return unknown(block);
+  }
 }

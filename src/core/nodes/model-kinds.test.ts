@@ -1,9 +1,10 @@
 /**
- * `model.cnn` through `train.classifier` and `eval.accuracy` as a person
- * runs it (the engine's executor, onnxruntime-web's WASM backend): the
- * digits example's images train a CNN to a sensible score, its exported
- * `.onnx` takes images `[batch, 1, 14, 14]`, and a CNN wired to a table, or a
- * trained CNN to images of another size, fails naming both shapes.
+ * The model kinds beside the MLP through `train.classifier` and
+ * `eval.accuracy` as a person runs them (the engine's executor,
+ * onnxruntime-web's WASM backend): the digits example's images train a CNN
+ * and the Iris table a conv1d to a sensible score, their loss falling; each
+ * exported `.onnx` takes rows as the model does; a model wired to rows it
+ * does not fit fails naming what it takes and what the dataset has.
  */
 import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';
@@ -111,6 +112,50 @@ describe('model.cnn', () => {
     const { report } = await run(flow, { epochs: 1 });
     expect(report.outcomes.get('train')?.error).toContain(
       "model.cnn does not fit input 'dataset' (digits.zip/train, images 1×14×14): param blocks must leave at least one pixel after its 2×2 pools: a 14×14 image takes at most 3, got 4",
+    );
+  });
+});
+
+const irisWith = (kind: string, params: Record<string, number>): FlowDocument => {
+  const flow = flowDocumentSchema.parse(iris);
+  return {
+    ...flow,
+    nodes: flow.nodes.map((n) => (n.kind === 'model.mlp' ? { ...n, kind, params } : n)),
+  };
+};
+
+describe('model.conv1d', () => {
+  it("trains on a table's rows as signals, its loss falling", async () => {
+    const { report, values } = await run(irisWith('model.conv1d', { channels: 16, kernel: 3 }), {
+      epochs: 30,
+      seed: 0,
+    });
+    expect(report.result.status).toBe('ok');
+    const losses = report.metrics.get('train.loss')!;
+    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+    expect(values.get('eval.accuracy')).toBeGreaterThan(0.8);
+    const trained = values.get('train.model') as ModelValue;
+    expect(trained.inputShape).toEqual([1, 4]);
+    const artifact = report.artifacts.find((a) => a.node === 'train' && a.name === 'model')!;
+    expect(readOnnxSignature(artifact.bytes).inputs.map((i) => [i.name, i.shape])).toEqual([
+      [EXPORT_INPUT, ['batch', 1, 4]],
+    ]);
+  });
+
+  it('fails on images and on a kernel longer than the row, naming both', async () => {
+    const images = flowDocumentSchema.parse(digitsCnn);
+    const onImages: FlowDocument = {
+      ...images,
+      nodes: images.nodes.map((n) =>
+        n.id === 'model' ? { ...n, kind: 'model.conv1d', params: {} } : n,
+      ),
+    };
+    expect((await run(onImages, { epochs: 1 })).report.outcomes.get('train')?.error).toContain(
+      "model.conv1d takes signals [channels, length] or rows of features; input 'dataset' (digits.zip/train) has rows of images 1×14×14: train a model.cnn on images",
+    );
+    const long = irisWith('model.conv1d', { channels: 4, kernel: 5 });
+    expect((await run(long, { epochs: 1 })).report.outcomes.get('train')?.error).toContain(
+      "model.conv1d does not fit input 'dataset' (iris.csv/train, signals 1×4): param kernel must be at most the length (4), got 5",
     );
   });
 });
