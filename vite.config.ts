@@ -90,11 +90,39 @@ const devScriptNonce: Plugin = {
   config: () => ({ html: { cspNonce: devNonce } }),
 };
 
+/**
+ * In the dev server, the service worker's address answers with one that
+ * removes itself. A worker left on this origin by a build served here earlier
+ * would otherwise keep answering with that build's files, and the dev
+ * server's own page (whose code unregisters it) would never load; the browser
+ * checks the worker's script on each navigation, gets this one, and it
+ * unregisters and reloads every page it controlled.
+ */
+const retireServiceWorkerInDev: Plugin = {
+  name: 'flowbench-retire-service-worker-in-dev',
+  apply: 'serve',
+  configureServer(server) {
+    server.middlewares.use('/service-worker.js', (_request, response) => {
+      response.setHeader('Content-Type', 'text/javascript');
+      response.setHeader('Cache-Control', 'no-store');
+      response.end(
+        [
+          'self.addEventListener("install", () => self.skipWaiting());',
+          'self.addEventListener("activate", (event) => event.waitUntil(',
+          '  self.registration.unregister()',
+          '    .then(() => self.clients.matchAll({ type: "window" }))',
+          '    .then((pages) => Promise.all(pages.map((page) => page.navigate(page.url))))));',
+        ].join('\n'),
+      );
+    });
+  },
+};
+
 /** The plugins every page of this repository is built with (the bench's pages too), the app's own offline layer aside. */
 export const pagePlugins: PluginOption[] = [react(), devScriptNonce];
 
 export default defineConfig({
-  plugins: [...pagePlugins, offline],
+  plugins: [...pagePlugins, offline, retireServiceWorkerInDev],
   // Read by the engine worker for runs' fingerprints (workers/engine/fingerprint.ts).
   define: {
     __FLOWBENCH_VERSION__: JSON.stringify(versionOf('./package.json')),

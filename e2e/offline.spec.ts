@@ -2,23 +2,24 @@
  * Installable and offline, on a static host that sends no headers: after one
  * visit the service worker controls the page and the next load is cross-origin
  * isolated under the app's Content-Security-Policy; with the network off, a
- * reload still opens the app, trains the default example and exports the run.
+ * reload still opens the app, trains the default example and exports the run;
+ * when a new version is deployed, the app says so and loads it on the person's word.
  * (Every other spec runs with service workers blocked: playwright.config.ts.)
  */
 import { expect, test as base } from './fixtures';
-import { startStaticServer } from './support/static-server';
+import { startStaticServer, type StaticServer } from './support/static-server';
 
-const test = base.extend<object, { staticURL: string }>({
-  staticURL: [
+const test = base.extend<object, { host: StaticServer }>({
+  host: [
     // eslint-disable-next-line no-empty-pattern -- Playwright reads a fixture's dependencies from this pattern
     async ({}, use) => {
       const server = await startStaticServer();
-      await use(server.url);
+      await use(server);
       await server.close();
     },
     { scope: 'worker' },
   ],
-  baseURL: async ({ staticURL }, use) => use(staticURL),
+  baseURL: async ({ host }, use) => use(host.url),
 });
 test.use({ serviceWorkers: 'allow' });
 
@@ -30,6 +31,7 @@ test('after one visit the app is isolated, installable, and trains and exports o
   toolbar,
   runs,
   alerts,
+  host,
 }) => {
   // The first visit: no headers from the host, so not isolated yet; the worker installs and claims.
   expect(await page.evaluate(() => crossOriginIsolated)).toBe(false);
@@ -66,4 +68,15 @@ test('after one visit the app is isolated, installable, and trains and exports o
   expect(exported.json.run.status).toBe('ok');
   expect(exported.json.run.engine?.backend).toBe('wasm');
   await expect(alerts.all).toHaveCount(0);
+
+  // Back online, a new version is deployed: the app says so, and loads it when told to.
+  await context.setOffline(false);
+  host.deployNewVersion();
+  await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
+  const notice = page.getByRole('status').filter({ hasText: 'Update available' });
+  const reload = notice.getByRole('button', { name: 'Reload' });
+  await expect(reload).toBeEnabled();
+  await Promise.all([page.waitForEvent('load', { timeout: 30_000 }), reload.click()]);
+  await expect(notice).toHaveCount(0);
+  await expect(runs.rows).toHaveCount(1);
 });

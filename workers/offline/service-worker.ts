@@ -12,7 +12,7 @@
  * under the app's Content-Security-Policy.
  *
  * A new version installs beside the running one and waits: it takes over
- * only when the page asks (`skip-waiting`), which the page does on the
+ * only when the page asks (`SKIP_WAITING`), which the page does on the
  * person's word (src/ui/offline), never on its own in the middle of a run.
  */
 import {
@@ -30,8 +30,8 @@ declare let self: ServiceWorkerGlobalScope & {
   __WB_MANIFEST: (string | { url: string; revision: string | null })[];
 };
 
-/** What the page posts to let a waiting version take over. */
-const SKIP_WAITING = 'skip-waiting';
+/** What the page posts to let a waiting version take over (workbox-window's `messageSkipWaiting`). */
+const SKIP_WAITING = 'SKIP_WAITING';
 
 const headers = appHeaders('app');
 
@@ -49,7 +49,7 @@ function withAppHeaders(response: Response): Response {
 }
 
 // The first version takes the open page at once (no older one to displace), so the visit that
-// installed it already works offline; a later version waits for skip-waiting, below.
+// installed it already works offline; a later version waits for SKIP_WAITING, below.
 clientsClaim();
 addPlugins([{ handlerWillRespond: ({ response }) => Promise.resolve(withAppHeaders(response)) }]);
 precacheAndRoute(self.__WB_MANIFEST);
