@@ -89,6 +89,23 @@ describe('the node-output cache store', () => {
     expect(transactions.mock.calls.length).toBeLessThan(10);
   });
 
+  it("is shared by two tabs: both storing the same key at once keep one entry, and each reads the other's", async () => {
+    const store = open(10_000);
+    const other = new FlowbenchDb(db.name); // another tab's connection to the same database
+    try {
+      const theirs = nodeCacheStore(other, { budgetBytes: () => 10_000 });
+      await Promise.all([
+        store.write(await entry('same', 96)),
+        theirs.write(await entry('same', 96)),
+      ]);
+      await theirs.write(await entry('only-theirs', 10));
+      expect(await cacheStats(db)).toEqual({ entries: 2, bytes: 106 });
+      expect((await store.read('only-theirs'))?.key).toBe('only-theirs');
+    } finally {
+      other.close();
+    }
+  });
+
   it('empties on Clear cache', async () => {
     const store = open(10_000);
     await store.write(await entry('a', 96));
