@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import { connectionOf, type LiveMessage } from './queue';
 import { serve, type RemoteRun } from './serve-command';
-import { flowbench, importedRuns, outDir, root } from './testing';
+import { flowbench, importedRuns, outDir, root, testNodeFlags } from './testing';
 import { startRedis, type TestRedis } from './testing-redis';
 
 const spirals = join(root, 'src/examples/spirals-mlp.flow.json');
@@ -38,6 +38,7 @@ function startWorker(queue: string) {
   const child: ChildProcess = spawn(
     process.execPath,
     [
+      ...testNodeFlags,
       join(root, 'bin/flowbench.mjs'),
       'worker',
       '--redis',

@@ -68,7 +68,8 @@ async function runTrial(
   trial: Trial,
   children: Set<ChildProcess>,
 ): Promise<TrialEnd> {
-  const child = spawn(process.execPath, [bin, ...trialArgs(sweep, trial)], {
+  // A trial runs under the sweep's own Node flags.
+  const child = spawn(process.execPath, [...process.execArgv, bin, ...trialArgs(sweep, trial)], {
     stdio: ['ignore', 'pipe', 'pipe'],
     // A process group of its own: Ctrl+C in a terminal signals the whole foreground group, and a
     // trial that got it twice (from the terminal and passed on by the sweep) would leave at once,

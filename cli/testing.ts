@@ -11,6 +11,15 @@ import { fromRunExport } from '../src/core/run/export';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * Node's flags for a command under test. A process that ran onnxruntime's
+ * WASM build waits, as it exits, for V8's background optimising compiles of
+ * the functions that got hot (seconds on a busy two-core machine, for every
+ * command a test starts). The tests check what the command does, not how
+ * fast, so they run the baseline compiler only.
+ */
+export const testNodeFlags = ['--liftoff-only'];
+
 export interface Ended {
   code: number | null;
   stdout: string;
@@ -22,10 +31,14 @@ export function flowbench(
   args: string[],
   onLine: (line: string, child: ReturnType<typeof spawn>) => void = () => undefined,
 ): Promise<Ended> {
-  const child = spawn(process.execPath, [join(root, 'bin/flowbench.mjs'), ...args], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...testNodeFlags, join(root, 'bin/flowbench.mjs'), ...args],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stdout = '';
   let stderr = '';
   let pending = '';
