@@ -10,8 +10,10 @@ import { exampleNodes, expect, test } from './fixtures';
 import { pointSteps, pointValue, type MetricPoint } from './support/formats';
 import { holdStore, leaseExpired, openTab, starveEngine } from './support/tabs';
 
-// A starved engine, two runs at once and leases that must not lapse: no other test runs beside these.
-test.use({ alone: true });
+// A starved engine, two runs at once in two tabs and leases that must not lapse: one such test at a
+// time, beside ordinary ones (a lease is renewed several times within its life, room enough for a
+// machine that runs two tests at once).
+test.use({ heavy: true });
 
 /** A run that outlasts every test here; each one ends it (or its tab). */
 const LONG_RUN = 100000;

@@ -14,8 +14,6 @@ import { openTab } from './support/tabs';
 // and a run's progress repaint about ten times a second for a minute (the quota test), starved
 // the page of a loaded 2-core machine so that its live queries never caught up with the run.
 test.use({ trace: { mode: 'retain-on-failure', screenshots: false } });
-// A 50 MB file and a quota filling mid-run load the machine: no other test runs beside these.
-test.use({ alone: true });
 
 /**
  * A hand-written run whose loss diverged: NaN, ±Infinity, -0, 1e308, the
@@ -155,65 +153,70 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
  */
 /** How long a quota forced on an open page may take to refuse a write (a wait, not a check). */
 const QUOTA_BITES_MS = 90_000;
-test('storage quota exceeded mid-run: the run ends error naming it, its points kept', async ({
-  app,
-  page,
-}) => {
-  // A real training run has to start (onnxruntime loads), then write for as long as the quota
-  // takes to bite.
-  test.setTimeout(240_000);
-  const quota = await StorageQuota.of(page);
-  // Another tab of the same browser hears of the failure too, whichever tab's engine runs it.
-  const other = await openTab(page.context());
-  // Batches of 256 rows through 256 hidden units: a 100,000-step run then trains for minutes,
-  // still writing when the quota bites, however fast a step gets (at 32 units it ended `ok`
-  // in under 30 s, before the quota bit).
-  await app.canvas.select('model');
-  await app.inspector.setParam('hidden', 256);
-  await app.canvas.select('train');
-  await app.inspector.setParam('batch_size', 256);
-  await app.params.set('steps', 100000);
-  await app.toolbar.run();
-  const row = app.runs.newest;
-  // Committed points, as the chart reads them back from the store (one web-first wait, no polling).
-  await expect(app.runs.chart('train.loss')).toHaveAttribute('data-points', /^[1-9]\d*$/, {
-    timeout: 120_000,
-  });
-  await quota.force(await quota.usage());
-  // Chromium enforces a quota forced on an open page once it renews its figure of the room
-  // left, some 20 s later: the run is stopped then.
-  await expect(app.alerts.all.filter({ hasText: 'stopped' }).last()).toBeVisible({
-    timeout: QUOTA_BITES_MS,
-  });
-  for (const tab of [app, other.app])
-    await tab.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');
-  // While the quota stays full the record cannot say it ended; the run's page says why.
-  await expect(app.runs.detail).toContainText(
-    /Stopped: storage quota exceeded.*ending is saved once storage has room/,
-  );
-  // A cancel is a write too: refused while the quota is full, it says so instead of failing silently.
-  await app.toolbar.cancelRun();
-  await app.alerts.expectMessage('could not be cancelled');
-  await quota.lift();
-  await app.runs.expectStatus(row, 'error');
-  await expect(app.runs.detail).toContainText(/storage quota exceeded/);
-  const charted = await app.runs.chartPoints('train.loss');
+test.describe('storage that runs out', () => {
+  // A run of minutes in batches of 256 through 256 hidden units: one such test at a time.
+  test.use({ heavy: true });
 
-  // What was committed before is intact and exportable: whole batches, steps 0 … n-1 once each.
-  const { json: record } = await app.runs.exportRun();
-  expect(record.run.status).toBe('error');
-  expect(record.run.statusReason).toMatch(/^storage quota exceeded\b.*QuotaExceededError/);
-  const loss = record.metrics['train.loss'] ?? [];
-  expect(loss.length).toBeGreaterThan(0);
-  expect(loss.length).toBeGreaterThanOrEqual(charted);
-  expect(pointSteps(loss)).toEqual(loss.map((_, i) => i));
-  const outcome = new Map(record.nodes.map((n) => [n.node, n.status]));
-  expect(outcome.get('train')).toBe('interrupted');
-  expect(outcome.get('eval')).toBe('interrupted');
+  test('storage quota exceeded mid-run: the run ends error naming it, its points kept', async ({
+    app,
+    page,
+  }) => {
+    // A real training run has to start (onnxruntime loads), then write for as long as the quota
+    // takes to bite.
+    test.setTimeout(240_000);
+    const quota = await StorageQuota.of(page);
+    // Another tab of the same browser hears of the failure too, whichever tab's engine runs it.
+    const other = await openTab(page.context());
+    // Batches of 256 rows through 256 hidden units: a 100,000-step run then trains for minutes,
+    // still writing when the quota bites, however fast a step gets (at 32 units it ended `ok`
+    // in under 30 s, before the quota bit).
+    await app.canvas.select('model');
+    await app.inspector.setParam('hidden', 256);
+    await app.canvas.select('train');
+    await app.inspector.setParam('batch_size', 256);
+    await app.params.set('steps', 100000);
+    await app.toolbar.run();
+    const row = app.runs.newest;
+    // Committed points, as the chart reads them back from the store (one web-first wait, no polling).
+    await expect(app.runs.chart('train.loss')).toHaveAttribute('data-points', /^[1-9]\d*$/, {
+      timeout: 120_000,
+    });
+    await quota.force(await quota.usage());
+    // Chromium enforces a quota forced on an open page once it renews its figure of the room
+    // left, some 20 s later: the run is stopped then.
+    await expect(app.alerts.all.filter({ hasText: 'stopped' }).last()).toBeVisible({
+      timeout: QUOTA_BITES_MS,
+    });
+    for (const tab of [app, other.app])
+      await tab.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');
+    // While the quota stays full the record cannot say it ended; the run's page says why.
+    await expect(app.runs.detail).toContainText(
+      /Stopped: storage quota exceeded.*ending is saved once storage has room/,
+    );
+    // A cancel is a write too: refused while the quota is full, it says so instead of failing silently.
+    await app.toolbar.cancelRun();
+    await app.alerts.expectMessage('could not be cancelled');
+    await quota.lift();
+    await app.runs.expectStatus(row, 'error');
+    await expect(app.runs.detail).toContainText(/storage quota exceeded/);
+    const charted = await app.runs.chartPoints('train.loss');
 
-  // With room again, the app runs as before.
-  await app.params.set('steps', 20);
-  await app.toolbar.run();
-  await expect(app.runs.rows).toHaveCount(2);
-  await app.runs.expectStatus(app.runs.newest, 'ok', { timeout: 120_000 });
+    // What was committed before is intact and exportable: whole batches, steps 0 … n-1 once each.
+    const { json: record } = await app.runs.exportRun();
+    expect(record.run.status).toBe('error');
+    expect(record.run.statusReason).toMatch(/^storage quota exceeded\b.*QuotaExceededError/);
+    const loss = record.metrics['train.loss'] ?? [];
+    expect(loss.length).toBeGreaterThan(0);
+    expect(loss.length).toBeGreaterThanOrEqual(charted);
+    expect(pointSteps(loss)).toEqual(loss.map((_, i) => i));
+    const outcome = new Map(record.nodes.map((n) => [n.node, n.status]));
+    expect(outcome.get('train')).toBe('interrupted');
+    expect(outcome.get('eval')).toBe('interrupted');
+
+    // With room again, the app runs as before.
+    await app.params.set('steps', 20);
+    await app.toolbar.run();
+    await expect(app.runs.rows).toHaveCount(2);
+    await app.runs.expectStatus(app.runs.newest, 'ok', { timeout: 120_000 });
+  });
 });

@@ -36,10 +36,15 @@ export interface Fixtures {
   /**
    * Set with `test.use({ alone: true })` in a spec that loads the machine on
    * purpose, or whose assertions need it quiet: no other test runs beside it.
-   * A test whose title carries `@webgpu` trains on WebGPU in software: no two
-   * such tests run at once (support/turns.ts).
    */
   alone: boolean;
+  /**
+   * Set with `test.use({ heavy: true })` in a spec whose tests each take
+   * most of a core for long (several tabs running at once); a test whose
+   * title carries `@webgpu` (WebGPU in software) is heavy too. One heavy
+   * test at a time, beside ordinary ones (support/turns.ts).
+   */
+  heavy: boolean;
   /**
    * This test's turn on the machine (support/turns.ts), taken before its
    * browser context opens. A `beforeAll` hook that does measured work asks
@@ -59,11 +64,16 @@ export interface WorkerFixtures {
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   alone: [false, { option: true }],
+  heavy: [false, { option: true }],
   // Declared first: Playwright sets automatic fixtures up in the order they are declared, so the
   // turn is taken before noPageErrors opens this test's page.
   turn: [
-    async ({ alone }, use, testInfo) => {
-      const turn: Turn = alone ? 'alone' : testInfo.tags.includes('@webgpu') ? 'webgpu' : 'shared';
+    async ({ alone, heavy }, use, testInfo) => {
+      const turn: Turn = alone
+        ? 'alone'
+        : heavy || testInfo.tags.includes('@webgpu')
+          ? 'heavy'
+          : 'shared';
       const giveBack = await takeTurn(turn);
       try {
         await use(turn);

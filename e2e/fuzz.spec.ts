@@ -28,10 +28,11 @@ import { StorageQuota } from './support/quota';
 import { engineWorker, openTab, type Tab } from './support/tabs';
 import { Workbench } from './pages/workbench';
 
-// Several runs at once in several tabs: in `npm test` nothing runs beside it. At length (`npm run
-// fuzz`) two scenarios run side by side, each on its own server and profile: twice as many in
-// the time, and a loaded machine is one more fault (the invariants hold whatever the timing).
-test.use({ alone: process.env.FUZZ_SCENARIOS === undefined });
+// Several runs at once in several tabs: in `npm test` one scenario at a time, beside ordinary
+// tests. At length (`npm run fuzz`) two scenarios run side by side, each on its own server and
+// profile: twice as many in the time. A loaded machine is one more fault: the invariants hold
+// whatever the timing.
+test.use({ heavy: process.env.FUZZ_SCENARIOS === undefined });
 
 /**
  * Seeds `npm test` runs: a few short scenarios that between them close, kill, reload, cancel and

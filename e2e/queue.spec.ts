@@ -14,8 +14,8 @@ import { pointSteps } from './support/formats';
 import { readStoredRuns } from './support/stored';
 import { openTab } from './support/tabs';
 
-// Two runs at once and a lease to wait out: nothing else beside them.
-test.use({ alone: true });
+// Two runs at once in two tabs and a lease to wait out: one such test at a time, beside ordinary ones.
+test.use({ heavy: true });
 
 /** How long a lease vouches for a run (workers/engine/run-driver.ts). */
 const LEASE_MS = 10_000;

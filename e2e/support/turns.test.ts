@@ -62,18 +62,18 @@ describe('turns on the machine', () => {
     expect(log).toEqual(['first']);
     first();
     const giveBackAlone = await alone;
-    expect(service.state()).toEqual({ alone: 1, webgpu: 0, shared: 0, waiting: 1 });
+    expect(service.state()).toEqual({ alone: 1, heavy: 0, shared: 0, waiting: 1 });
     expect(log).toEqual(['first', 'alone']);
     giveBackAlone();
     (await later)();
     expect(log).toEqual(['first', 'alone', 'later']);
   });
 
-  it('runs one webgpu turn at a time, beside shared ones, never beside an alone one', async () => {
+  it('runs one heavy turn at a time, beside shared ones, never beside an alone one', async () => {
     const log: string[] = [];
     const shared = await ask('shared', 'shared', log);
-    const first = await ask('webgpu', 'first', log);
-    const second = ask('webgpu', 'second', log);
+    const first = await ask('heavy', 'first', log);
+    const second = ask('heavy', 'second', log);
     await waiting(1);
     expect(log).toEqual(['shared', 'first']);
     const alone = ask('alone', 'alone', log);

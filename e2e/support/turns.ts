@@ -4,9 +4,10 @@
  * - `alone`: the test has the machine to itself (it starves an engine, fills
  *   a quota or times the main thread); it waits until no other test runs,
  *   and none starts while it runs or waits, so it is never starved of a turn.
- * - `webgpu`: the test trains on WebGPU in software (SwiftShader), which
- *   takes every core while it compiles its shaders: one such test at a time,
- *   beside ordinary ones.
+ * - `heavy`: the test takes most of a core for long (several tabs running at
+ *   once, or WebGPU in software, whose shader compiles take every core): one
+ *   such test at a time, beside ordinary ones, so that the machine's other
+ *   core is not left idle while it runs.
  * - `shared`: every other test; any number run together.
  * fixtures.ts says how a spec asks for each. Every test takes its turn
  * before it opens a page.
@@ -21,9 +22,9 @@
 import http from 'node:http';
 
 /** How a test uses the machine. */
-export type Turn = 'alone' | 'webgpu' | 'shared';
+export type Turn = 'alone' | 'heavy' | 'shared';
 
-const turns: readonly Turn[] = ['alone', 'webgpu', 'shared'];
+const turns: readonly Turn[] = ['alone', 'heavy', 'shared'];
 const isTurn = (name: string): name is Turn => (turns as readonly string[]).includes(name);
 
 /** The environment variable that tells workers where the turns are kept. */
@@ -43,10 +44,10 @@ export interface TurnsService {
  * given back (global setup passes one when E2E_TURNS_LOG is set).
  */
 export async function serveTurns(log?: (line: string) => void): Promise<TurnsService> {
-  const held: Record<Turn, number> = { alone: 0, webgpu: 0, shared: 0 };
+  const held: Record<Turn, number> = { alone: 0, heavy: 0, shared: 0 };
   const free: Record<Turn, () => boolean> = {
-    alone: () => held.alone + held.webgpu + held.shared === 0,
-    webgpu: () => held.alone + held.webgpu === 0,
+    alone: () => held.alone + held.heavy + held.shared === 0,
+    heavy: () => held.alone + held.heavy === 0,
     shared: () => held.alone === 0,
   };
   const waiting: { turn: Turn; grant: () => void }[] = [];
