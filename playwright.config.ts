@@ -13,6 +13,13 @@ export default defineConfig({
   // the machine quiet) runs with no other test beside it, and tests tagged `@webgpu` (WebGPU in
   // software) one at a time (support/turns.ts).
   workers: Number(process.env.E2E_WORKERS ?? 2),
+  // Tests tagged `@heavy` (several tabs running at once) or `@webgpu` get one worker of their own,
+  // so that they take turns on it while ordinary tests go on beside them: were they free to take
+  // both workers, the second would sit waiting for the first's turn to end.
+  projects: [
+    { name: 'heavy', grep: /@heavy|@webgpu/, workers: 1 },
+    { name: 'ordinary', grepInvert: /@heavy|@webgpu/ },
+  ],
   fullyParallel: true,
   globalSetup: './e2e/support/global-setup.ts',
   retries: 0,

@@ -153,10 +153,8 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
  */
 /** How long a quota forced on an open page may take to refuse a write (a wait, not a check). */
 const QUOTA_BITES_MS = 90_000;
-test.describe('storage that runs out', () => {
-  // A run of minutes in batches of 256 through 256 hidden units: one such test at a time.
-  test.use({ heavy: true });
-
+// A run of minutes in batches of 256 through 256 hidden units: one such test at a time.
+test.describe('storage that runs out', { tag: '@heavy' }, () => {
   test('storage quota exceeded mid-run: the run ends error naming it, its points kept', async ({
     app,
     page,

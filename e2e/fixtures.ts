@@ -36,15 +36,13 @@ export interface Fixtures {
   /**
    * Set with `test.use({ alone: true })` in a spec that loads the machine on
    * purpose, or whose assertions need it quiet: no other test runs beside it.
+   * A test tagged `@heavy` (several tabs running at once) or `@webgpu`
+   * (WebGPU in software) takes most of a core for long: one such test at a
+   * time, beside ordinary ones (support/turns.ts, and the `heavy` project of
+   * playwright.config.ts, which gives them one worker of their own).
    */
   alone: boolean;
-  /**
-   * Set with `test.use({ heavy: true })` in a spec whose tests each take
-   * most of a core for long (several tabs running at once); a test whose
-   * title carries `@webgpu` (WebGPU in software) is heavy too. One heavy
-   * test at a time, beside ordinary ones (support/turns.ts).
-   */
-  heavy: boolean;
+
   /**
    * This test's turn on the machine (support/turns.ts), taken before its
    * browser context opens. A `beforeAll` hook that does measured work asks
@@ -64,16 +62,12 @@ export interface WorkerFixtures {
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   alone: [false, { option: true }],
-  heavy: [false, { option: true }],
   // Declared first: Playwright sets automatic fixtures up in the order they are declared, so the
   // turn is taken before noPageErrors opens this test's page.
   turn: [
-    async ({ alone, heavy }, use, testInfo) => {
-      const turn: Turn = alone
-        ? 'alone'
-        : heavy || testInfo.tags.includes('@webgpu')
-          ? 'heavy'
-          : 'shared';
+    async ({ alone }, use, testInfo) => {
+      const heavy = testInfo.tags.some((tag) => tag === '@heavy' || tag === '@webgpu');
+      const turn: Turn = alone ? 'alone' : heavy ? 'heavy' : 'shared';
       const giveBack = await takeTurn(turn);
       try {
         await use(turn);

@@ -28,11 +28,13 @@ import { StorageQuota } from './support/quota';
 import { engineWorker, openTab, type Tab } from './support/tabs';
 import { Workbench } from './pages/workbench';
 
-// Several runs at once in several tabs: in `npm test` one scenario at a time, beside ordinary
-// tests. At length (`npm run fuzz`) two scenarios run side by side, each on its own server and
-// profile: twice as many in the time. A loaded machine is one more fault: the invariants hold
-// whatever the timing.
-test.use({ heavy: process.env.FUZZ_SCENARIOS === undefined });
+/**
+ * Several runs at once in several tabs: in `npm test` one scenario at a time,
+ * beside ordinary tests. At length (`npm run fuzz`) two scenarios run side by
+ * side, each on its own server and profile: twice as many in the time. A
+ * loaded machine is one more fault: the invariants hold whatever the timing.
+ */
+const heavy = process.env.FUZZ_SCENARIOS === undefined ? { tag: '@heavy' } : {};
 
 /**
  * Seeds `npm test` runs: a few short scenarios that between them close, kill, reload, cancel and
@@ -316,36 +318,35 @@ async function runScenario(
 }
 
 for (const seed of seeds()) {
-  test(`fuzz seed ${seed}: runs and faults across tabs leave IndexedDB consistent`, async ({
-    page,
-    browser,
-    baseURL,
-    viewport,
-  }) => {
-    // Faults, then a settling window longer than a lease and a few sweeps.
-    test.setTimeout(SETTLE_MS + 4 * (LEASE_MS + SWEEP_MS) + 120_000);
-    const scenario = only(scenarioFor(seed), process.env.FUZZ_STEPS);
-    const described = describeScenario(scenario);
-    await test.info().attach('scenario', { body: described, contentType: 'text/plain' });
-    const contexts: BrowserContext[] = [];
-    const newContext = async () => {
-      const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
-      contexts.push(context);
-      return context;
-    };
-    // The fixture's page is tab 0 (its uncaught errors fail the test as everywhere). The pool
-    // budget is a setting kept from an earlier visit: every engine reads it when it starts.
-    const first: Tab = { app: new Workbench(page), errors: [] };
-    await first.app.open();
-    await storePoolBudgets(page, { wasm: POOL_BUDGET, webgpu: POOL_BUDGET });
-    await first.app.reload();
-    try {
-      const found = await runScenario(scenario, first, newContext);
-      const steps =
-        process.env.FUZZ_STEPS === undefined ? '' : ` --steps ${process.env.FUZZ_STEPS}`;
-      expect(found, `replay: npm run fuzz -- --seed ${seed}${steps}\n${described}`).toEqual([]);
-    } finally {
-      for (const context of contexts) await context.close();
-    }
-  });
+  test(
+    `fuzz seed ${seed}: runs and faults across tabs leave IndexedDB consistent`,
+    heavy,
+    async ({ page, browser, baseURL, viewport }) => {
+      // Faults, then a settling window longer than a lease and a few sweeps.
+      test.setTimeout(SETTLE_MS + 4 * (LEASE_MS + SWEEP_MS) + 120_000);
+      const scenario = only(scenarioFor(seed), process.env.FUZZ_STEPS);
+      const described = describeScenario(scenario);
+      await test.info().attach('scenario', { body: described, contentType: 'text/plain' });
+      const contexts: BrowserContext[] = [];
+      const newContext = async () => {
+        const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
+        contexts.push(context);
+        return context;
+      };
+      // The fixture's page is tab 0 (its uncaught errors fail the test as everywhere). The pool
+      // budget is a setting kept from an earlier visit: every engine reads it when it starts.
+      const first: Tab = { app: new Workbench(page), errors: [] };
+      await first.app.open();
+      await storePoolBudgets(page, { wasm: POOL_BUDGET, webgpu: POOL_BUDGET });
+      await first.app.reload();
+      try {
+        const found = await runScenario(scenario, first, newContext);
+        const steps =
+          process.env.FUZZ_STEPS === undefined ? '' : ` --steps ${process.env.FUZZ_STEPS}`;
+        expect(found, `replay: npm run fuzz -- --seed ${seed}${steps}\n${described}`).toEqual([]);
+      } finally {
+        for (const context of contexts) await context.close();
+      }
+    },
+  );
 }
