@@ -11,8 +11,8 @@ import { pointSteps, pointValue, type MetricPoint } from './support/formats';
 import { holdStore, leaseExpired, openTab, starveEngine } from './support/tabs';
 
 /**
- * A starved engine, two runs at once in two tabs and leases that must not
- * lapse: one such test at a time, beside ordinary ones (a lease is renewed
+ * Two runs at once in two tabs and leases that must not lapse: one such
+ * test at a time, beside ordinary ones (a lease is renewed
  * several times within its life, room enough on a machine that runs two
  * tests at once).
  */
@@ -129,10 +129,17 @@ test(
   },
 );
 
-test(
-  'a starved engine past its lease is not taken for dead while its tab holds the run',
-  heavy,
-  async ({ page, params, toolbar, runs }) => {
+test.describe('an engine starved', () => {
+  // Its lease must run out while the engine is starved, and a sweep be timed against it: nothing
+  // beside it.
+  test.use({ alone: true });
+
+  test('a starved engine past its lease is not taken for dead while its tab holds the run', async ({
+    page,
+    params,
+    toolbar,
+    runs,
+  }) => {
     await params.set('steps', LONG_RUN);
     await toolbar.run();
     await expect(runs.rows).toHaveCount(1);
@@ -171,8 +178,8 @@ test(
     expect(record.nodes.find((n) => n.node === 'train')?.status).toBe('cancelled');
     expectWhole(record.metrics['train.loss'] ?? []);
     expect(errors).toEqual([]);
-  },
-);
+  });
+});
 
 test(
   'storage held by another tab: the run says its writes wait, and keeps every point',
