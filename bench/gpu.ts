@@ -1,5 +1,6 @@
 /**
- * `npm run bench:gpu`: MLP training throughput on WebGPU, WASM and
+ * `npm run bench:gpu`: training throughput of the MLP (784-256-10, batch
+ * 256) and the CNN (`model.cnn`'s, batch 64) on WebGPU, WASM and
  * onnxruntime-node, prepared to run unchanged on the first machine with a GPU.
  *
  * Chromium is started with the flags that give a hardware WebGPU adapter on
@@ -9,7 +10,7 @@
  * rows still run, so the script is proven end to end on a machine without a
  * GPU. Each row is a fresh worker running the shared train loop
  * (`bench/lib/train-loop.ts`) for a few seconds: steps/s, GFLOP/s from the
- * step's matmuls, and on WebGPU the bytes that crossed between CPU and GPU
+ * step's matmuls and convolutions, and on WebGPU the bytes that crossed between CPU and GPU
  * per step, counted at the WebGPU API. Trade-off: one time-boxed window per
  * row, not alternating trials as `npm run bench` does — this is a survey of
  * backends, read as orders of magnitude; the side-by-side ratios that
@@ -24,8 +25,9 @@ import { availableParallelism, loadavg } from 'node:os';
 import playwrightConfig from '../playwright.config';
 import type { MlpSpec } from '../src/core/onnx/mlp';
 import { buildBenchPage, serveBenchPage } from './browser/servers';
-import { mlpTrainFlops, mlpTrainMatmuls } from './lib/flops';
+import { mlpTrainMatmuls } from './lib/flops';
 import { batchBytes, makeBatches, matmulCeiling, trainLoop } from './lib/train-loop';
+import { benchMlpSpec, benchModel, type ModelChoice } from './lib/train-models';
 import {
   GPU_BENCH_GLOBAL,
   type AdapterReport,
@@ -49,7 +51,12 @@ const GPU_ARGS = process.env.CHROMIUM_GPU_ARGS?.split(/\s+/).filter(Boolean) ?? 
 ];
 const HIDDEN = 256;
 const BATCH = 256;
-const SPEC: MlpSpec = { inputSize: 784, hidden: [HIDDEN], outputSize: 10, activation: 'relu' };
+const SPEC: MlpSpec = benchMlpSpec(HIDDEN);
+/** The models measured: the MLP of the issue, and the CNN of `model.cnn` (batch 64, as its `cnn` rows). */
+const MODELS: readonly ModelChoice[] = [
+  { kind: 'mlp', hidden: HIDDEN, batch: BATCH },
+  { kind: 'cnn', batch: 64 },
+];
 const SECONDS = Number(
   process.argv.find((arg) => arg.startsWith('--seconds='))?.slice('--seconds='.length) ?? 3,
 );
@@ -66,6 +73,8 @@ const log = (line: string) =>
 
 /** One printed row. */
 interface Row {
+  /** The model's label. */
+  readonly model: string;
   readonly runtime: string;
   readonly threads: number;
   readonly stepsPerSecond: number | null;
@@ -89,13 +98,15 @@ const runCeiling = (page: Page, request: CeilingRequest) =>
   ] as const);
 
 function trainRow(
+  model: string,
   runtime: string,
   threads: number,
   report: TrainReport | null,
   bytes: boolean,
 ): Row {
-  if (!report) return { runtime, threads, stepsPerSecond: null, gflops: null };
+  if (!report) return { model, runtime, threads, stepsPerSecond: null, gflops: null };
   return {
+    model,
     runtime,
     threads,
     stepsPerSecond: report.stepsPerSecond,
@@ -110,6 +121,7 @@ function trainRow(
 }
 
 const ceilingRow = (runtime: string, threads: number, report: CeilingReport): Row => ({
+  model: benchModel(MODELS[0]!).label,
   runtime,
   threads,
   stepsPerSecond: report.runsPerSecond,
@@ -120,6 +132,7 @@ const ceilingRow = (runtime: string, threads: number, report: CeilingReport): Ro
 async function browserRows(page: Page, adapter: AdapterReport, threads: number): Promise<Row[]> {
   const rows: Row[] = [];
   const request = (
+    model: ModelChoice,
     backend: 'webgpu' | 'wasm',
     batches: 'upload' | 'resident',
     t: number,
@@ -127,8 +140,7 @@ async function browserRows(page: Page, adapter: AdapterReport, threads: number):
     backend,
     threads: t,
     batches,
-    hidden: HIDDEN,
-    batch: BATCH,
+    model,
     seconds: SECONDS,
     // A software adapter takes seconds a step: one warm step and two timed ones say enough.
     warmSteps: backend === 'webgpu' && adapter.fallback ? 1 : WARM_STEPS,
@@ -144,33 +156,33 @@ async function browserRows(page: Page, adapter: AdapterReport, threads: number):
       return null;
     }
   };
-  if (adapter.found) {
-    for (const batches of ['upload', 'resident'] as const) {
-      const report = await attempt(`WebGPU, batches ${batches}`, () =>
-        runTrain(page, request('webgpu', batches, 1)),
+  for (const model of MODELS) {
+    const label = benchModel(model).label;
+    if (adapter.found)
+      for (const batches of ['upload', 'resident'] as const) {
+        const report = await attempt(`${label}: WebGPU, batches ${batches}`, () =>
+          runTrain(page, request(model, 'webgpu', batches, 1)),
+        );
+        rows.push(
+          trainRow(
+            label,
+            `ORT-web WebGPU, ${batches === 'upload' ? 'batch uploaded each step' : 'batches resident on the device'}`,
+            1,
+            report,
+            true,
+          ),
+        );
+      }
+    for (const t of [1, threads]) {
+      const report = await attempt(`${label}: WASM, ${t} thread(s)`, () =>
+        runTrain(page, request(model, 'wasm', 'upload', t)),
       );
-      rows.push(
-        trainRow(
-          `ORT-web WebGPU, ${batches === 'upload' ? 'batch uploaded each step' : 'batches resident on the device'}`,
-          1,
-          report,
-          true,
-        ),
-      );
+      rows.push(trainRow(label, 'ORT-web WASM', t, report, false));
     }
   }
   for (const t of [1, threads]) {
-    const report = await attempt(`WASM, ${t} thread(s)`, () =>
-      runTrain(page, request('wasm', 'upload', t)),
-    );
-    rows.push(trainRow('ORT-web WASM', t, report, false));
-    const ceiling = await attempt(`WASM ceiling, ${t} thread(s)`, () =>
-      runCeiling(page, {
-        threads: t,
-        hidden: HIDDEN,
-        batch: BATCH,
-        seconds: SECONDS,
-      }),
+    const ceiling = await attempt(`WASM MatMul ceiling, ${t} thread(s)`, () =>
+      runCeiling(page, { threads: t, hidden: HIDDEN, batch: BATCH, seconds: SECONDS }),
     );
     if (ceiling) rows.push(ceilingRow('ORT-web WASM MatMul ceiling', t, ceiling));
   }
@@ -179,27 +191,47 @@ async function browserRows(page: Page, adapter: AdapterReport, threads: number):
 
 async function nodeRows(threads: number): Promise<Row[]> {
   const rows: Row[] = [];
+  for (const choice of MODELS) {
+    const model = benchModel(choice);
+    for (const t of [1, threads]) {
+      log(`${model.label}: onnxruntime-node, ${t} thread(s)…`);
+      const report = await trainLoop({
+        ort: ortNode,
+        sessionOptions: nodeOptions(t),
+        model,
+        batches: makeBatches(model, 8),
+        warmSteps: WARM_STEPS,
+        seconds: SECONDS,
+        readEvery: READ_EVERY,
+      });
+      rows.push(
+        trainRow(
+          model.label,
+          'onnxruntime-node CPU',
+          t,
+          { ...report, uploadBytes: 0, downloadBytes: 0 },
+          false,
+        ),
+      );
+    }
+  }
   for (const t of [1, threads]) {
-    log(`onnxruntime-node, ${t} thread(s)…`);
-    const options = { executionProviders: ['cpu'], intraOpNumThreads: t, interOpNumThreads: 1 };
-    const report = await trainLoop({
-      ort: ortNode,
-      sessionOptions: options,
-      spec: SPEC,
-      batch: BATCH,
-      batches: makeBatches(SPEC, BATCH, 8),
-      warmSteps: WARM_STEPS,
-      seconds: SECONDS,
-      readEvery: READ_EVERY,
-    });
-    rows.push(
-      trainRow('onnxruntime-node CPU', t, { ...report, uploadBytes: 0, downloadBytes: 0 }, false),
+    const ceiling = await matmulCeiling(
+      ortNode,
+      nodeOptions(t),
+      mlpTrainMatmuls(SPEC, BATCH),
+      SECONDS,
     );
-    const ceiling = await matmulCeiling(ortNode, options, mlpTrainMatmuls(SPEC, BATCH), SECONDS);
     rows.push(ceilingRow('onnxruntime-node MatMul ceiling', t, ceiling));
   }
   return rows;
 }
+
+const nodeOptions = (threads: number) => ({
+  executionProviders: ['cpu'],
+  intraOpNumThreads: threads,
+  interOpNumThreads: 1,
+});
 
 const fmt = (x: number | null | undefined, digits = 1) =>
   x === null || x === undefined
@@ -210,6 +242,7 @@ const kb = (bytes: number | undefined) =>
 
 function table(rows: readonly Row[]): string {
   const header = [
+    'model',
     'runtime',
     'threads',
     'steps/s',
@@ -220,6 +253,7 @@ function table(rows: readonly Row[]): string {
     'window',
   ];
   const cells = rows.map((r) => [
+    r.model,
     r.runtime,
     String(r.threads),
     fmt(r.stepsPerSecond),
@@ -231,7 +265,7 @@ function table(rows: readonly Row[]): string {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (c: readonly string[]) =>
-    c.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+    c.map((cell, i) => (i < 2 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
   return [
     line(header),
     widths.map((w) => '─'.repeat(w)).join('  '),
@@ -241,35 +275,38 @@ function table(rows: readonly Row[]): string {
 
 /** The issue's targets, read off the rows; GPU targets are not judged on a fallback adapter. */
 function verdicts(rows: readonly Row[], adapter: AdapterReport): string[] {
-  const find = (runtime: string, threads = 1) =>
-    rows.find((r) => r.runtime.startsWith(runtime) && r.threads === threads)?.stepsPerSecond ??
-    null;
   const ratio = (a: number | null, b: number | null) =>
     a === null || b === null || b === 0 ? null : a / b;
   const judged = (met: boolean, gpu: boolean) =>
     gpu && adapter.fallback ? 'not judged (fallback adapter)' : met ? 'met' : 'MISSED';
   const out: string[] = [];
-  const wasm1 = find('ORT-web WASM');
-  for (const r of rows.filter((row) => row.runtime.startsWith('ORT-web WebGPU'))) {
-    const x = ratio(r.stepsPerSecond, wasm1);
-    if (x !== null)
-      out.push(
-        `${r.runtime} vs one-thread WASM: ${fmt(x, 2)}× (target ≥ 10×): ${judged(x >= 10, true)}`,
-      );
-    if (r.upPerStep !== undefined && r.downPerStep !== undefined) {
-      const bytes = r.upPerStep + r.downPerStep;
-      const limit = batchBytes(SPEC, BATCH);
-      out.push(
-        `${r.runtime}: ${kb(bytes)} per step across the bus vs the batch's own ${kb(limit)} (target ≤ the batch): ${judged(bytes <= limit, true)}`,
-      );
+  for (const choice of MODELS) {
+    const model = benchModel(choice);
+    const mine = rows.filter((r) => r.model === model.label);
+    const find = (runtime: string, threads = 1) =>
+      mine.find((r) => r.runtime === runtime && r.threads === threads)?.stepsPerSecond ?? null;
+    const wasm1 = find('ORT-web WASM');
+    for (const r of mine.filter((row) => row.runtime.startsWith('ORT-web WebGPU'))) {
+      const x = ratio(r.stepsPerSecond, wasm1);
+      if (x !== null)
+        out.push(
+          `${model.label}, ${r.runtime} vs one-thread WASM: ${fmt(x, 2)}× (target ≥ 10×): ${judged(x >= 10, true)}`,
+        );
+      if (r.upPerStep !== undefined && r.downPerStep !== undefined) {
+        const bytes = r.upPerStep + r.downPerStep;
+        const limit = batchBytes(model);
+        out.push(
+          `${model.label}, ${r.runtime}: ${kb(bytes)} per step across the bus vs the batch's own ${kb(limit)} (target ≤ the batch): ${judged(bytes <= limit, true)}`,
+        );
+      }
     }
-  }
-  for (const t of [...new Set(rows.map((r) => r.threads))]) {
-    const x = ratio(find('ORT-web WASM', t), find('onnxruntime-node CPU', t));
-    if (x !== null)
-      out.push(
-        `ORT-web WASM vs onnxruntime-node, ${t} thread(s): ${fmt(x, 2)}× (target ≥ 0.5×): ${judged(x >= 0.5, false)}`,
-      );
+    for (const t of [...new Set(mine.map((r) => r.threads))]) {
+      const x = ratio(find('ORT-web WASM', t), find('onnxruntime-node CPU', t));
+      if (x !== null)
+        out.push(
+          `${model.label}, ORT-web WASM vs onnxruntime-node, ${t} thread(s): ${fmt(x, 2)}× (target ≥ 0.5×): ${judged(x >= 0.5, false)}`,
+        );
+    }
   }
   return out;
 }
@@ -279,9 +316,10 @@ async function main(): Promise<void> {
   log(
     `${availableParallelism()} cores, load average ${loadavg()
       .map((x) => x.toFixed(2))
-      .join(
-        ' ',
-      )}; MLP 784-${HIDDEN}-10, batch ${BATCH}, ${(mlpTrainFlops(SPEC, BATCH) / 1e6).toFixed(0)} MFLOP per step (its matmuls); ${SECONDS} s a row`,
+      .join(' ')}; ${MODELS.map((choice) => {
+      const model = benchModel(choice);
+      return `${model.label}, batch ${model.xDims[0]}: ${(model.flops / 1e6).toFixed(0)} MFLOP a step`;
+    }).join('; ')}; ${SECONDS} s a row`,
   );
   await buildBenchPage(log);
   const served = await serveBenchPage();
@@ -322,8 +360,11 @@ async function main(): Promise<void> {
     await served.close();
   }
   rows.push(...(await nodeRows(threads)));
+  // Each model's rows together, in the order measured within it.
+  const labels = MODELS.map((choice) => benchModel(choice).label);
+  rows.sort((a, b) => labels.indexOf(a.model) - labels.indexOf(b.model));
   console.log(
-    `\nMLP 784-${HIDDEN}-10, batch ${BATCH}, SGD with momentum; GFLOP/s from the matmuls (2·m·k·n, forward and backward); bytes counted at the WebGPU API in the timed window; loss read every ${READ_EVERY} steps\n`,
+    `\nSGD with momentum; GFLOP/s from the products (matmuls 2·m·k·n, convolutions 2·b·h·w·filters·in·k², forward and backward; the MatMul ceiling is the MLP's matmuls alone); bytes counted at the WebGPU API in the timed window; loss read every ${READ_EVERY} steps\n`,
   );
   console.log(table(rows));
   console.log('');

@@ -12,16 +12,9 @@
  * ends with a read of the last loss, so queued GPU work is inside it.
  */
 import type * as OrtWeb from 'onnxruntime-web';
-import { buildMlpTrainStep, initMlpWeights, type MlpSpec } from '../../src/core/onnx/mlp';
 import { createRandom } from '../../src/core/random';
-import {
-  buildMatmulGraph,
-  gflops,
-  matmulFlops,
-  matmulGraphOptions,
-  mlpTrainFlops,
-  type Matmul,
-} from './flops';
+import { buildMatmulGraph, gflops, matmulFlops, matmulGraphOptions, type Matmul } from './flops';
+import type { TrainModel } from './train-models';
 
 /** The part of an onnxruntime module the loop uses (onnxruntime-node and -web both have it). */
 export type OrtLike = Pick<typeof OrtWeb, 'Tensor' | 'InferenceSession'>;
@@ -33,28 +26,29 @@ export interface Batch {
   readonly y: Float32Array;
 }
 
-/** `count` batches of random rows with labels `row % classes`, one-hot. */
-export function makeBatches(spec: MlpSpec, batch: number, count: number, seed = 1): Batch[] {
+const size = (dims: readonly number[]) => dims.reduce((a, b) => a * b, 1);
+
+/** `count` batches of random features with labels `row % classes`, one-hot. */
+export function makeBatches(model: TrainModel, count: number, seed = 1): Batch[] {
   const random = createRandom(seed);
+  const [rows, classes] = model.yDims;
   return Array.from({ length: count }, (_, b) => {
-    const x = new Float32Array(batch * spec.inputSize);
+    const x = new Float32Array(size(model.xDims));
     for (let i = 0; i < x.length; i++) x[i] = random();
-    const y = new Float32Array(batch * spec.outputSize);
-    for (let row = 0; row < batch; row++)
-      y[row * spec.outputSize + ((b * batch + row) % spec.outputSize)] = 1;
+    const y = new Float32Array(rows * classes);
+    for (let row = 0; row < rows; row++) y[row * classes + ((b * rows + row) % classes)] = 1;
     return { x, y };
   });
 }
 
-/** Bytes of one batch's rows and targets: what a step must at least move if its batch is not on the device. */
-export const batchBytes = (spec: MlpSpec, batch: number): number =>
-  batch * (spec.inputSize + spec.outputSize) * Float32Array.BYTES_PER_ELEMENT;
+/** Bytes of one batch's features and targets: what a step must at least move if its batch is not on the device. */
+export const batchBytes = (model: TrainModel): number =>
+  (size(model.xDims) + size(model.yDims)) * Float32Array.BYTES_PER_ELEMENT;
 
 export interface TrainLoopOptions {
   readonly ort: OrtLike;
   readonly sessionOptions: OrtWeb.InferenceSession.SessionOptions;
-  readonly spec: MlpSpec;
-  readonly batch: number;
+  readonly model: TrainModel;
   readonly batches: readonly Batch[];
   /** Keep every output on the device (`preferredOutputLocation: 'gpu-buffer'`). */
   readonly deviceOutputs?: boolean;
@@ -93,8 +87,8 @@ const MOMENTUM = 0.9;
 
 /** Runs the loop and releases its session; see the module comment. */
 export async function trainLoop(options: TrainLoopOptions): Promise<TrainLoopResult> {
-  const { ort, spec, batch } = options;
-  const step = buildMlpTrainStep(spec, { optimizer: 'momentum', loss: 'softmax_cross_entropy' });
+  const { ort, model } = options;
+  const { step } = model;
   const session = await ort.InferenceSession.create(step.model, {
     ...options.sessionOptions,
     ...(options.deviceOutputs && { preferredOutputLocation: 'gpu-buffer' as const }),
@@ -104,22 +98,19 @@ export async function trainLoop(options: TrainLoopOptions): Promise<TrainLoopRes
       options.place ??
       ((b: Batch) =>
         Promise.resolve({
-          x: new ort.Tensor('float32', b.x, [batch, spec.inputSize]),
-          y: new ort.Tensor('float32', b.y, [batch, spec.outputSize]),
+          x: new ort.Tensor('float32', b.x, model.xDims),
+          y: new ort.Tensor('float32', b.y, model.yDims),
         }));
     const placed: { x: OrtTensor; y: OrtTensor }[] = [];
     for (const b of options.batches) placed.push(await place(b));
-    const initial = initMlpWeights(spec, createRandom(0));
+    // Weights from the model's starting values, optimizer state from zeros.
     let carried: Record<string, OrtTensor> = {};
-    for (const slot of initial.layout) {
-      const values = initial.values[slot.name]!;
-      carried[step.inputs.weights[slot.name]!] = new ort.Tensor('float32', values, slot.dims);
-      carried[step.inputs.velocities[slot.name]!] = new ort.Tensor(
+    for (const c of step.carried)
+      carried[c.input] = new ort.Tensor(
         'float32',
-        new Float32Array(values.length),
-        slot.dims,
+        c.role === 'weight' ? model.initial.values[c.weight]! : new Float32Array(size(c.dims)),
+        c.dims,
       );
-    }
     const scalars = {
       [step.inputs.lr]: new ort.Tensor('float32', Float32Array.of(LR), []),
       [step.inputs.momentum!]: new ort.Tensor('float32', Float32Array.of(MOMENTUM), []),
@@ -135,10 +126,7 @@ export async function trainLoop(options: TrainLoopOptions): Promise<TrainLoopRes
         [step.inputs.y]: y,
       });
       const next: Record<string, OrtTensor> = {};
-      for (const slot of initial.layout) {
-        next[step.inputs.weights[slot.name]!] = out[step.outputs.weights[slot.name]!]!;
-        next[step.inputs.velocities[slot.name]!] = out[step.outputs.velocities[slot.name]!]!;
-      }
+      for (const c of step.carried) next[c.input] = out[c.output]!;
       // The step's inputs were the last step's outputs: on the device they are freed by hand.
       for (const tensor of Object.values(carried))
         if (tensor.location === 'gpu-buffer') tensor.dispose();
@@ -188,7 +176,7 @@ export async function trainLoop(options: TrainLoopOptions): Promise<TrainLoopRes
       steps,
       ms,
       stepsPerSecond,
-      gflops: gflops(mlpTrainFlops(spec, batch), stepsPerSecond),
+      gflops: gflops(model.flops, stepsPerSecond),
       firstLoss,
       lastLoss,
     };

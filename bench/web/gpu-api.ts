@@ -1,5 +1,6 @@
 /** What the GPU bench page offers the Playwright side, on `window.flowbenchGpu`. */
 import type { TrainLoopResult } from '../lib/train-loop';
+import type { ModelChoice } from '../lib/train-models';
 
 /** The WebGPU adapter the page got, as it describes itself. */
 export interface AdapterReport {
@@ -27,8 +28,7 @@ export interface TrainRequest {
    * step feeds a batch already on the device (WebGPU only).
    */
   readonly batches: 'upload' | 'resident';
-  readonly hidden: number;
-  readonly batch: number;
+  readonly model: ModelChoice;
   readonly seconds: number;
   readonly warmSteps: number;
   /** The fewest timed steps, whatever the window's length. */

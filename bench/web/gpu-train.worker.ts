@@ -11,6 +11,7 @@
  */
 import type * as OrtWeb from 'onnxruntime-web';
 import { mlpTrainMatmuls } from '../lib/flops';
+import { benchMlpSpec, benchModel, type TrainModel } from '../lib/train-models';
 import { makeBatches, matmulCeiling, trainLoop, type Batch } from '../lib/train-loop';
 import type {
   CeilingReport,
@@ -90,23 +91,15 @@ async function loadOrt(backend: 'webgpu' | 'wasm', threads: number): Promise<typ
   return ort;
 }
 
-const specOf = (hidden: number) => ({
-  inputSize: 784,
-  hidden: [hidden],
-  outputSize: 10,
-  activation: 'relu' as const,
-});
-
 /** Batches on the device, uploaded once: each step feeds one that is already there. */
-function residentPlacer(ort: typeof OrtWeb, request: TrainRequest) {
-  const spec = specOf(request.hidden);
+function residentPlacer(ort: typeof OrtWeb, model: TrainModel) {
   return async (batch: Batch) => {
     const device = (await ort.env.webgpu.device) as {
       createBuffer(d: { size: number; usage: number }): unknown;
       queue: { writeBuffer(buffer: unknown, offset: number, data: Float32Array): void };
     };
     // GPUBufferUsage: STORAGE 0x80 | COPY_SRC 0x04 | COPY_DST 0x08.
-    const upload = (data: Float32Array, dims: number[]) => {
+    const upload = (data: Float32Array, dims: readonly number[]) => {
       const buffer = device.createBuffer({ size: data.byteLength, usage: 0x80 | 0x04 | 0x08 });
       device.queue.writeBuffer(buffer, 0, data);
       return ort.Tensor.fromGpuBuffer(buffer as OrtWeb.Tensor.GpuBufferType, {
@@ -115,8 +108,8 @@ function residentPlacer(ort: typeof OrtWeb, request: TrainRequest) {
       });
     };
     return {
-      x: upload(batch.x, [request.batch, spec.inputSize]),
-      y: upload(batch.y, [request.batch, spec.outputSize]),
+      x: upload(batch.x, model.xDims),
+      y: upload(batch.y, model.yDims),
     };
   };
 }
@@ -124,16 +117,15 @@ function residentPlacer(ort: typeof OrtWeb, request: TrainRequest) {
 async function train(request: TrainRequest): Promise<TrainReport> {
   if (request.backend === 'webgpu') countTransfers();
   const ort = await loadOrt(request.backend, request.threads);
-  const spec = specOf(request.hidden);
+  const model = benchModel(request.model);
   const result = await trainLoop({
     ort,
     // Errors only: onnxruntime warns on every WebGPU session that shape ops run on the CPU.
     sessionOptions: { executionProviders: [request.backend], logSeverityLevel: 3 },
-    spec,
-    batch: request.batch,
-    batches: makeBatches(spec, request.batch, 8),
+    model,
+    batches: makeBatches(model, 8),
     deviceOutputs: request.backend === 'webgpu',
-    ...(request.batches === 'resident' && { place: residentPlacer(ort, request) }),
+    ...(request.batches === 'resident' && { place: residentPlacer(ort, model) }),
     warmSteps: request.warmSteps,
     minSteps: request.minSteps,
     seconds: request.seconds,
@@ -151,7 +143,7 @@ async function ceiling(request: CeilingRequest): Promise<CeilingReport> {
   return matmulCeiling(
     ort,
     { executionProviders: ['wasm'] },
-    mlpTrainMatmuls(specOf(request.hidden), request.batch),
+    mlpTrainMatmuls(benchMlpSpec(request.hidden), request.batch),
     request.seconds,
   );
 }
