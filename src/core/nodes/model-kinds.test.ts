@@ -10,14 +10,17 @@ import { readFileSync } from 'node:fs';
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import type { NodeFile } from '../catalog/kind';
-import type { ModelValue } from '../catalog/values';
+import { standardiseLike } from '../catalog/standardise';
+import type { Dataset, ModelValue, TrainedModel } from '../catalog/values';
 import { flowDocumentSchema, type FlowDocument } from '../flow/document';
 import { EXPORT_INPUT } from '../onnx/mlp-export';
+import { buildBlockInference } from '../onnx/model-blocks';
 import { readOnnxSignature } from '../onnx/signature';
 import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { sha256Hex } from '../run/digest';
 import digitsCnn from '../../examples/digits-cnn.flow.json';
 import iris from '../../examples/iris-table.flow.json';
+import { trainedBlockFor } from './model-fit';
 import { runFlow, withParams } from './testing';
 
 /** onnxruntime-web's WASM backend behind the engine's seam. */
@@ -140,6 +143,26 @@ describe('model.conv1d', () => {
     expect(readOnnxSignature(artifact.bytes).inputs.map((i) => [i.name, i.shape])).toEqual([
       [EXPORT_INPUT, ['batch', 1, 4]],
     ]);
+    // Fed the table's raw rows, the file answers as Flowbench does on the standardised rows.
+    const raw = values.get('data.dataset') as Dataset;
+    const trainedModel = trained as TrainedModel;
+    const block = trainedBlockFor(trainedModel, raw, 'dataset');
+    const ours = await ort.InferenceSession.create(
+      buildBlockInference(block, trainedModel.weights).model,
+    );
+    const rows = standardiseLike(raw, trainedModel).features;
+    const expected = (await ours.run({ x: new ort.Tensor('float32', rows, [raw.count, 1, 4]) }))
+      .probabilities!.data as Float32Array;
+    const exported = await ort.InferenceSession.create(artifact.bytes);
+    const answered = (
+      await exported.run({
+        [EXPORT_INPUT]: new ort.Tensor('float32', raw.features, [raw.count, 1, 4]),
+      })
+    ).probabilities!.data as Float32Array;
+    expect(answered.length).toBe(raw.count * raw.classes);
+    expect(answered.reduce((m, v, i) => Math.max(m, Math.abs(v - expected[i]!)), 0)).toBeLessThan(
+      1e-5,
+    );
   });
 
   it('fails on images and on a kernel longer than the row, naming both', async () => {

@@ -8,10 +8,10 @@
  * validation loss, no update), the export bakes the trained weights in and
  * names the outputs as the MLP's export does (`features` in; `logits` and
  * `probabilities`, or `prediction`, out; what the classes are in its
- * metadata). Trade-off: the export takes rows as the block takes them (an
- * image `[channels, height, width]`), standardised already — these blocks
- * train on images or on rows whose standardisation the export does not
- * apply.
+ * metadata), and applies the training rows' standardisation inside the
+ * graph, so it answers for raw rows. Trade-off: the export takes rows in
+ * the block's shape (an image `[channels, height, width]`, a table's row as
+ * a signal `[1, F]`), not always the flat `[F]` a table gives.
  */
 import type { ValueRef } from './graph.ts';
 import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
@@ -24,7 +24,12 @@ import {
   type MlpLossKind,
 } from './mlp-layers.ts';
 import type { MlpWeights, WeightSlot } from './mlp-spec.ts';
-import { EXPORT_INPUT, exportMetadata, type ExportedModelAbout } from './mlp-export.ts';
+import {
+  EXPORT_INPUT,
+  exportMetadata,
+  standardised,
+  type ExportedModelAbout,
+} from './mlp-export.ts';
 
 /** What a block gives to have its loss graph or export built. */
 export interface RowBlock {
@@ -92,7 +97,8 @@ export function buildExportGraph(
   about: ExportedModelAbout,
 ): Uint8Array {
   const g = new TracingGraphBuilder('flowbench_model');
-  const x = g.input(EXPORT_INPUT, 'float32', [BATCH, ...block.rowShape]);
+  const features = g.input(EXPORT_INPUT, 'float32', [BATCH, ...block.rowShape]);
+  const x = standardised(g, features, block.rowShape, about.standardisation);
   const w = weightRefs(g, block.layout, weights);
   const shape = [BATCH, block.outputSize];
   if (about.task === 'regression') {

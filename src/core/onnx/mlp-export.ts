@@ -53,7 +53,7 @@ export function buildMlpExport(
 ): Uint8Array {
   const g = new TracingGraphBuilder('flowbench_model');
   const features = g.input(EXPORT_INPUT, 'float32', [BATCH, spec.inputSize]);
-  const x = standardised(g, features, spec.inputSize, about.standardisation);
+  const x = standardised(g, features, [spec.inputSize], about.standardisation);
   const layers = declareWeights(g, mlpWeightLayout(spec), weights);
   const shape = [BATCH, spec.outputSize];
   if (about.task === 'regression') {
@@ -70,24 +70,29 @@ export function buildMlpExport(
   });
 }
 
-/** `(features − mean) / std` over every column, as graph ops; `features` itself when nothing is standardised. */
-function standardised(
+/**
+ * `(features − mean) / std` over every column, as graph ops; `features`
+ * itself when nothing is standardised. `rowShape` is one row's shape (the
+ * batch axis left out): column `c` is the row's `c`-th value, row-major.
+ */
+export function standardised(
   g: TracingGraphBuilder,
   features: ReturnType<TracingGraphBuilder['input']>,
-  size: number,
+  rowShape: readonly number[],
   stats: ExportedModelAbout['standardisation'],
 ) {
   if (stats === undefined || stats.columns.length === 0) return features;
+  const size = rowShape.reduce((a, b) => a * b, 1);
   const mean = new Float32Array(size);
   const std = new Float32Array(size).fill(1);
   stats.columns.forEach((c, i) => {
     mean[c] = stats.mean[i]!;
     std[c] = stats.std[i]!;
   });
-  const centred = g.op('Sub', [features, g.initializer('standardisation_mean', mean, [size])]);
+  const centred = g.op('Sub', [features, g.initializer('standardisation_mean', mean, rowShape)]);
   return g.op(
     'Div',
-    [centred, g.initializer('standardisation_std', std, [size])],
+    [centred, g.initializer('standardisation_std', std, rowShape)],
     {},
     {
       name: 'standardised',
