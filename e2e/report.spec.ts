@@ -34,7 +34,7 @@ test('a report whose names hold script, markup and javascript: URLs shows them a
   const data: ReportData = {
     title: hostile,
     created: '2026-12-02T00:00:00.000Z',
-    settings: { xMode: 'step', log: false, logX: false },
+    settings: { xMode: 'step', log: false, logX: false, smoothing: 0 },
     runs: [run('a', 0.1), run('b', 0.2)],
     metrics: [
       {

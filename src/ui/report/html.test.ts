@@ -29,7 +29,7 @@ function hostileReport(): ReportData {
   return {
     title: `Flowbench report: ${script}`,
     created: '2026-12-02T00:00:00.000Z',
-    settings: { xMode: 'step', log: false, logX: false },
+    settings: { xMode: 'step', log: false, logX: false, smoothing: 0 },
     runs: [run('a', 0.1), run('b', 0.2)],
     metrics: [
       {

@@ -197,7 +197,9 @@ function runDiff(data: ReportData): string {
 /**
  * Draws each chart of the report with uPlot. Inlined into the file as its
  * source text (`toString`), so it must use nothing but its arguments and the
- * browser's globals.
+ * browser's globals. (A transpiler that keeps function names, as esbuild's
+ * `keepNames` does, wraps inner functions in `__name(…)`: the inlined script
+ * defines a `__name` that does nothing, so the text runs however it was built.)
  */
 function viewReport(data: ReportData, UPlot: typeof uPlot): void {
   const xLabel = { step: 'step', wall: 'wall time (s)', relative: 'relative time (s)' }[
@@ -209,9 +211,12 @@ function viewReport(data: ReportData, UPlot: typeof uPlot): void {
     if (!metric) continue;
     const shown = metric.series.filter((s) => data.runs.some((r) => r.id === s.run));
     let points = 0;
+    const drop = (value: number | null) =>
+      data.settings.log && value !== null && value <= 0 ? null : value;
     const tables = shown.map((s) => {
       const xs: number[] = [];
       const ys: (number | null)[] = [];
+      const smooth: (number | null)[] = [];
       s.step.forEach((step, i) => {
         const ts = s.ts[i] ?? 0;
         const x =
@@ -221,12 +226,13 @@ function viewReport(data: ReportData, UPlot: typeof uPlot): void {
               ? ts
               : ts - (s.ts[0] ?? 0);
         if (logX && !(x > 0)) return;
-        const value = s.value[i] ?? null;
         xs.push(x);
-        ys.push(data.settings.log && value !== null && value <= 0 ? null : value);
+        ys.push(drop(s.value[i] ?? null));
+        if (s.smoothed) smooth.push(drop(s.smoothed[i] ?? null));
         points += 1;
       });
-      return [xs, ys] as uPlot.AlignedData;
+      const table: uPlot.AlignedData = s.smoothed ? [xs, ys, smooth] : [xs, ys];
+      return table;
     });
     const aligned =
       tables.length === 1
@@ -237,7 +243,13 @@ function viewReport(data: ReportData, UPlot: typeof uPlot): void {
     const series: uPlot.Series[] = [{ label: xLabel }];
     for (const s of shown) {
       const run = data.runs.find((r) => r.id === s.run)!;
-      series.push({ label: run.label, stroke: run.colour, width: 1.5, spanGaps: true });
+      // Smoothed, the recorded values show faint behind the smoothed line, as in the app.
+      if (s.smoothed)
+        series.push(
+          { label: `${run.label} (raw)`, stroke: `${run.colour}4d`, width: 1, spanGaps: true },
+          { label: run.label, stroke: run.colour, width: 1.5, spanGaps: true },
+        );
+      else series.push({ label: run.label, stroke: run.colour, width: 1.5, spanGaps: true });
     }
     new UPlot(
       {
@@ -296,7 +308,7 @@ ${runDiff(data)}
 <section aria-label="Fingerprints"><h2>What each run ran on</h2>${fingerprintsTable(data)}</section>
 <script>${scriptText(assets.uplotScript)}</script>
 <script type="application/json" id="flowbench-report-data">${jsonForScript(data)}</script>
-<script>(${scriptText(viewReport.toString())})(JSON.parse(document.getElementById('flowbench-report-data').textContent), uPlot);</script>
+<script>(function () { var __name = function (f) { return f; }; (${scriptText(viewReport.toString())})(JSON.parse(document.getElementById('flowbench-report-data').textContent), uPlot); })();</script>
 </body>
 </html>
 `;

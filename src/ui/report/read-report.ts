@@ -9,6 +9,7 @@ import { fingerprintFacts } from '../../core/run/fingerprint';
 import { runValues } from '../../core/run/params';
 import type { RunRow } from '../../core/run/record';
 import { seriesOfRun } from '../../db/cache-links';
+import { smoothEma } from '../../core/series/ema';
 import { metricSeriesColumns } from '../../db/metrics';
 import { readRunDiff } from '../analysis/diff-data';
 import type { ChartSettings, ShownRun } from '../charts/plot-model';
@@ -42,6 +43,10 @@ export async function readReport(
               step: Array.from(columns.step),
               value,
               ts: Array.from(columns.ts),
+              // Smoothed over the whole series, as the charts do.
+              ...(settings.smoothing > 0 && {
+                smoothed: Array.from(smoothEma(columns.value, settings.smoothing), finite),
+              }),
             };
           }),
         )
@@ -74,7 +79,12 @@ export async function readReport(
   return {
     title: `Flowbench report: ${flows.join(', ')}`,
     created: new Date().toISOString(),
-    settings: { xMode: settings.xMode, log: settings.log, logX: settings.logX },
+    settings: {
+      xMode: settings.xMode,
+      log: settings.log,
+      logX: settings.logX,
+      smoothing: settings.smoothing,
+    },
     runs: reportRuns,
     metrics: charted,
     diff: diff && {

@@ -2,7 +2,7 @@
  * What a portable report holds: plain data, no store, no database. The
  * runs as the comparison shows them (label, colour, params, seed, result,
  * fingerprint facts, final values), every point of every charted series,
- * the chart settings as they were on screen, and the run diff of the first
+ * the chart settings as they were on screen (x unit, log scales, smoothing), and the run diff of the first
  * two runs. `html.ts` turns it into one file.
  */
 import type { FingerprintRow, MetricDiff, ParamDiff } from '../../core/run/diff';
@@ -34,6 +34,8 @@ export interface ReportSeries {
   readonly value: readonly (number | null)[];
   /** Wall time, seconds since 1970. */
   readonly ts: readonly number[];
+  /** The smoothed line as the charts drew it, when smoothing was on. */
+  readonly smoothed?: readonly (number | null)[];
 }
 
 export interface ReportMetric {
@@ -60,6 +62,8 @@ export interface ReportData {
     readonly xMode: XMode;
     readonly log: boolean;
     readonly logX: boolean;
+    /** TensorBoard smoothing weight, 0 (off) to 0.99. */
+    readonly smoothing: number;
   };
   readonly runs: readonly ReportRun[];
   readonly metrics: readonly ReportMetric[];
