@@ -26,13 +26,15 @@ export type PolicyMode = 'app' | 'dev';
  * own origin, no inline script and no `eval`; `'wasm-unsafe-eval'` lets
  * onnxruntime compile its WebAssembly. Styles may be inline (charts and the
  * canvas position their elements with style attributes), images may be
- * `blob:`/`data:` (images a flow reads and the charts' exports). In `dev`
+ * `blob:`/`data:` (images a flow reads and the charts' exports), and the
+ * page may read `blob:`/`data:` URLs (the build inlines the small example
+ * files, the iris table and the ONNX model, as `data:` URLs). In `dev`
  * the hot-reload socket is allowed too, and the one inline script the React
  * plugin injects, by the nonce Vite stamps on it.
  */
 export function contentSecurityPolicy(mode: PolicyMode, nonce?: string): string {
   const scripts = ["'self'", "'wasm-unsafe-eval'"];
-  const connect = ["'self'", 'blob:'];
+  const connect = ["'self'", 'blob:', 'data:'];
   if (mode === 'dev') {
     if (nonce) scripts.push(`'nonce-${nonce}'`);
     connect.push('ws:', 'wss:');
