@@ -182,3 +182,38 @@ describe('model.conv1d', () => {
     );
   });
 });
+
+describe('a trained model on rows of another shape', () => {
+  it('is refused, naming what the model takes and what the dataset has', () => {
+    const model: TrainedModel = {
+      kind: 'model',
+      architecture: 'cnn',
+      filters: 4,
+      kernel: 3,
+      blocks: 2,
+      inputSize: 196,
+      inputShape: [1, 14, 14],
+      outputSize: 10,
+      weights: { layout: [], values: {} },
+    };
+    const small: Dataset = {
+      kind: 'dataset',
+      name: 'small.zip',
+      features: new Float32Array(2 * 64),
+      labels: new Int32Array(2),
+      count: 2,
+      featureSize: 64,
+      classes: 10,
+      shape: [1, 8, 8],
+    };
+    expect(() => trainedBlockFor(model, small, 'dataset')).toThrow(
+      "the model takes images 1×14×14 and gives 10 outputs; input 'dataset' (small.zip) has images 1×8×8 and 10 classes",
+    );
+    const table: Dataset = { ...small, name: 'rows.csv', shape: undefined, featureSize: 196 };
+    expect(() =>
+      trainedBlockFor(model, { ...table, features: new Float32Array(392) }, 'dataset'),
+    ).toThrow(
+      "model.cnn takes images [channels, height, width]; input 'dataset' (rows.csv) has rows of 196 features",
+    );
+  });
+});
