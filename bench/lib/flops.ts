@@ -17,8 +17,10 @@ export interface Matmul {
   readonly m: number;
   readonly k: number;
   readonly n: number;
-  /** Which product of the step it is, for the graph's names. */
-  readonly what: string;
+  /** The layer whose product it is. */
+  readonly layer: number;
+  /** Which of the layer's products it is. */
+  readonly kind: 'forward' | 'weightGrad' | 'inputGrad';
 }
 
 /**
@@ -33,9 +35,9 @@ export function mlpTrainMatmuls(spec: MlpSpec, batch: number): Matmul[] {
   for (let layer = 0; layer + 1 < widths.length; layer++) {
     const i = widths[layer]!;
     const o = widths[layer + 1]!;
-    out.push({ m: batch, k: i, n: o, what: `forward${layer}` });
-    out.push({ m: i, k: batch, n: o, what: `weightGrad${layer}` });
-    if (layer > 0) out.push({ m: batch, k: o, n: i, what: `inputGrad${layer}` });
+    out.push({ m: batch, k: i, n: o, layer, kind: 'forward' });
+    out.push({ m: i, k: batch, n: o, layer, kind: 'weightGrad' });
+    if (layer > 0) out.push({ m: batch, k: o, n: i, layer, kind: 'inputGrad' });
   }
   return out;
 }
@@ -54,28 +56,52 @@ export const gflops = (flopsPerStep: number, stepsPerSecond: number): number =>
   (flopsPerStep * stepsPerSecond) / 1e9;
 
 /**
- * A graph of the given matmuls and almost nothing else: every matrix is a
- * constant in the model, so a run copies no operand in, and each product is
- * summed to one number, so it copies none out; the runtime's matmul kernel
- * (MLAS on onnxruntime's CPU and WASM backends) does nearly all the work.
- * Its one input, `scale` (`[1]`, feed 1), multiplies the sum, so a run has
- * something to feed. Run it with graph optimisations off
+ * A graph of the given matmuls and almost nothing else, laid out as a train
+ * step lays them out: per layer one input `X [b, i]`, one weight `W [i, o]`
+ * and one output gradient `D [b, o]`, the forward product `X·W` a MatMul,
+ * the weight gradient `Xᵀ·D` and the input gradient `D·Wᵀ` Gemms with
+ * `transA` / `transB` — the step's own operand shapes, sharing and memory
+ * footprint. Every matrix is a constant in the model, so a run copies no
+ * operand in, and each product is summed to one number, so it copies none
+ * out; the runtime's matmul kernel (MLAS on onnxruntime's CPU and WASM
+ * backends) does nearly all the work (the sums add under 1 %). Its one
+ * input, `scale` (`[1]`, feed 1), multiplies the sum, so a run has something
+ * to feed. Run it with graph optimisations off
  * (`graphOptimizationLevel: 'disabled'`): products of constants would
  * otherwise be folded away when the session is made. Its runs/s ×
- * `matmulFlops` is the ceiling a train step of the same products can reach
- * on that runtime and thread count (the sums add under 1 % of work). It is
- * a best case: constant operands let the kernel pack them once, when the
- * session is made, where a train step's weights change every step and are
- * packed every run.
+ * `matmulFlops` is the bare kernel's speed on the step's products, on that
+ * runtime and thread count. Constant weights may be packed once, when the
+ * session is made, where a train step's change every run: a best case for
+ * the kernel, though a whole step, which keeps its activations hot in cache
+ * from one product to the next, can come close to it or pass it.
  */
 export function buildMatmulGraph(matmuls: readonly Matmul[]): Uint8Array {
   const g = new GraphBuilder('matmul_ceiling');
   const scale = g.input('scale', 'float32', [1]);
+  const operands = new Map<string, ValueRef>();
+  const operand = (name: string, rows: number, cols: number) => {
+    let ref = operands.get(name);
+    if (!ref) {
+      ref = g.initializer(name, filled(rows * cols), [rows, cols]);
+      operands.set(name, ref);
+    }
+    return ref;
+  };
   let sum: ValueRef | null = null;
-  for (const { m, k, n, what } of matmuls) {
-    const a = g.initializer(`${what}.a`, filled(m * k), [m, k]);
-    const b = g.initializer(`${what}.b`, filled(k * n), [k, n]);
-    const total = g.op('ReduceSum', [g.op('MatMul', [a, b])], { keepdims: 0 });
+  for (const { m, k, n, layer, kind } of matmuls) {
+    // In the layer's own sizes: b rows, i inputs, o outputs.
+    const [b, i, o] =
+      kind === 'forward' ? [m, k, n] : kind === 'weightGrad' ? [k, m, n] : [m, n, k];
+    const x = () => operand(`X${layer}`, b, i);
+    const w = () => operand(`W${layer}`, i, o);
+    const d = () => operand(`D${layer}`, b, o);
+    const product =
+      kind === 'forward'
+        ? g.op('MatMul', [x(), w()])
+        : kind === 'weightGrad'
+          ? g.op('Gemm', [x(), d()], { transA: 1 })
+          : g.op('Gemm', [d(), w()], { transB: 1 });
+    const total = g.op('ReduceSum', [product], { keepdims: 0 });
     sum = sum === null ? total : g.op('Add', [sum, total]);
   }
   if (sum === null) throw new RangeError('a matmul graph needs at least one matmul');

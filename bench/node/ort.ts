@@ -397,7 +397,7 @@ async function ceilingRows(webTrainer: { trial: () => Promise<number> }): Promis
     ours: trials.a.map(toGflops),
     reference: trials.b.map(toGflops),
     target: noTarget,
-    note: `the bare kernel: one graph of the train step's ${matmuls.length} MatMuls (${shapes}) on constant operands (packed once by the kernel: a best case), each summed to one number (no copies in or out), graph optimisations off, ${CEILING_RUNS} runs a trial, onnxruntime-web WASM (128-bit SIMD, in Node) vs onnxruntime-node CPU (its native kernels use the machine's widest vectors), threads: ${THREADS} each; the ratio is the part of the web/native gap that is the kernel itself`,
+    note: `the bare kernel: one graph of the train step's ${matmuls.length} MatMuls (${shapes}) laid out as the step lays them out (X·W a MatMul, Xᵀ·D and D·Wᵀ Gemms, operands shared per layer) on constant operands (the weights may be packed once: a best case for the kernel, though a whole step keeping its activations hot in cache can pass it), each summed to one number (no copies in or out), graph optimisations off, ${CEILING_RUNS} runs a trial, onnxruntime-web WASM (128-bit SIMD, in Node) vs onnxruntime-node CPU (its native kernels use the machine's widest vectors), threads: ${THREADS} each; the ratio is the part of the web/native gap that is the kernel itself`,
   });
   // The train loop against the bare kernel on the same engine, in trials of their own
   // side by side: a ratio of figures from different moments moves with the machine's load.
