@@ -61,8 +61,9 @@ export interface TrainLoopOptions {
   /** Untimed steps first (the first runs of a session are slow); at least one. */
   readonly warmSteps: number;
   /**
-   * The timed window's length: it runs at least `minSteps` steps, and at most
-   * as many as the last warm step's time says fit in it.
+   * The timed window's length: it runs at least `minSteps` steps and, with
+   * `deviceOutputs`, at most twice as many as the last warm step's time says
+   * fit in it.
    */
   readonly seconds: number;
   readonly minSteps?: number;
@@ -138,8 +139,10 @@ export async function trainLoop(options: TrainLoopOptions): Promise<TrainLoopRes
     };
 
     // Every warm step reads its loss, so the last one's time is a whole step's (the GPU's
-    // queue included): it caps the window's steps, since on WebGPU `run()` resolves before
-    // the device has done the work and a slow device would otherwise queue far past it.
+    // queue included). With outputs on the device it caps the window's steps (at twice
+    // what it says fit), since there `run()` resolves before the device has done the work
+    // and a slow device would otherwise queue far past the window. On the CPU a run is
+    // done when it resolves, so the clock alone ends the window.
     let warmMs = 0;
     for (let i = 0; i < options.warmSteps; i++) {
       const warmStart = performance.now();
@@ -147,10 +150,9 @@ export async function trainLoop(options: TrainLoopOptions): Promise<TrainLoopRes
       warmMs = performance.now() - warmStart;
     }
     const minSteps = options.minSteps ?? 3;
-    const maxSteps = Math.max(
-      minSteps,
-      Math.ceil((options.seconds * 1000) / Math.max(warmMs, 0.01)),
-    );
+    const maxSteps = options.deviceOutputs
+      ? Math.max(minSteps, Math.ceil((2 * options.seconds * 1000) / Math.max(warmMs, 0.01)))
+      : Number.POSITIVE_INFINITY;
     options.onTimedStart?.();
     const start = performance.now();
     let steps = 0;
