@@ -131,14 +131,12 @@ export function ChartsPanel({ run }: { run: RunRow }) {
           store.getState().setPicked([...new Set<RunId>([...picked, ...sweepIds])])
         }
       />
-      <div className="fb-charts-note">
-        {shown.length > 1 ? (
-          <span className="fb-muted">
-            Comparing {shown.length} runs: the selected run and the runs picked in the table.{' '}
-          </span>
-        ) : null}
-        <ExportReport runs={runs} shown={shown} metrics={metrics} settings={settings} />
-      </div>
+      {shown.length > 1 ? (
+        <p className="fb-muted fb-charts-note">
+          Comparing {shown.length} runs: the selected run and the runs picked in the table.{' '}
+          <ExportReport runs={runs} shown={shown} metrics={metrics} settings={settings} />
+        </p>
+      ) : null}
       {node ? (
         <p className="fb-muted fb-charts-note">
           {metrics.length > 0
