@@ -6,7 +6,7 @@
  * headless Chromium against `vite preview` of the build. Every row sets our
  * figure beside a reference measured in the same run, by alternating trials.
  * The bench prints and writes `bench/results.json`; it never asserts, and a
- * target missed is shown as missed. `--only=engine,ort,cnn,producers,tables,cache,cli,metrics,browser,charts,canvas,runs` runs a subset;
+ * target missed is shown as missed. `--only=engine,ort,cnn,loops,producers,tables,cache,cli,metrics,browser,charts,canvas,runs` runs a subset;
  * `--no-build` serves `dist/` as it is.
  */
 import { spawn } from 'node:child_process';
@@ -52,6 +52,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   engine: () => nodeSuite('engine'),
   ort: () => nodeSuite('ort'),
   cnn: () => nodeSuite('cnn'),
+  loops: () => nodeSuite('loops'),
   producers: () => nodeSuite('producers'),
   tables: () => nodeSuite('tables'),
   cache: () => nodeSuite('cache'),
