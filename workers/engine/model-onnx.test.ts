@@ -6,6 +6,7 @@ import { executeFlow } from '../../src/core/engine/executor';
 import { inProcessProducers } from '../../src/core/live/producer-host';
 import { FLOW_FORMAT, type FlowDocument } from '../../src/core/flow/document';
 import { builtinCatalog } from '../../src/core/nodes';
+import { GraphBuilder } from '../../src/core/onnx/graph';
 import { buildMlpInference, type MlpSpec } from '../../src/core/onnx/mlp';
 import { sha256Hex } from '../../src/core/run/digest';
 import { engineInfo, OrtRuntime } from './ort-runtime';
@@ -28,7 +29,27 @@ async function stored(name: string, bytes: Uint8Array): Promise<NodeFile> {
   return { name, bytes, mediaType: 'application/onnx', digest: `sha256:${await sha256Hex(bytes)}` };
 }
 
-function flow(file: string): FlowDocument {
+/**
+ * A model with the inputs of a voice-activity detector — rows, a state of
+ * the same batch, an int64 sample rate — and outputs of four types:
+ * output = Σ row + sr / 1000, stateN = state + 1, the state's shape (int64)
+ * and whether each row's sum is positive (bool).
+ */
+function vadModel(): Uint8Array {
+  const g = new GraphBuilder('vad');
+  const input = g.input('input', 'float32', ['batch', 2]);
+  const state = g.input('state', 'float32', [2, 'batch', 4]);
+  const sr = g.input('sr', 'int64', []);
+  const sum = g.op('ReduceSum', [input, g.constant([1], 'int64')], { keepdims: 1 });
+  const rate = g.op('Div', [g.op('Cast', [sr], { to: 1 }), g.constant(1000)]);
+  g.output(g.op('Add', [sum, rate]), 'output', 'float32', ['batch', 1]);
+  g.output(g.op('Add', [state, g.constant(1)]), 'stateN', 'float32', [2, 'batch', 4]);
+  g.output(g.op('Shape', [state]), 'stateShape', 'int64', [3]);
+  g.output(g.op('Greater', [sum, g.constant(0)]), 'positive', 'bool', ['batch', 1]);
+  return g.toModel();
+}
+
+function flow(file: string, inputs = '', wired = true): FlowDocument {
   return {
     format: FLOW_FORMAT,
     name: 'onnx-blobs',
@@ -41,18 +62,18 @@ function flow(file: string): FlowDocument {
         params: { shape: 'blobs', n: 200, classes: 2, noise: 0.05 },
         position: { x: 0, y: 0 },
       },
-      { id: 'infer', kind: 'model.onnx', params: { file }, position: { x: 300, y: 0 } },
+      { id: 'infer', kind: 'model.onnx', params: { file, inputs }, position: { x: 300, y: 0 } },
     ],
-    edges: [{ from: 'data.dataset', to: 'infer.dataset' }],
+    edges: wired ? [{ from: 'data.dataset', to: 'infer.dataset' }] : [],
   };
 }
 
-async function run(files: NodeFile[], file: string) {
+async function run(files: NodeFile[], file: string, inputs = '', wired = true) {
   const logs: string[] = [];
   const errors: Record<string, string> = {};
   const artifacts: string[] = [];
   const result = await executeFlow({
-    flow: flow(file),
+    flow: flow(file, inputs, wired),
     catalog: builtinCatalog,
     inputs: {},
     runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
@@ -108,16 +129,72 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
     expect(errors.infer).toMatch(/^model file 'notes.onnx': not an ONNX model: /);
   });
 
-  it('fails the node when the rows do not fit the model’s input, or it has several', async () => {
+  it('fails the node when the rows do not fit the model’s input, or its inputs are not mapped', async () => {
     const three = await stored('three.onnx', signModel(3));
     expect((await run([three], three.digest)).errors.infer).toBe(
-      "the model's input 'x' takes float32 [batch×3]; the dataset gives float32 [200×2]",
+      "the model's input 'x' takes float32 [batch×3]; dimension 1 is 3, the dataset's rows [200×2] has 2",
     );
     const spec: MlpSpec = { inputSize: 2, hidden: [], outputSize: 2, activation: 'relu' };
     const open = await stored('open.onnx', buildMlpInference(spec).model);
     expect((await run([open], open.digest)).errors.infer).toBe(
-      "this node feeds one input (the dataset's rows); the model has 3: " +
-        'x float32 [batch×2], W0 float32 [2×2], b0 float32 [2]',
+      'the model has 3 inputs (x float32 [batch×2], W0 float32 [2×2], b0 float32 [2]); ' +
+        'map each to the dataset or to a constant in the inspector',
+    );
+  });
+
+  it('feeds a multi-input model the rows, a filled state and an int64 rate; reads every output type', async () => {
+    const file = await stored('vad.onnx', vadModel());
+    const { result, logs, errors } = await run(
+      [file],
+      file.digest,
+      JSON.stringify({ input: 'dataset', state: 0, sr: 16000 }),
+    );
+    expect(errors).toEqual({});
+    expect(logs).toContain(
+      "infer: feeds input ← the dataset's rows, state ← constant float32 [2×200×4], sr ← constant int64 []",
+    );
+    const lines = String(result.outputs.outputs).split('\n');
+    expect(lines[0]).toMatch(/^output: float32 \[200×1\] = \[/);
+    expect(lines.slice(1)).toEqual([
+      'stateN: float32 [2×200×4] = [1, 1, 1, 1, …]',
+      'stateShape: int64 as float32 [3] = [2, 200, 4]',
+      expect.stringMatching(
+        /^positive: bool as float32 \[200×1\] = \[[01], [01], [01], [01], …\]$/,
+      ),
+    ]);
+    // The first output is not [rows × classes]: no accuracy is claimed.
+    expect(result.outputs.accuracy).toBeUndefined();
+  });
+
+  it('runs a model fed constants alone, with no dataset wired, and names a value that does not fit', async () => {
+    const file = await stored('vad.onnx', vadModel());
+    const rows = [
+      [1, 2],
+      [3, 4],
+    ];
+    const { result, errors } = await run(
+      [file],
+      file.digest,
+      JSON.stringify({ input: rows, state: 0.5, sr: 16000 }),
+      false,
+    );
+    expect(errors).toEqual({});
+    expect(result.outputs.outputs).toBe(
+      [
+        'output: float32 [2×1] = [19, 23]',
+        'stateN: float32 [2×2×4] = [1.5, 1.5, 1.5, 1.5, …]',
+        'stateShape: int64 as float32 [3] = [2, 2, 4]',
+        'positive: bool as float32 [2×1] = [1, 1]',
+      ].join('\n'),
+    );
+    const bad = await run(
+      [file],
+      file.digest,
+      JSON.stringify({ input: rows, state: 0, sr: 16000.5 }),
+      false,
+    );
+    expect(bad.errors.infer).toBe(
+      "the model's input 'sr' takes int64; the constant 16000.5 is not an int64 typed exactly (a whole number within ±2^53)",
     );
   });
 

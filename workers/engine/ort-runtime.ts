@@ -35,6 +35,7 @@
 import type * as Ort from 'onnxruntime-web';
 import {
   isDeviceTensor,
+  isTypedConstant,
   type AdapterDetails,
   type AdapterInfo,
   type Backend,
@@ -50,6 +51,7 @@ import {
   type TensorRuntime,
 } from '../../src/core/runtime/tensor-runtime';
 import { FlowbenchError } from '../../src/core/errors';
+import { engineData, ortConstantData } from './ort-dtypes';
 import { fingerprintLimits } from '../../src/core/run/fingerprint';
 
 export type OrtModule = typeof Ort;
@@ -175,9 +177,10 @@ export const browserOrtLoader: OrtLoader = async (backend) => {
   return ort;
 };
 
+/** An ORT tensor as the engine's: int32 stays, any other type becomes float32 (see ort-dtypes). */
 function fromOrt(tensor: Ort.Tensor, data: unknown = tensor.data): Tensor {
   const type = tensor.type === 'int32' ? 'int32' : 'float32';
-  return { type, data: data as Float32Array | Int32Array, dims: [...tensor.dims] };
+  return { type, data: engineData(tensor.type, data), dims: [...tensor.dims] };
 }
 
 /** An ORT tensor kept where its backend made it; see the module comment. */
@@ -372,6 +375,8 @@ export class OrtRuntime implements TensorRuntime {
     };
     const toOrt = async (feed: Feed): Promise<Ort.Tensor> => {
       if (feed instanceof OrtDeviceTensor && feed.backend === backend) return feed.fed();
+      if (isTypedConstant(feed))
+        return new ort.Tensor(feed.type, ortConstantData(feed), [...feed.dims]);
       const tensor = isDeviceTensor(feed) ? await feed.read() : feed;
       return new ort.Tensor(tensor.type, tensor.data, tensor.dims);
     };
@@ -389,7 +394,7 @@ export class OrtRuntime implements TensorRuntime {
           ortFeeds[name] =
             feed instanceof OrtDeviceTensor && feed.backend === backend
               ? feed.fed()
-              : isDeviceTensor(feed)
+              : isDeviceTensor(feed) || isTypedConstant(feed)
                 ? await toOrt(feed)
                 : cpuTensor(feed);
         }

@@ -77,6 +77,11 @@ export const errorCatalogue = {
   ),
   /** A node body was given input it cannot use; the message is shown on the node. */
   'node-input': spec<Problem>('bad-input', ({ problem }) => problem),
+  /** A model's input cannot be fed as mapped: `problem` names the dimension or value that does not fit. */
+  'model-feed': spec<{ input: string; problem: string }>(
+    'bad-input',
+    ({ input, problem }) => `the model's input '${input}' ${problem}`,
+  ),
   /** The bytes given as a model are not a readable ONNX model. */
   'onnx-invalid': spec<Problem>('bad-input', ({ problem }) => problem),
   /** A file a person imports is refused whole; `problem` follows the file's name. */

@@ -1,14 +1,23 @@
 /**
  * `model.onnx`: inference with a model the person brings, as a `.onnx` file
  * picked in the inspector. The flow keeps the file's digest; the bytes are
- * read from the browser's store when the node runs, checked (is it ONNX, do
- * the dataset's rows fit its input), recorded as an artifact of the run, and
- * run as a one-step program over the model made resident for it.
+ * read from the browser's store when the node runs, checked (is it ONNX, does
+ * every input's feed — the dataset's rows or a constant, as param `inputs`
+ * maps them — fit its type and shape), recorded as an artifact of the run,
+ * and run as a one-step program over the model made resident for it. The
+ * map is a param, so it is in the run record, the digest and the cache key.
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind } from '../catalog/kind';
 import { expectDataset, type Dataset } from '../catalog/values';
-import { float32, isDeviceTensor, type Backend, type Tensor } from '../runtime/tensor-runtime';
+import {
+  float32,
+  isDeviceTensor,
+  type Backend,
+  type Feed,
+  type Tensor,
+} from '../runtime/tensor-runtime';
+import { parseInputMap, planFeeds } from '../onnx/feeds';
 import {
   describeValueInfo,
   readOnnxSignature,
@@ -18,25 +27,15 @@ import {
 import { component, formatBytes, modelId, requestId } from '../programs';
 import { FlowbenchError, isFlowbenchError } from '../errors';
 
-/** Checks that the dataset's features fit the model's one input; returns what to say if not. */
-function mismatch(input: OnnxValueInfo, data: Dataset): string | null {
-  const given = `float32 [${data.count}×${data.featureSize}]`;
-  const wanted = describeValueInfo(input);
-  const say = `the model's input '${input.name}' takes ${wanted}; the dataset gives ${given}`;
-  if (input.type !== 'float32') return say;
-  if (input.shape === null) return null;
-  if (input.shape.length !== 2) return say;
-  const [rows, features] = input.shape;
-  if (typeof features === 'number' && features !== data.featureSize) return say;
-  if (typeof rows === 'number' && rows !== data.count) return say;
-  return null;
-}
-
-/** `logits: float32 [300×2] = [0.12, -0.4, 1.1, …]` */
-function describeOutput(name: string, t: Tensor): string {
+/**
+ * `logits: float32 [300×2] = [0.12, -0.4, 1.1, …]`; an output the model
+ * declares as another type says it was read as float32 (`n: int64 as float32 …`).
+ */
+function describeOutput(info: OnnxValueInfo, t: Tensor): string {
   const head = Array.from(t.data.subarray(0, 4), (v) => Number(v.toPrecision(4)));
   const more = t.data.length > head.length ? ', …' : '';
-  return `${name}: ${t.type} [${t.dims.join('×')}] = [${head.join(', ')}${more}]`;
+  const type = info.type === t.type ? t.type : `${info.type} as ${t.type}`;
+  return `${info.name}: ${type} [${t.dims.join('×')}] = [${head.join(', ')}${more}]`;
 }
 
 /** The share of rows whose largest score is at their label, when `t` is `[rows, classes]`. */
@@ -54,12 +53,13 @@ function accuracyOf(t: Tensor, data: Dataset): number | null {
 
 export const modelOnnx = defineNodeKind({
   kind: 'model.onnx',
-  version: 1,
+  // 2: inputs mapped by param; outputs of other types than float32 and int32 read as float32.
+  version: 2,
   cache: 'backend',
   title: 'ONNX model',
   category: 'model',
   description:
-    'Runs inference with an imported .onnx model on a dataset’s rows; reports each output, and the accuracy when the first output scores the dataset’s classes.',
+    'Runs inference with an imported .onnx model; each model input is fed the dataset’s rows or a constant. Reports each output (types other than int32 read as float32), and the accuracy when the first output scores the dataset’s classes.',
   params: {
     file: {
       type: 'file',
@@ -67,13 +67,21 @@ export const modelOnnx = defineNodeKind({
       default: '',
       description: 'The .onnx model file (picked in the inspector; the flow keeps its digest).',
     },
+    inputs: {
+      type: 'string',
+      default: '',
+      description:
+        'How each model input is fed, as JSON: {"name": "dataset" | a number | an array}. A number fills the input’s shape; values take the model’s type (int64 within ±2^53). Empty: a one-input model takes the dataset’s rows.',
+    },
     backend: backendParam('Where inference runs'),
   },
   inputs: [
     {
       name: 'dataset',
       type: 'dataset',
-      description: 'Rows fed to the model’s one input as float32 [rows × features].',
+      optional: true,
+      description:
+        'Rows fed as float32 [rows × features] to the model input mapped to the dataset.',
     },
   ],
   outputs: [
@@ -86,12 +94,14 @@ export const modelOnnx = defineNodeKind({
     },
   ],
   async execute(ctx) {
-    const { file: digest, backend } = ctx.params;
+    const { file: digest, backend, inputs: inputMap } = ctx.params;
     if (digest === '')
       throw new FlowbenchError('node-input', {
         problem: "no model file: pick a .onnx file for param 'file' in the inspector",
       });
-    const data = expectDataset(ctx.inputs.dataset, 'dataset');
+    const map = parseInputMap(inputMap);
+    const data =
+      ctx.inputs.dataset === undefined ? null : expectDataset(ctx.inputs.dataset, 'dataset');
     const file = await ctx.readFile(digest);
     let signature: OnnxSignature;
     try {
@@ -108,15 +118,25 @@ export const modelOnnx = defineNodeKind({
         `inputs ${signature.inputs.map((i) => `${i.name} ${describeValueInfo(i)}`).join(', ')}; ` +
         `outputs ${signature.outputs.map((o) => `${o.name} ${describeValueInfo(o)}`).join(', ')}`,
     );
-    const [input, ...others] = signature.inputs;
-    if (input === undefined || others.length > 0)
-      throw new FlowbenchError('node-input', {
-        problem:
-          `this node feeds one input (the dataset's rows); the model has ${signature.inputs.length}: ` +
-          (signature.inputs.map((i) => `${i.name} ${describeValueInfo(i)}`).join(', ') || 'none'),
-      });
-    const problem = mismatch(input, data);
-    if (problem !== null) throw new FlowbenchError('node-input', { problem });
+    const plan = planFeeds(signature.inputs, map, data);
+    ctx.log(
+      'feeds ' +
+        signature.inputs
+          .map((i) => {
+            const c = plan.constants[i.name];
+            return c === undefined
+              ? `${i.name} ← the dataset's rows`
+              : `${i.name} ← constant ${c.type} [${c.dims.join('×')}]`;
+          })
+          .join(', '),
+    );
+    const feeds: Record<string, Feed> = { ...plan.constants };
+    if (plan.dataset !== null && data !== null)
+      feeds[plan.dataset] = float32(data.features, [data.count, data.featureSize]);
+    const fedBytes = Object.values(plan.constants).reduce(
+      (sum, c) => sum + 8 * c.values.length,
+      plan.dataset === null || data === null ? 0 : 4 * data.features.length,
+    );
     ctx.artifact(file.name, file.bytes, 'application/onnx');
 
     const id = modelId(`${ctx.node}/model`);
@@ -139,14 +159,12 @@ export const modelOnnx = defineNodeKind({
               component({
                 name: 'infer',
                 models: [id],
-                // Inputs and outputs alive at once: the fed rows and as much again per output.
-                peakBytes: 4 * data.features.length * (1 + signature.outputs.length),
+                // Inputs and outputs alive at once: the feeds and as much again per output.
+                peakBytes: fedBytes * (1 + signature.outputs.length),
                 async run(sctx) {
                   const session = sctx.session(id);
                   seen.ran = session.backend;
-                  const out = await session.run({
-                    [input.name]: float32(data.features, [data.count, data.featureSize]),
-                  });
+                  const out = await session.run(feeds);
                   for (const o of signature.outputs) {
                     const t = out[o.name];
                     if (t !== undefined && !isDeviceTensor(t)) seen.outputs[o.name] = t;
@@ -163,14 +181,17 @@ export const modelOnnx = defineNodeKind({
       throw new Error(result.error?.message ?? `inference ended ${result.status}`);
     const lines = signature.outputs.flatMap((o) => {
       const t = seen.outputs[o.name];
-      return t === undefined ? [] : [describeOutput(o.name, t)];
+      return t === undefined ? [] : [describeOutput(o, t)];
     });
     for (const line of lines) ctx.log(line);
     ctx.log(`ran on ${seen.ran ?? 'an unknown backend'}`);
     ctx.emit('outputs', lines.join('\n'));
     const first = signature.outputs[0];
     const scores = first === undefined ? undefined : seen.outputs[first.name];
-    const accuracy = scores === undefined ? null : accuracyOf(scores, data);
+    const accuracy =
+      scores === undefined || data === null || plan.dataset === null
+        ? null
+        : accuracyOf(scores, data);
     if (accuracy !== null) ctx.emit('accuracy', accuracy);
   },
 });

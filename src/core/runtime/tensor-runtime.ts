@@ -47,8 +47,27 @@ export interface DeviceTensor {
   dispose(): void;
 }
 
+/** The element types a typed constant may have: what a person can type for a model's input. */
+export const constantTypes = ['float32', 'float16', 'int32', 'int64', 'bool', 'uint8'] as const;
+export type ConstantType = (typeof constantTypes)[number];
+
+/**
+ * A constant fed to a model input of any element type it declares (an
+ * `int64` sample rate, a `bool` flag), as plain numbers (bool: 0 or 1).
+ * The engine's tensors stay float32 or int32; the runtime makes the typed
+ * array the model wants (a `BigInt64Array` for int64, half-float bits for
+ * float16) only where it hands the feed to onnxruntime.
+ */
+export interface TypedConstant {
+  readonly location: 'constant';
+  readonly type: ConstantType;
+  readonly dims: readonly number[];
+  /** Row-major values, checked against `type` by whoever made it (see `planFeeds`). */
+  readonly values: readonly number[];
+}
+
 /** What a session takes as an input. */
-export type Feed = Tensor | DeviceTensor;
+export type Feed = Tensor | DeviceTensor | TypedConstant;
 /** What a session returns: a CPU tensor, or a device tensor for outputs named in `deviceOutputs`. */
 export type Fetched = Tensor | DeviceTensor;
 
@@ -118,6 +137,11 @@ export function float32(data: Float32Array, dims: readonly number[]): Tensor {
   return { type: 'float32', data, dims };
 }
 
+/** Whether a feed is a typed constant. */
+export function isTypedConstant(value: Feed): value is TypedConstant {
+  return (value as Partial<TypedConstant>).location === 'constant';
+}
+
 /** Whether a fed or fetched value stays on the device. */
 export function isDeviceTensor(value: Feed): value is DeviceTensor {
   return (value as Partial<DeviceTensor>).location === 'device';
@@ -135,8 +159,15 @@ export function hostDeviceTensor(tensor: Tensor): DeviceTensor {
   };
 }
 
-/** The CPU data of a feed, downloading a device tensor. */
+/**
+ * The CPU data of a feed, downloading a device tensor; a typed constant
+ * reads as the engine's tensors do (int32 stays, any other type as float32).
+ */
 export async function readTensor(value: Feed): Promise<Tensor> {
+  if (isTypedConstant(value))
+    return value.type === 'int32'
+      ? { type: 'int32', data: Int32Array.from(value.values), dims: value.dims }
+      : float32(Float32Array.from(value.values), value.dims);
   return isDeviceTensor(value) ? value.read() : value;
 }
 

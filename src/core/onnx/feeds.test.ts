@@ -1,0 +1,151 @@
+import { describe, expect, it } from 'vitest';
+import { isFlowbenchError } from '../errors';
+import { formatInputMap, parseInputMap, planFeeds, type InputMap } from './feeds';
+import type { OnnxValueInfo } from './signature';
+
+/** A voice-activity detector's inputs: rows, a state carried between frames, a sample rate. */
+const vad: OnnxValueInfo[] = [
+  { name: 'input', type: 'float32', shape: ['batch', 3] },
+  { name: 'state', type: 'float32', shape: [2, 'batch', 4] },
+  { name: 'sr', type: 'int64', shape: [] },
+];
+const rows = { count: 5, featureSize: 3 };
+
+function refusal(fn: () => unknown): { code: string; message: string } {
+  try {
+    fn();
+  } catch (error) {
+    if (isFlowbenchError(error)) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('expected a refusal');
+}
+
+describe('feeding a model’s inputs', () => {
+  it('feeds the rows, fills a state to the batch they bind, and types the sample rate as int64', () => {
+    const plan = planFeeds(vad, { input: 'dataset', state: 0, sr: 16000 }, rows);
+    expect(plan.dataset).toBe('input');
+    expect(plan.dims).toEqual({ batch: 5 });
+    expect(plan.constants.sr).toEqual({
+      location: 'constant',
+      type: 'int64',
+      dims: [],
+      values: [16000],
+    });
+    expect(plan.constants.state!.dims).toEqual([2, 5, 4]);
+    expect(plan.constants.state!.values).toHaveLength(40);
+    expect(plan.constants.input).toBeUndefined();
+  });
+
+  it('takes a nested array as it is, and binds the symbolic dims it fixes', () => {
+    const state = [[[1, 2, 3, 4]], [[5, 6, 7, 8]]];
+    const plan = planFeeds(vad, { input: [[0.5, 1, 2]], state, sr: 8000 }, null);
+    expect(plan.dataset).toBeNull();
+    expect(plan.dims).toEqual({ batch: 1 });
+    expect(plan.constants.state!.values).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect(plan.constants.input).toMatchObject({ type: 'float32', dims: [1, 3] });
+  });
+
+  it('names the input and the dimension that does not fit', () => {
+    expect(
+      refusal(() => planFeeds(vad, { input: 'dataset', state: [[[0, 0, 0, 0]]], sr: 1 }, rows)),
+    ).toEqual({
+      code: 'model-feed',
+      message:
+        "the model's input 'state' takes float32 [2×batch×4]; dimension 0 is 2, the constant [1×1×4] has 1",
+    });
+    const state = [[[0, 0, 0, 0]], [[0, 0, 0, 0]]];
+    expect(refusal(() => planFeeds(vad, { input: 'dataset', state, sr: 1 }, rows)).message).toBe(
+      "the model's input 'state' takes float32 [2×batch×4]; dimension 1 ('batch') is 5 as input 'input' has it, the constant [2×1×4] has 1",
+    );
+    expect(
+      refusal(() =>
+        planFeeds(vad, { input: 'dataset', state: 0, sr: 1 }, { count: 5, featureSize: 2 }),
+      ).message,
+    ).toBe(
+      "the model's input 'input' takes float32 [batch×3]; dimension 1 is 3, the dataset's rows [5×2] has 2",
+    );
+    expect(
+      refusal(() => planFeeds(vad, { input: 'dataset', state: 0, sr: [16000] }, rows)).message,
+    ).toBe("the model's input 'sr' takes int64 []; the constant [1] has 1 dimension, not 0");
+  });
+
+  it('refuses to fill a shape whose symbolic dim nothing fixes', () => {
+    expect(refusal(() => planFeeds(vad, { input: 0, state: 0, sr: 1 }, null)).message).toBe(
+      "the model's input 'input' takes float32 [batch×3]; dimension 0 ('batch') is not known, so 0 cannot fill it: feed an input that fixes it, or type the whole array",
+    );
+  });
+
+  it('checks each value against the model’s type, naming it', () => {
+    const only = (info: OnnxValueInfo, map: InputMap) =>
+      refusal(() => planFeeds([info], map, null));
+    expect(only({ name: 'sr', type: 'int64', shape: [] }, { sr: 1.5 }).message).toBe(
+      "the model's input 'sr' takes int64; the constant 1.5 is not an int64 typed exactly (a whole number within ±2^53)",
+    );
+    expect(only({ name: 'sr', type: 'int64', shape: [] }, { sr: 2 ** 60 }).code).toBe('model-feed');
+    expect(
+      only({ name: 'mask', type: 'bool', shape: [3] }, { mask: [true, 2, false] }).message,
+    ).toBe(
+      "the model's input 'mask' takes bool; the constant's element 1 (2) is not a bool (true, false, 0 or 1)",
+    );
+    expect(only({ name: 'px', type: 'uint8', shape: [2] }, { px: [0, 256] }).message).toMatch(
+      /element 1 \(256\) is not a uint8/,
+    );
+    expect(only({ name: 'h', type: 'float16', shape: [1] }, { h: [70000] }).message).toMatch(
+      /beyond float16’s range/,
+    );
+    expect(only({ name: 'i', type: 'int32', shape: [] }, { i: 2 ** 31 }).message).toMatch(
+      /not an int32/,
+    );
+    expect(only({ name: 's', type: 'string', shape: [] }, { s: 1 }).message).toBe(
+      "the model's input 's' takes string, which a constant cannot be typed as (float32, float16, int32, int64, bool, uint8)",
+    );
+    expect(only({ name: 'x', type: 'float32', shape: [2, 2] }, { x: [[1, 2], [3]] }).message).toBe(
+      "the model's input 'x' is given a constant that is not a rectangular array: the constant[1] has 1 elements where its siblings have 2",
+    );
+  });
+
+  it('makes bools 0 or 1 and keeps a one-input model fed from the dataset by default', () => {
+    const mask = planFeeds(
+      [{ name: 'mask', type: 'bool', shape: [2] }],
+      { mask: [true, false] },
+      null,
+    );
+    expect(mask.constants.mask!.values).toEqual([1, 0]);
+    const one = planFeeds([{ name: 'x', type: 'float32', shape: ['batch', 3] }], {}, rows);
+    expect(one.dataset).toBe('x');
+  });
+
+  it('asks for a map when a model has several inputs, and refuses names it does not have', () => {
+    expect(refusal(() => planFeeds(vad, {}, rows)).message).toBe(
+      'the model has 3 inputs (input float32 [batch×3], state float32 [2×batch×4], sr int64 []); map each to the dataset or to a constant in the inspector',
+    );
+    expect(refusal(() => planFeeds(vad, { input: 'dataset', state: 0 }, rows)).message).toBe(
+      "the model's input 'sr' is not fed: map it to the dataset or to a constant in the inspector",
+    );
+    expect(
+      refusal(() => planFeeds(vad, { input: 'dataset', state: 0, sr: 1, rate: 1 }, rows)).message,
+    ).toBe(
+      "param 'inputs': maps 'rate', which the model does not have; its inputs are input float32 [batch×3], state float32 [2×batch×4], sr int64 []",
+    );
+    expect(refusal(() => planFeeds(vad, { input: 'dataset', state: 0, sr: 1 }, null)).message).toBe(
+      "the model's input 'input' is mapped to the dataset, but no dataset is wired to the node",
+    );
+  });
+
+  it('reads and writes the param as JSON, refusing what is not a map', () => {
+    const map = { input: 'dataset', state: 0, sr: 16000 } as const;
+    expect(parseInputMap(formatInputMap(map))).toEqual(map);
+    expect(formatInputMap({})).toBe('');
+    expect(parseInputMap('')).toEqual({});
+    expect(refusal(() => parseInputMap('{"sr": 16000')).message).toMatch(
+      /^param 'inputs': not JSON/,
+    );
+    expect(refusal(() => parseInputMap('[1]')).message).toBe(
+      "param 'inputs': expected a JSON object of model input name → source",
+    );
+    expect(refusal(() => parseInputMap('{"x": "rows"}')).message).toBe(
+      `param 'inputs': input 'x' is fed from "dataset", a number, true/false or an array; got "rows"`,
+    );
+  });
+});

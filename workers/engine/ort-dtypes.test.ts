@@ -1,0 +1,46 @@
+import { describe, expect, it } from 'vitest';
+import { engineData, fromHalfBits, halfBits, ortConstantData } from './ort-dtypes';
+
+describe('element types at the onnxruntime boundary', () => {
+  it('writes float16 bits that read back as the nearest half, rounding ties to even', () => {
+    expect(halfBits(1)).toBe(0x3c00);
+    expect(halfBits(-2)).toBe(0xc000);
+    expect(halfBits(65504)).toBe(0x7bff);
+    expect(halfBits(1e6)).toBe(0x7c00); // beyond the range: Infinity
+    expect(halfBits(2 ** -24)).toBe(0x0001); // the smallest subnormal
+    expect(halfBits(1 + 2 ** -11)).toBe(0x3c00); // a tie: to the even mantissa
+    expect(halfBits(1 + 3 * 2 ** -11)).toBe(0x3c02);
+    for (const v of [0, 0.5, -0.333, 3.14159, 1000.5, 6.1e-5, -7e-7])
+      // Within half a unit in the last place: 2^-11 relative, 2^-25 among subnormals.
+      expect(Math.abs(fromHalfBits(halfBits(v)) - v)).toBeLessThanOrEqual(
+        Math.max(Math.abs(v) * 2 ** -11, 2 ** -25),
+      );
+  });
+
+  it('makes the typed array onnxruntime takes for each constant type', () => {
+    const made = (type: 'int64' | 'bool' | 'uint8' | 'float16' | 'int32', values: number[]) =>
+      ortConstantData({ location: 'constant', type, dims: [values.length], values });
+    expect(made('int64', [16000, -(2 ** 53) + 1])).toEqual(
+      BigInt64Array.from([16000n, -(2n ** 53n) + 1n]),
+    );
+    expect(made('bool', [1, 0])).toEqual(Uint8Array.from([1, 0]));
+    expect(made('uint8', [255])).toEqual(Uint8Array.from([255]));
+    expect(made('float16', [1])).toEqual(Uint16Array.from([0x3c00]));
+    expect(made('int32', [-3])).toEqual(Int32Array.from([-3]));
+  });
+
+  it('reads outputs of other types as float32 numbers, int32 and float32 as they are', () => {
+    const f = Float32Array.from([1.5]);
+    const i = Int32Array.from([7]);
+    expect(engineData('float32', f)).toBe(f);
+    expect(engineData('int32', i)).toBe(i);
+    expect(engineData('int64', BigInt64Array.from([3n, -4n]))).toEqual(Float32Array.from([3, -4]));
+    expect(engineData('bool', Uint8Array.from([1, 0]))).toEqual(Float32Array.from([1, 0]));
+    expect(engineData('float16', Uint16Array.from([0x3c00, 0xc000]))).toEqual(
+      Float32Array.from([1, -2]),
+    );
+    expect(() => engineData('string', ['a'])).toThrow(
+      'an output of type string cannot be read as numbers',
+    );
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * Element types at the onnxruntime boundary. The engine's tensors are
+ * float32 or int32; a model may take or give int64, float16, bool, uint8 and
+ * more. A typed constant becomes the typed array onnxruntime wants for its
+ * type only here, and an output of another type is read as float32 numbers
+ * for the nodes downstream. Trade-off: int64 beyond ±2^24 and float64 lose
+ * precision as float32 — the price of one numeric type through the engine;
+ * the node that runs the model says which outputs were converted.
+ */
+import type { TypedConstant } from '../../src/core/runtime/tensor-runtime';
+
+/** The bits of the IEEE half-precision float nearest to `value` (round to nearest even). */
+export function halfBits(value: number): number {
+  const f32 = new Float32Array([value]);
+  const x = new Uint32Array(f32.buffer)[0]!;
+  const sign = (x >>> 16) & 0x8000;
+  const exp = (x >>> 23) & 0xff;
+  let mant = x & 0x7fffff;
+  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0); // Inf, NaN
+  const e = exp - 127 + 15;
+  if (e >= 0x1f) return sign | 0x7c00; // too large: Inf
+  if (e <= 0) {
+    // Subnormal half (or zero): shift the implicit 1 in, round to nearest even.
+    if (e < -10) return sign;
+    mant |= 0x800000;
+    const shift = 14 - e;
+    const half = mant >>> shift;
+    const rest = mant & ((1 << shift) - 1);
+    const mid = 1 << (shift - 1);
+    return sign | (rest > mid || (rest === mid && (half & 1) === 1) ? half + 1 : half);
+  }
+  const half = (e << 10) | (mant >>> 13);
+  const rest = mant & 0x1fff;
+  // A carry out of the mantissa rounds into the exponent, up to Inf, as it should.
+  return sign | (rest > 0x1000 || (rest === 0x1000 && (half & 1) === 1) ? half + 1 : half);
+}
+
+/** The number a half-precision float's bits stand for. */
+export function fromHalfBits(bits: number): number {
+  const sign = bits & 0x8000 ? -1 : 1;
+  const exp = (bits >>> 10) & 0x1f;
+  const mant = bits & 0x3ff;
+  if (exp === 0) return sign * mant * 2 ** -24;
+  if (exp === 0x1f) return mant === 0 ? sign * Infinity : NaN;
+  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
+}
+
+/** What onnxruntime's `Tensor` constructor takes as data for a typed constant. */
+export type OrtConstantData = Float32Array | Int32Array | BigInt64Array | Uint8Array | Uint16Array;
+
+/** The typed array onnxruntime takes for a constant of its type (float16 as its bits). */
+export function ortConstantData(constant: TypedConstant): OrtConstantData {
+  const { values } = constant;
+  switch (constant.type) {
+    case 'float32':
+      return Float32Array.from(values);
+    case 'float16':
+      return Uint16Array.from(values, halfBits);
+    case 'int32':
+      return Int32Array.from(values);
+    case 'int64':
+      return BigInt64Array.from(values, (v) => BigInt(v));
+    case 'bool':
+    case 'uint8':
+      return Uint8Array.from(values);
+  }
+}
+
+/**
+ * An output's data as the engine's tensor data: int32 and float32 as they
+ * are, every other numeric type as float32 numbers (int64 through `Number`,
+ * float16 from its bits, bool as 0 or 1). A string output cannot be.
+ */
+export function engineData(type: string, data: unknown): Float32Array | Int32Array {
+  if (data instanceof Float32Array || data instanceof Int32Array) return data;
+  if (type === 'float16' && data instanceof Uint16Array)
+    return Float32Array.from(data, fromHalfBits);
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array)
+    return Float32Array.from(data, (v) => Number(v));
+  if (ArrayBuffer.isView(data) && !(data instanceof DataView))
+    return Float32Array.from(data as unknown as ArrayLike<number>);
+  throw new Error(`an output of type ${type} cannot be read as numbers`);
+}
