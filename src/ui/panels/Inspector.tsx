@@ -102,6 +102,13 @@ function ParamField({
   );
 }
 
+/** The model file of a node that shows a model card: a `model.onnx` with its file picked (its feeds replace the `inputs` text field). */
+function modelFile(kind: string, params: Readonly<Record<string, ParamValue>>): string | null {
+  return kind === 'model.onnx' && typeof params.file === 'string' && params.file !== ''
+    ? params.file
+    : null;
+}
+
 /** A table node's file and column choices, once it has a file (its pickers replace two text fields). */
 function tableParams(
   kind: string,
@@ -129,6 +136,7 @@ export function Inspector() {
   const outcome = outcomes?.find((o) => o.node === node.id);
   const findings = kind ? crossParamFindings(kind, node.params) : [];
   const table = tableParams(node.kind, node.params);
+  const model = modelFile(node.kind, node.params);
   return (
     <section className="fb-inspector" aria-label="Inspector">
       <h2>
@@ -148,6 +156,7 @@ export function Inspector() {
       {kind &&
         Object.entries(kind.params)
           .filter(([name]) => !(table && (name === 'label' || name === 'features')))
+          .filter(([name]) => !(name === 'inputs' && model !== null))
           .map(([name, spec]) => (
             <ParamField
               key={name}
@@ -169,9 +178,15 @@ export function Inspector() {
               }}
             />
           ))}
-      {node.kind === 'model.onnx' &&
-        typeof node.params.file === 'string' &&
-        node.params.file !== '' && <ModelCard digest={node.params.file} />}
+      {model !== null && (
+        <ModelCard
+          digest={model}
+          inputs={typeof node.params.inputs === 'string' ? node.params.inputs : ''}
+          onSetInputs={(value) =>
+            store.getState().changeDoc(edits.setParam(node.id, 'inputs', value))
+          }
+        />
+      )}
       {table && (
         <TableColumns
           {...table}

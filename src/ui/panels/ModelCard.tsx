@@ -3,11 +3,13 @@
  * opsets, inputs and outputs with their types and shapes (symbolic
  * dims by name), and how many nodes of each operator the graph has. The
  * page never decodes the model: it asks the engine (`describeModel`), so a
- * file that is not a model says so here, before a run.
+ * file that is not a model says so here, before a run. Under the inputs,
+ * how each is fed (`ModelFeeds`, which writes the node's `inputs` param).
  */
 import { useQuery } from '@tanstack/react-query';
 import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
 import { useEngine } from '../engine/EngineContext';
+import { ModelFeeds } from './ModelFeeds';
 import './panels.css';
 
 function Values({ label, values }: { label: string; values: readonly OnnxValueInfo[] }) {
@@ -25,7 +27,19 @@ function Values({ label, values }: { label: string; values: readonly OnnxValueIn
   );
 }
 
-export function ModelCard({ digest }: { digest: string }) {
+/** Output types the engine reads as they are; any other is passed on as float32. */
+const ENGINE_TYPES = new Set(['float32', 'int32']);
+
+export function ModelCard({
+  digest,
+  inputs,
+  onSetInputs,
+}: {
+  digest: string;
+  /** The node's `inputs` param: how each model input is fed. */
+  inputs: string;
+  onSetInputs: (value: string) => void;
+}) {
   const engine = useEngine();
   const query = useQuery({
     queryKey: ['model-card', digest],
@@ -50,7 +64,18 @@ export function ModelCard({ digest }: { digest: string }) {
         {card.producer || 'unknown producer'} · IR {card.irVersion} · opset {opsets || 'none'}
       </small>
       <Values label="Model inputs" values={card.inputs} />
+      <ModelFeeds inputs={card.inputs} value={inputs} onChange={onSetInputs} />
       <Values label="Model outputs" values={card.outputs} />
+      {card.outputs.some((o) => !ENGINE_TYPES.has(o.type)) && (
+        <p className="fb-muted" aria-label="Output types">
+          Outputs of other types than float32 and int32 (
+          {card.outputs
+            .filter((o) => !ENGINE_TYPES.has(o.type))
+            .map((o) => `${o.name} ${o.type}`)
+            .join(', ')}
+          ) are passed on as float32 numbers.
+        </p>
+      )}
       <p className="fb-muted" aria-label="Model operators">
         {card.nodeCount} nodes: {card.operators.map((o) => `${o.op} ×${o.count}`).join(', ')}
       </p>
