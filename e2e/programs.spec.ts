@@ -215,6 +215,24 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   expect(artifacts[0]!.digest).toMatch(/^sha256:[0-9a-f]{64}$/);
   await expect(runs.detail).toContainText('logits: float32 [200×2]');
 
+  // A model with three inputs: the rows, a state filled to their batch, an int64 sample rate.
+  await canvas.select('infer');
+  await expect(inspector.root.getByLabel('Feed x')).toHaveValue('dataset');
+  await file.setInputFiles({
+    name: 'vad.onnx',
+    mimeType: 'application/octet-stream',
+    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
+  });
+  await expect(inspector.root.getByLabel('Output types')).toContainText('stateShape int64');
+  await inspector.root.getByLabel('Feed input').selectOption('dataset');
+  await inspector.root.getByLabel('Feed state').selectOption('constant');
+  await inspector.root.getByLabel('Feed sr').selectOption('constant');
+  await inspector.root.getByLabel('Constant for sr').fill('16000');
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: vad } = await runs.exportRun();
+  expect(vad.run.result.outputs).toContain('stateShape: int64 as float32 [3] = [2, 200, 4]');
+
   await canvas.select('infer');
   await file.setInputFiles({
     name: 'notes.onnx',
@@ -223,7 +241,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   });
   await expect(inspector.root.getByRole('alert')).toContainText('notes.onnx: not an ONNX model');
   await toolbar.run();
-  await expect(runs.rows).toHaveCount(2);
+  await expect(runs.rows).toHaveCount(3);
   await runs.expectStatus(runs.newest, 'error');
   await canvas.expectStatus(['infer'], 'error');
   const { json: failed } = await runs.exportRun();

@@ -102,8 +102,9 @@ async function run(files: NodeFile[], file: string, inputs = '', wired = true) {
 }
 
 describe('model.onnx (real onnxruntime, WASM)', () => {
-  it('has the e2e fixture e2e/flows/sign.onnx as this builder makes it', () => {
+  it('has the e2e fixtures e2e/flows/sign.onnx and vad.onnx as these builders make them', () => {
     expect(new Uint8Array(readFileSync('e2e/flows/sign.onnx'))).toEqual(signModel());
+    expect(new Uint8Array(readFileSync('e2e/flows/vad.onnx'))).toEqual(vadModel());
   });
 
   it('runs an imported model on the rows, shows its outputs and the accuracy, keeps the file', async () => {
