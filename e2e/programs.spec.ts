@@ -224,10 +224,15 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
     buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
   });
   await expect(inspector.root.getByLabel('Output types')).toContainText('stateShape int64');
+  const feedProblem = inspector.root.getByLabel('Feed problem');
+  await expect(feedProblem).toContainText('the model has 3 inputs');
   await inspector.root.getByLabel('Feed input').selectOption('dataset');
   await inspector.root.getByLabel('Feed state').selectOption('constant');
   await inspector.root.getByLabel('Feed sr').selectOption('constant');
+  await inspector.root.getByLabel('Constant for sr').fill('16000.5');
+  await expect(feedProblem).toContainText("'sr' takes int64; the constant 16000.5 is not an int64");
   await inspector.root.getByLabel('Constant for sr').fill('16000');
+  await expect(feedProblem).toBeHidden();
   await toolbar.run();
   await runs.expectStatus(runs.newest, 'ok');
   const { json: vad } = await runs.exportRun();

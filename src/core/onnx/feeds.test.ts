@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isFlowbenchError } from '../errors';
-import { formatInputMap, parseInputMap, planFeeds, type InputMap } from './feeds';
+import { feedsProblem, formatInputMap, parseInputMap, planFeeds, type InputMap } from './feeds';
 import type { OnnxValueInfo } from './signature';
 
 /** A voice-activity detector's inputs: rows, a state carried between frames, a sample rate. */
@@ -147,5 +147,23 @@ describe('feeding a model’s inputs', () => {
     expect(refusal(() => parseInputMap('{"x": "rows"}')).message).toBe(
       `param 'inputs': input 'x' is fed from "dataset", a number, true/false or an array; got "rows"`,
     );
+  });
+
+  it('tells the inspector what is wrong before the rows are known, and nothing the rows may fix', () => {
+    // The state's batch comes from rows not yet read: no complaint.
+    expect(feedsProblem(vad, { input: 'dataset', state: 0, sr: 16000 })).toBeNull();
+    expect(feedsProblem(vad, { input: 'dataset', state: 0, sr: 0.5 })).toMatch(
+      /^the model's input 'sr' takes int64; the constant 0.5 is not an int64/,
+    );
+    expect(feedsProblem(vad, { input: 'dataset', state: [[[0, 0, 0, 0]]], sr: 1 })).toMatch(
+      /^the model's input 'state' takes float32 \[2×batch×4\]; dimension 0 is 2/,
+    );
+    expect(feedsProblem(vad, { input: 'dataset', state: 0, sr: 'dataset' })).toBe(
+      "the model's input 'sr' is mapped to the dataset, which already feeds 'input'",
+    );
+    expect(feedsProblem(vad, { input: 0, state: 'dataset', sr: 1 })).toBe(
+      "the model's input 'state' takes float32 [2×batch×4]; the dataset gives float32 [rows×features]",
+    );
+    expect(feedsProblem(vad, { input: 'dataset', state: 0 })).toMatch(/'sr' is not fed/);
   });
 });

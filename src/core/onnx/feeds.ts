@@ -195,9 +195,23 @@ function typed(input: OnnxValueInfo & { type: ConstantType }, dims: number[], va
   return constant;
 }
 
-/** The dims one number fills for the input: every dim must be known by now. */
-function fillDims(input: OnnxValueInfo, value: unknown, bound: Bindings): number[] {
+/**
+ * The dims one number fills for the input: every dim must be known by now.
+ * `unsure`: the rows' shape is not known yet, so an unknown dim may still be
+ * bound by them (null: cannot tell yet).
+ */
+function fillDims(
+  input: OnnxValueInfo,
+  value: unknown,
+  bound: Bindings,
+  unsure: boolean,
+): number[] | null {
   if (input.shape === null) return [];
+  if (
+    unsure &&
+    input.shape.some((dim) => typeof dim !== 'number' && (dim === null || !bound.has(dim)))
+  )
+    return null;
   const dims = input.shape.map((dim, axis) => {
     if (typeof dim === 'number') return dim;
     const known = dim === null ? undefined : bound.get(dim);
@@ -225,7 +239,7 @@ function fillDims(input: OnnxValueInfo, value: unknown, bound: Bindings): number
 export function planFeeds(
   inputs: readonly OnnxValueInfo[],
   given: InputMap,
-  rows: RowsShape | null,
+  rows: RowsShape | null | 'unknown',
 ): FeedPlan {
   const names = new Set(inputs.map((i) => i.name));
   const listed = inputs.map((i) => `${i.name} ${describeValueInfo(i)}`).join(', ') || 'none';
@@ -251,11 +265,19 @@ export function planFeeds(
       throw feedError(input.name, `is mapped to the dataset, which already feeds '${dataset}'`);
     if (rows === null)
       throw feedError(input.name, 'is mapped to the dataset, but no dataset is wired to the node');
+    dataset = input.name;
+    if (rows === 'unknown') {
+      if (input.type !== 'float32' || (input.shape !== null && input.shape.length !== 2))
+        throw feedError(
+          input.name,
+          `takes ${describeValueInfo(input)}; the dataset gives float32 [rows×features]`,
+        );
+      continue;
+    }
     const gives = `float32 [${rows.count}×${rows.featureSize}]`;
     if (input.type !== 'float32')
       throw feedError(input.name, `takes ${describeValueInfo(input)}; the dataset gives ${gives}`);
     fitShape(input, [rows.count, rows.featureSize], "the dataset's rows", bound);
-    dataset = input.name;
   }
   const constants: Record<string, TypedConstant> = {};
   const constantInput = (input: OnnxValueInfo) => {
@@ -278,7 +300,8 @@ export function planFeeds(
     if (source === 'dataset' || Array.isArray(source) || source === undefined) continue;
     const typedInput = constantInput(input);
     const value = typed(typedInput, [], [source]).values[0]!; // checked once, then filled
-    const dims = fillDims(input, source, bound);
+    const dims = fillDims(input, source, bound, rows === 'unknown' && dataset !== null);
+    if (dims === null) continue;
     const count = dims.reduce((a, b) => a * b, 1);
     constants[input.name] = {
       location: 'constant',
@@ -292,4 +315,19 @@ export function planFeeds(
     constants,
     dims: Object.fromEntries([...bound].map(([dim, { size }]) => [dim, size])),
   };
+}
+
+/**
+ * What can be told of a map before the rows are known (the inspector's
+ * check): inputs not fed or unknown, a dataset mapped to an input that takes
+ * no rows, constants of the wrong type or shape. Null when nothing is wrong
+ * yet; the node checks the rest (dims the rows fix) when it runs.
+ */
+export function feedsProblem(inputs: readonly OnnxValueInfo[], map: InputMap): string | null {
+  try {
+    planFeeds(inputs, map, 'unknown');
+    return null;
+  } catch (error) {
+    return error instanceof Error ? error.message : String(error);
+  }
 }

@@ -3,13 +3,15 @@
  * dataset (its rows) or a constant typed as JSON — one number fills the
  * input's shape, an array is taken as it is. The choices write the node's
  * `inputs` param (so they are in the run record and the cache key); the
- * engine checks types and shapes when the node runs. A constant being typed
+ * engine checks types and shapes when the node runs; what can be told
+ * before the rows are read is said here already. A constant being typed
  * is written only once it reads as one, so a half-typed array never
  * reaches the flow.
  */
 import { useState } from 'react';
 import {
   effectiveInputMap,
+  feedsProblem,
   formatInputMap,
   parseInputMap,
   type InputMap,
@@ -79,6 +81,8 @@ export function ModelFeeds({
     problem = error instanceof Error ? error.message : String(error);
   }
   const map = effectiveInputMap(inputs, given);
+  // What can be told before the rows are read; the node checks the dims they fix.
+  problem ??= feedsProblem(inputs, given);
   const set = (name: string, source: InputSource | null) => {
     const others = Object.entries(map).filter(([other]) => other !== name);
     const next = source === null ? others : [...others, [name, source] as const];
@@ -87,7 +91,6 @@ export function ModelFeeds({
   return (
     <section aria-label="Model input feeds">
       <small>Feeds (a constant takes the input’s type; one number fills its shape)</small>
-      {problem !== null && <small className="fb-invalid">{problem}</small>}
       <ul className="fb-signature">
         {inputs.map((input) => {
           const source = map[input.name];
@@ -128,6 +131,11 @@ export function ModelFeeds({
           );
         })}
       </ul>
+      {problem !== null && (
+        <small className="fb-invalid" aria-label="Feed problem">
+          {problem}
+        </small>
+      )}
     </section>
   );
 }
