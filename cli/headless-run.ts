@@ -23,6 +23,7 @@ import { v7 as uuidv7 } from 'uuid';
 import { engineInfo, OrtRuntime } from '../workers/engine/ort-runtime';
 import { driveRun } from '../workers/engine/run-driver';
 import { cpuEngineLabel, loadOrt, type CliBackend } from './backend';
+import { nodeFingerprint } from './fingerprint';
 import { threadProducers } from './producer-threads';
 import type { GivenFile } from './files';
 
@@ -95,6 +96,8 @@ export async function runHeadless(
           new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
         ),
       producers: threadProducers,
+      // What Node says of the machine, in a browser run's fingerprint fields (fingerprint.ts).
+      fingerprint: () => nodeFingerprint(backend),
       now: () => Date.now(),
       setTimer: (fire, ms) => {
         const timer = setTimeout(fire, ms);

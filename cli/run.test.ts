@@ -58,6 +58,25 @@ describe('flowbench run', () => {
     expect(run.params).toMatchObject({ steps: 10, lr: 0.05 });
     expect(nodes.every((n) => n.status === 'ok')).toBe(true);
     expect(metrics.some((m) => m.name === 'train.loss')).toBe(true);
+    // What it ran on, in a browser run's fingerprint fields, so the run diff sets them side by side.
+    const version = (
+      JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+        version: string;
+      }
+    ).version;
+    const fingerprint = run.fingerprint!;
+    expect(fingerprint).toMatchObject({
+      app: { version },
+      ort: (await import('onnxruntime-web')).env.versions.web,
+      backend: 'wasm',
+      adapter: null,
+    });
+    expect(fingerprint.browser.brands).toContainEqual({
+      brand: 'Node.js',
+      version: process.versions.node,
+    });
+    expect(fingerprint.browser.platform).toContain(process.arch);
+    expect(fingerprint.browser.hardwareConcurrency).toBeGreaterThan(0);
   });
 
   // Each shipped example, few steps, with the files it names given as the app's gallery gives them.
@@ -109,6 +128,8 @@ describe('flowbench run', () => {
     expect(run.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file).toBe(digest);
     expect(run.status).toBe('ok');
     expect(run.engine?.backend).toBe('cpu');
+    expect(run.fingerprint?.backend).toBe('cpu');
+    expect(run.fingerprint?.ort).toMatch(/^onnxruntime-node \d/);
   });
 
   it('refuses a --file that names no file param, or a file that is missing, and --backend it lacks, with exit 2', async () => {

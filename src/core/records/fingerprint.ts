@@ -1,7 +1,9 @@
 /**
  * A run's fingerprint: what it ran on, recorded when an engine claims it —
  * the app build, onnxruntime-web, the backend and WebGPU adapter, and what
- * the browser says of itself and the machine. Two runs of the same flow,
+ * the browser says of itself and the machine. A run made by the command line
+ * fills the same fields with what Node says (cli/fingerprint.ts): Node as
+ * the "browser", the OS, architecture and CPU model as its platform. Two runs of the same flow,
  * params and seed that do not reproduce are told apart by it.
  *
  * It is part of the run record (`run.fingerprint`) and travels in run files.
@@ -14,7 +16,8 @@
 import { z } from '../schema';
 import type { Backend } from '../runtime/tensor-runtime';
 
-const backend = z.enum(['webgpu', 'wasm'] satisfies Backend[]);
+/** A browser backend, or `cpu`: onnxruntime-node's native CPU provider (`flowbench run --backend cpu`). */
+const backend = z.enum(['webgpu', 'wasm', 'cpu'] satisfies (Backend | 'cpu')[]);
 
 export const fingerprintAdapterSchema = z.object({
   vendor: z.string(),
@@ -40,7 +43,10 @@ export const runFingerprintSchema = z.object({
     /** The build: its commit (with `-dirty` and the build time when the tree had changes), or its build time. */
     build: z.string(),
   }),
-  /** onnxruntime-web's version, as bundled into the app. */
+  /**
+   * onnxruntime-web's version, as bundled into the app (or as the command
+   * line loads it for `wasm`); `onnxruntime-node <version>` for a `cpu` run.
+   */
   ort: z.string(),
   /** The backend the run's choice resolved to on this engine. */
   backend,

@@ -157,6 +157,17 @@ describe('a fingerprint as the run page lists it', () => {
     expect(new Set(facts.map((f) => f.key)).size).toBe(facts.length);
   });
 
+  it('names onnxruntime-node, not onnxruntime-web, for a command-line run on cpu', () => {
+    const facts = fingerprintFacts(
+      fingerprintOf({ ...chromiumSource, backend: 'cpu', ort: 'onnxruntime-node 1.30.0' }),
+    );
+    expect(facts.find((f) => f.key === 'ort')).toMatchObject({
+      label: 'onnxruntime',
+      value: 'onnxruntime-node 1.30.0',
+    });
+    expect(facts.some((f) => f.label === 'onnxruntime-web')).toBe(false);
+  });
+
   it('says "none" without an adapter and what the browser did not tell', () => {
     const facts = fingerprintFacts(
       fingerprintOf({

@@ -11,7 +11,7 @@
  * dropped) makes two fingerprints of the same machine equal field for field.
  */
 import type { FingerprintAdapter, FingerprintBrand, RunFingerprint } from '../records/fingerprint';
-import { describeAdapter, type AdapterInfo, type Backend } from '../runtime/tensor-runtime';
+import { describeAdapter, type AdapterInfo } from '../runtime/tensor-runtime';
 
 export type { RunFingerprint } from '../records/fingerprint';
 
@@ -54,7 +54,7 @@ export interface NavigatorReport {
 export interface FingerprintSource {
   readonly app: { readonly version: string; readonly build: string };
   readonly ort: string;
-  readonly backend: Backend;
+  readonly backend: RunFingerprint['backend'];
   readonly adapter: AdapterInfo | null;
   readonly navigator: NavigatorReport;
   readonly crossOriginIsolated: unknown;
@@ -153,7 +153,12 @@ export function fingerprintFacts(fingerprint: RunFingerprint): FingerprintFact[]
   const facts: FingerprintFact[] = [
     { key: 'app.version', label: 'App version', value: app.version },
     { key: 'app.build', label: 'Build', value: app.build },
-    { key: 'ort', label: 'onnxruntime-web', value: fingerprint.ort },
+    // A `cpu` run (the command line's onnxruntime-node) names its package in the value.
+    {
+      key: 'ort',
+      label: fingerprint.backend === 'cpu' ? 'onnxruntime' : 'onnxruntime-web',
+      value: fingerprint.ort,
+    },
     { key: 'backend', label: 'Backend', value: fingerprint.backend },
     {
       key: 'adapter',
