@@ -139,6 +139,18 @@ describe('diffing two runs', () => {
     expect(diffMetric('eval.accuracy', [], [0.9])).toMatchObject({ a: undefined, b: 0.9 });
   });
 
+  it('says series of runs on different engines agree within the tolerance, never identical', () => {
+    const wasm = [0.6971344828605652, 0.2730577915906906];
+    const cpu = [0.6971344828605652, 0.2730577766895294];
+    expect(diffMetric('train.loss', wasm, cpu, 1e-4)).toMatchObject({
+      identical: false,
+      within: 1e-4,
+    });
+    // Beyond it, or with no tolerance asked for (the same engine), they differ.
+    expect(diffMetric('train.loss', wasm, [0.69, 0.27], 1e-4)).not.toHaveProperty('within');
+    expect(diffMetric('train.loss', wasm, cpu)).not.toHaveProperty('within');
+  });
+
   it('lists every fingerprint fact of both runs and which differ', () => {
     const fingerprint: RunFingerprint = {
       app: { version: '0.1.0', build: 'abc1234' },

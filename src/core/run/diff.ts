@@ -75,6 +75,11 @@ export interface MetricDiff {
   readonly bPoints: number;
   /** Every value equal, bit for bit (`Object.is`), and as many points. */
   readonly identical: boolean;
+  /**
+   * Not identical, but the runs ran on different engines and every value
+   * agrees within this relative tolerance (`ENGINE_TOLERANCE`, compare.ts).
+   */
+  readonly within?: number;
 }
 
 const ABSENT = '—';
@@ -192,15 +197,25 @@ function sameSet(a: readonly string[], b: readonly string[]): boolean {
   return left.size === new Set(b).size && b.every((item) => left.has(item));
 }
 
-/** A metric of the two runs, from the values of its two series in step order. */
-export function diffMetric(metric: string, a: ArrayLike<number>, b: ArrayLike<number>): MetricDiff {
+/**
+ * A metric of the two runs, from the values of its two series in step order;
+ * `tolerance` (`toleranceFor` the two runs) where they ran on different engines.
+ */
+export function diffMetric(
+  metric: string,
+  a: ArrayLike<number>,
+  b: ArrayLike<number>,
+  tolerance?: number,
+): MetricDiff {
+  const comparison = compareSeries(metric, a, b, tolerance);
   return {
     metric,
     a: a.length > 0 ? a[a.length - 1] : undefined,
     b: b.length > 0 ? b[b.length - 1] : undefined,
     aPoints: a.length,
     bPoints: b.length,
-    identical: compareSeries(metric, a, b).same,
+    identical: comparison.same,
+    ...(!comparison.same && comparison.within && { within: comparison.within.tolerance }),
   };
 }
 

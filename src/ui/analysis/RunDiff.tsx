@@ -13,6 +13,7 @@ import {
   flowsAlike,
   formatDiffValue,
 } from '../../core/run/diff';
+import { ENGINE_TOLERANCE } from '../../core/run/compare';
 import type { RunId } from '../../core/run/record';
 import { formatDuration, formatValue, shortId } from '../runs/format';
 import { useEditorStore } from '../store/context';
@@ -88,7 +89,15 @@ function SideBySide({
 }: {
   name: string;
   head: string;
-  rows: readonly { key: string; label: ReactNode; a: ReactNode; b: ReactNode; same: boolean }[];
+  rows: readonly {
+    key: string;
+    label: ReactNode;
+    a: ReactNode;
+    b: ReactNode;
+    same: boolean;
+    /** What the last cell says instead of `same` or `differs`. */
+    verdict?: string;
+  }[];
 }) {
   return (
     <table aria-label={name} className="fb-run-table fb-diff-table">
@@ -111,7 +120,9 @@ function SideBySide({
             <th scope="row">{row.label}</th>
             <td>{row.a}</td>
             <td>{row.b}</td>
-            <td className={row.same ? 'fb-same' : 'fb-differs'}>{row.same ? 'same' : 'differs'}</td>
+            <td className={row.same ? 'fb-same' : 'fb-differs'}>
+              {row.verdict ?? (row.same ? 'same' : 'differs')}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -187,11 +198,16 @@ function DiffBody({ diff }: { diff: RunDiffData }) {
             label: m.metric,
             a: m.a === undefined ? '—' : formatValue(m.a),
             b: m.b === undefined ? '—' : formatValue(m.b),
-            same: m.identical,
+            // Runs on different engines never match bit for bit; agreeing within the tolerance is their "same".
+            same: m.identical || m.within !== undefined,
+            ...(m.within !== undefined && { verdict: `within ${m.within}` }),
           }))}
         />
         <p className="fb-muted">
           A metric reads <em>same</em> only when its whole series is identical, value for value.
+          Runs on different engines (onnxruntime-node&apos;s <code>cpu</code>, WASM, WebGPU) never
+          are: theirs reads <em>within {ENGINE_TOLERANCE}</em> when every value agrees to that
+          relative difference.
         </p>
       </section>
       <section aria-label="Fingerprints" className="fb-run-part">

@@ -14,6 +14,7 @@ import {
   type MetricDiff,
   type ParamDiff,
 } from '../../core/run/diff';
+import { toleranceFor } from '../../core/run/compare';
 import { runValues } from '../../core/run/params';
 import type { RunId, RunRow } from '../../core/run/record';
 import { seriesOfRun } from '../../db/cache-links';
@@ -39,6 +40,8 @@ export async function readRunDiff(first: RunId, second: RunId): Promise<RunDiffD
   // A cached node's series are the run's that computed it.
   const [sa, sb] = await Promise.all([seriesOfRun(db, a.id), seriesOfRun(db, b.id)]);
   const names = [...new Set([...sa.names, ...sb.names])];
+  // Runs on different engines (a `cpu` run from the command line and a browser's) agree within a tolerance at best.
+  const tolerance = toleranceFor(a, b);
   const metrics = await Promise.all(
     names
       .sort()
@@ -47,6 +50,7 @@ export async function readRunDiff(first: RunId, second: RunId): Promise<RunDiffD
           name,
           (await metricSeriesColumns(db, sa.runOf(name), name)).value,
           (await metricSeriesColumns(db, sb.runOf(name), name)).value,
+          tolerance,
         ),
       ),
   );

@@ -172,7 +172,7 @@ function runDiff(data: ReportData): string {
   const finals = diff.metrics
     .map(
       (m) =>
-        `<tr${m.identical ? '' : ' class="differs"'}><th scope="row">${escapeHtml(m.metric)}</th><td>${number(m.a)}</td><td>${number(m.b)}</td><td>${m.identical ? 'identical' : 'differs'}</td></tr>`,
+        `<tr${m.identical || m.within !== undefined ? '' : ' class="differs"'}><th scope="row">${escapeHtml(m.metric)}</th><td>${number(m.a)}</td><td>${number(m.b)}</td><td>${m.identical ? 'identical' : m.within !== undefined ? `within ${m.within}` : 'differs'}</td></tr>`,
     )
     .join('');
   const prints = diff.fingerprints

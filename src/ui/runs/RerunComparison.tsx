@@ -1,17 +1,19 @@
 /**
  * For a re-run: per metric, whether its series equals the recorded run's,
- * bit for bit; and when one does not, what differs between what the two ran
- * on (their fingerprints), or that nothing does.
+ * bit for bit (or, when the two ran on different engines, within
+ * `ENGINE_TOLERANCE`); and when one is not bit for bit, what differs between
+ * what the two ran on (their fingerprints), or that nothing does.
  */
 import {
   compareFingerprints,
   describeFingerprintDifference,
   describeMissingFingerprint,
 } from '../../core/run/compare-fingerprints';
-import { compareSeries, describeComparison } from '../../core/run/compare';
+import { compareSeries, describeComparison, toleranceFor } from '../../core/run/compare';
 import { finishedRunStatuses, type RunRow } from '../../core/run/record';
 import { live } from '../../db/live';
 import { metricNames, metricSeriesColumns } from '../../db/metrics';
+import { getRun } from '../../db/runs';
 import { db } from '../db';
 import { useLive } from '../live';
 import { useRun } from './queries';
@@ -24,6 +26,8 @@ export function RerunComparison({ run }: { run: RunRow }) {
     () =>
       live(async () => {
         if (!original || !finishedRunStatuses.includes(run.status)) return undefined;
+        // A re-run on another engine (a command-line `cpu` run re-run on WASM) can agree only within a tolerance.
+        const tolerance = toleranceFor(await getRun(db, original), run);
         const names = new Set([
           ...(await metricNames(db, original)),
           ...(await metricNames(db, run.id)),
@@ -35,6 +39,7 @@ export function RerunComparison({ run }: { run: RunRow }) {
               // The stored chunks' value columns, copied: no object per point.
               (await metricSeriesColumns(db, original, name)).value,
               (await metricSeriesColumns(db, run.id, name)).value,
+              tolerance,
             ),
           ),
         );
@@ -43,6 +48,7 @@ export function RerunComparison({ run }: { run: RunRow }) {
   );
   const recorded = useRun(original);
   if (!original) return null;
+  // Agreeing within a tolerance is no reproduction: what differs in what they ran on still shows.
   const reproduced = comparisons?.every((c) => c.same) ?? true;
   return (
     <section aria-label="Re-run comparison">
@@ -52,7 +58,7 @@ export function RerunComparison({ run }: { run: RunRow }) {
       ) : (
         <ul className="fb-comparison">
           {comparisons.map((c) => (
-            <li key={c.metric} className={c.same ? 'fb-same' : 'fb-differs'}>
+            <li key={c.metric} className={c.same || c.within ? 'fb-same' : 'fb-differs'}>
               {describeComparison(c)}
             </li>
           ))}
