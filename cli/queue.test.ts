@@ -10,7 +10,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import { connectionOf, type LiveMessage } from './queue';
 import { serve, type RemoteRun } from './serve-command';
@@ -235,8 +235,15 @@ describe('flowbench sweep --redis and flowbench worker', () => {
 
       const record = fromRunExport(await (await fetch(`${base}/runs/${runId}`)).json());
       expect(record.ok && record.record.run.status).toBe('ok');
-      const after = (await (await fetch(`${base}/runs`)).json()) as RemoteRun[];
-      expect(after[0]).toMatchObject({ runId, state: 'completed', status: 'ok', attempts: 1 });
+      // The worker publishes `finished` as the run ends, a moment before the queue marks the job
+      // completed: the list catches up.
+      await vi.waitFor(
+        async () => {
+          const after = (await (await fetch(`${base}/runs`)).json()) as RemoteRun[];
+          expect(after[0]).toMatchObject({ runId, state: 'completed', status: 'ok', attempts: 1 });
+        },
+        { timeout: 10_000, interval: 100 },
+      );
 
       const foreign = await fetch(`${base}/runs`, {
         headers: { origin: 'http://elsewhere.example' },
