@@ -9,10 +9,9 @@
  *   Reshape) and kept where `Equal(a, upsampled max)`; an odd last row or
  *   column, which the pool dropped, gets zero (Slice, then Pad);
  * - ReLU keeps the gradient where the conv's output was positive;
- * - the conv's weight gradient is itself a Conv (as in conv2d-train.ts: the
- *   batch and channel axes of the input swapped, the output gradient as the
- *   kernel), its input gradient a ConvTranspose with the same weights and
- *   padding (the adjoint of a stride-1 'same' conv).
+ * - the conv's weight gradient is itself a Conv (conv-gradient.ts), its
+ *   input gradient a ConvTranspose with the same weights and padding (the
+ *   adjoint of a stride-1 'same' conv).
  * Trade-off: the max-pool's mask gives a tied window's gradient to every
  * pixel that ties; after ReLU a tie is almost always a window of zeros,
  * whose gradient ReLU then drops, so it costs nothing in practice and saves
@@ -23,6 +22,7 @@ import type { ValueRef } from './graph.ts';
 import { cnnForward, cnnSides, cnnWeightLayout, type CnnSpec } from './cnn.ts';
 import { samePads2d } from './conv2d.ts';
 import { need, weightRefs } from './block-weights.ts';
+import { convWeightGradient } from './conv-gradient.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
 import { declareOptimizer } from './mlp-optim.ts';
@@ -67,7 +67,6 @@ export function buildCnnTrainStep(spec: CnnSpec, options: TrainStepOptions): Tra
     g.op('Gemm', [dLogits, need(w, 'head.W')], { transB: 1 }),
     g.constant([0, spec.filters, lastH, lastW], 'int64'),
   ]);
-  const swap = { perm: [1, 0, 2, 3] };
   const pads = samePads2d(spec.kernel);
   for (let l = spec.blocks - 1; l >= 0; l--) {
     const block = blocks[l]!;
@@ -93,12 +92,7 @@ export function buildCnnTrainStep(spec: CnnSpec, options: TrainStepOptions): Tra
       `conv${l}.b`,
       g.op('ReduceSum', [dz, g.constant([0, 2, 3], 'int64')], { keepdims: 0 }),
     );
-    const dWSwapped = g.op(
-      'Conv',
-      [g.op('Transpose', [block.input], swap), g.op('Transpose', [dz], swap)],
-      { kernel_shape: [h, wd], pads },
-    );
-    gradients.set(`conv${l}.W`, g.op('Transpose', [dWSwapped], swap));
+    gradients.set(`conv${l}.W`, convWeightGradient(g, block.input, dz, [h, wd], pads));
     if (l > 0)
       dPooled = g.op('ConvTranspose', [dz, need(w, `conv${l}.W`)], {
         kernel_shape: [spec.kernel, spec.kernel],

@@ -15,6 +15,7 @@
 import { TracingGraphBuilder } from './graph-trace.ts';
 import { conv1dForward, conv1dWeightLayout, samePads, type Conv1dSpec } from './conv1d.ts';
 import { need, weightRefs } from './block-weights.ts';
+import { convWeightGradient } from './conv-gradient.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
 import { declareOptimizer } from './mlp-optim.ts';
@@ -55,12 +56,7 @@ export function buildConv1dTrainStep(spec: Conv1dSpec, options: TrainStepOptions
   const dPerPosition = g.op('Unsqueeze', [dPooled, g.constant([2], 'int64')]);
   const dz = g.op('Where', [g.op('Greater', [z, scalar(g, 0)]), dPerPosition, scalar(g, 0)]);
   gradients.set('conv.b', g.op('ReduceSum', [dz, g.constant([0, 2], 'int64')], { keepdims: 0 }));
-  const swap = { perm: [1, 0, 2] };
-  const dWSwapped = g.op('Conv', [g.op('Transpose', [x], swap), g.op('Transpose', [dz], swap)], {
-    kernel_shape: [spec.length],
-    pads: samePads(spec.kernel),
-  });
-  gradients.set('conv.W', g.op('Transpose', [dWSwapped], swap));
+  gradients.set('conv.W', convWeightGradient(g, x, dz, [spec.length], samePads(spec.kernel)));
 
   return finishTrainStep(g, {
     layout,

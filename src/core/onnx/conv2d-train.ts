@@ -15,6 +15,7 @@
 import { TracingGraphBuilder } from './graph-trace.ts';
 import { conv2dForward, conv2dWeightLayout, samePads2d, type Conv2dSpec } from './conv2d.ts';
 import { need, weightRefs } from './block-weights.ts';
+import { convWeightGradient } from './conv-gradient.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
 import { declareOptimizer } from './mlp-optim.ts';
@@ -55,12 +56,10 @@ export function buildConv2dTrainStep(spec: Conv2dSpec, options: TrainStepOptions
   const dPerPixel = g.op('Unsqueeze', [dPooled, g.constant([2, 3], 'int64')]);
   const dz = g.op('Where', [g.op('Greater', [z, scalar(g, 0)]), dPerPixel, scalar(g, 0)]);
   gradients.set('conv.b', g.op('ReduceSum', [dz, g.constant([0, 2, 3], 'int64')], { keepdims: 0 }));
-  const swap = { perm: [1, 0, 2, 3] };
-  const dWSwapped = g.op('Conv', [g.op('Transpose', [x], swap), g.op('Transpose', [dz], swap)], {
-    kernel_shape: [spec.height, spec.width],
-    pads: samePads2d(spec.kernel),
-  });
-  gradients.set('conv.W', g.op('Transpose', [dWSwapped], swap));
+  gradients.set(
+    'conv.W',
+    convWeightGradient(g, x, dz, [spec.height, spec.width], samePads2d(spec.kernel)),
+  );
 
   return finishTrainStep(g, {
     layout,
