@@ -26,6 +26,8 @@ import { trainClassifier } from '../../src/core/nodes/train-classifier';
 import { createRandom, type Random } from '../../src/core/random';
 import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
+import { bareTrainer as bareLoop, type BareTraining } from '../lib/bare-trainer';
+import type { OrtLike } from '../lib/train-loop';
 import { alternate } from '../lib/stats';
 import { quietEvents } from './events';
 
@@ -53,8 +55,6 @@ const MOMENTUM = 0.9;
 ortWeb.env.wasm.numThreads = THREADS;
 ortWeb.env.logLevel = 'error';
 
-type OrtLike = Pick<typeof ortWeb, 'Tensor' | 'InferenceSession'>;
-type OrtTensor = ortWeb.Tensor;
 const webRuntime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ortWeb), 'wasm');
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -158,65 +158,33 @@ function nodeOrder(): Random {
   return random;
 }
 
-/** A bare loop: one session, the weights and velocities fed back each step, from fresh weights each trial. */
-async function bareTrainer(
+/** The bare loop's training: the node's CNN, its weights and its batches. */
+function bareTraining(): BareTraining {
+  const batches = () => classifierBatches(dataset, BATCH, nodeOrder, ROW_SHAPE);
+  const first = batches().batch(0);
+  return {
+    step: buildBlockTrainStep(SPEC, { optimizer: 'momentum', loss: 'softmax_cross_entropy' }),
+    initial: initBlockWeights(SPEC, createRandom(SEED)),
+    fixed: {
+      x: Float32Array.from(first.x.data),
+      xDims: [...first.x.dims],
+      y: Float32Array.from(first.y.data),
+      yDims: [...first.y.dims],
+    },
+    batches,
+    lr: LR,
+    momentum: MOMENTUM,
+    warmSteps: WARM_STEPS,
+    timedSteps: TIMED_STEPS,
+  };
+}
+
+/** A bare loop of the node's CNN on one runtime (bench/lib/bare-trainer.ts). */
+const bareTrainer = (
   ort: OrtLike,
   options: ortWeb.InferenceSession.SessionOptions,
   batches: 'prepared' | 'fixed',
-) {
-  const step = buildBlockTrainStep(SPEC, {
-    optimizer: 'momentum',
-    loss: 'softmax_cross_entropy',
-  });
-  const session = await ort.InferenceSession.create(step.model, options);
-  const initial = initBlockWeights(SPEC, createRandom(SEED));
-  const first = classifierBatches(dataset, BATCH, nodeOrder, ROW_SHAPE).batch(0);
-  const feeds: Record<string, OrtTensor> = {
-    [step.inputs.x]: new ort.Tensor('float32', first.x.data.slice(), first.x.dims),
-    [step.inputs.y]: new ort.Tensor('float32', first.y.data.slice(), first.y.dims),
-    [step.inputs.lr]: new ort.Tensor('float32', Float32Array.of(LR), []),
-    [step.inputs.momentum!]: new ort.Tensor('float32', Float32Array.of(MOMENTUM), []),
-  };
-  let order = classifierBatches(dataset, BATCH, nodeOrder, ROW_SHAPE);
-  let next = 0;
-  const restart = () => {
-    order = classifierBatches(dataset, BATCH, nodeOrder, ROW_SHAPE);
-    next = 0;
-    for (const slot of initial.layout) {
-      const values = initial.values[slot.name]!;
-      feeds[step.inputs.weights[slot.name]!] = new ort.Tensor('float32', values, slot.dims);
-      feeds[step.inputs.velocities[slot.name]!] = new ort.Tensor(
-        'float32',
-        new Float32Array(values.length),
-        slot.dims,
-      );
-    }
-  };
-  const run = async (n: number) => {
-    for (let i = 0; i < n; i++) {
-      if (batches === 'prepared') {
-        const batch = order.batch(next++);
-        feeds[step.inputs.x] = new ort.Tensor('float32', batch.x.data, batch.x.dims);
-        feeds[step.inputs.y] = new ort.Tensor('float32', batch.y.data, batch.y.dims);
-      }
-      const out = await session.run(feeds);
-      for (const slot of initial.layout) {
-        feeds[step.inputs.weights[slot.name]!] = out[step.outputs.weights[slot.name]!]!;
-        feeds[step.inputs.velocities[slot.name]!] = out[step.outputs.velocities[slot.name]!]!;
-      }
-    }
-  };
-  return {
-    async trial(): Promise<number> {
-      restart();
-      await run(WARM_STEPS);
-      const start = performance.now();
-      await run(TIMED_STEPS);
-      return (performance.now() - start) / TIMED_STEPS;
-    },
-    release: () => session.release(),
-  };
-}
+) => bareLoop(ort, options, batches, bareTraining());
 
 const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
 const note = `CNN ${ROW_SHAPE.join('×')} → ${SPEC.blocks} × (conv ${SPEC.filters}×${SPEC.kernel}×${SPEC.kernel} → ReLU → 2×2 max-pool) → ${SPEC.outputSize}, batch ${BATCH}, SGD with momentum`;

@@ -44,7 +44,8 @@ import { createRandom, type Random } from '../../src/core/random';
 import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
 import { gflops, mlpTrainFlops, mlpTrainMatmuls } from '../lib/flops';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
-import { matmulSession } from '../lib/train-loop';
+import { bareTrainer as bareLoop, type BareTraining } from '../lib/bare-trainer';
+import { matmulSession, type OrtLike } from '../lib/train-loop';
 import { alternate, median } from '../lib/stats';
 import { quietEvents } from './events';
 
@@ -64,8 +65,6 @@ const MOMENTUM = 0.9;
 ortWeb.env.wasm.numThreads = THREADS;
 ortWeb.env.logLevel = 'error';
 
-type OrtLike = Pick<typeof ortWeb, 'Tensor' | 'InferenceSession'>;
-type OrtTensor = ortWeb.Tensor;
 const webRuntime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ortWeb), 'wasm');
 const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
@@ -224,73 +223,29 @@ export function nodeOrder(): Random {
   return random;
 }
 
-/**
- * A bare train loop on one runtime: one session, the weights fed back each
- * step. `prepared`: each step trains on the node's next batch, assembled by
- * the node's own `classifierBatches` (the runner row); `fixed`: on one batch
- * made once (the engine row). Every trial starts again from the node's
- * initial weights and first batch, as a runner trial does: trained on for
- * hundreds of steps, the weights drift into a regime (saturated softmax,
- * tiny gradients) with another speed.
- */
-export async function bareTrainer(
-  ort: OrtLike,
-  options: ortWeb.InferenceSession.SessionOptions,
-  batches: 'prepared' | 'fixed',
-) {
-  const step = buildMlpTrainStep(SPEC, { optimizer: 'momentum', loss: 'softmax_cross_entropy' });
-  const session = await ort.InferenceSession.create(step.model, options);
-  const initial = initMlpWeights(SPEC, createRandom(SEED));
+/** The bare loop's training: the node's MLP, its weights and its batches. */
+function bareTraining(): BareTraining {
   const x = dataset.features.slice(0, BATCH * SPEC.inputSize);
   const y = new Float32Array(BATCH * SPEC.outputSize);
   for (let i = 0; i < BATCH; i++) y[i * SPEC.outputSize + dataset.labels[i]!] = 1;
-  const feeds: Record<string, OrtTensor> = {
-    [step.inputs.x]: new ort.Tensor('float32', x, [BATCH, SPEC.inputSize]),
-    [step.inputs.y]: new ort.Tensor('float32', y, [BATCH, SPEC.outputSize]),
-    [step.inputs.lr]: new ort.Tensor('float32', Float32Array.of(LR), []),
-    [step.inputs.momentum!]: new ort.Tensor('float32', Float32Array.of(MOMENTUM), []),
-  };
-  let order = classifierBatches(dataset, BATCH, nodeOrder);
-  let next = 0;
-  const restart = () => {
-    order = classifierBatches(dataset, BATCH, nodeOrder);
-    next = 0;
-    for (const slot of initial.layout) {
-      const values = initial.values[slot.name]!;
-      feeds[step.inputs.weights[slot.name]!] = new ort.Tensor('float32', values, slot.dims);
-      feeds[step.inputs.velocities[slot.name]!] = new ort.Tensor(
-        'float32',
-        new Float32Array(values.length),
-        slot.dims,
-      );
-    }
-  };
-  const run = async (n: number) => {
-    for (let i = 0; i < n; i++) {
-      if (batches === 'prepared') {
-        const batch = order.batch(next++);
-        feeds[step.inputs.x] = new ort.Tensor('float32', batch.x.data, batch.x.dims);
-        feeds[step.inputs.y] = new ort.Tensor('float32', batch.y.data, batch.y.dims);
-      }
-      const out = await session.run(feeds);
-      for (const slot of initial.layout) {
-        feeds[step.inputs.weights[slot.name]!] = out[step.outputs.weights[slot.name]!]!;
-        feeds[step.inputs.velocities[slot.name]!] = out[step.outputs.velocities[slot.name]!]!;
-      }
-    }
-  };
   return {
-    /** From the initial weights: `WARM_STEPS` untimed, then ms per step over `TIMED_STEPS`. */
-    async trial(): Promise<number> {
-      restart();
-      await run(WARM_STEPS);
-      const start = performance.now();
-      await run(TIMED_STEPS);
-      return (performance.now() - start) / TIMED_STEPS;
-    },
-    release: () => session.release(),
+    step: buildMlpTrainStep(SPEC, { optimizer: 'momentum', loss: 'softmax_cross_entropy' }),
+    initial: initMlpWeights(SPEC, createRandom(SEED)),
+    fixed: { x, xDims: [BATCH, SPEC.inputSize], y, yDims: [BATCH, SPEC.outputSize] },
+    batches: () => classifierBatches(dataset, BATCH, nodeOrder),
+    lr: LR,
+    momentum: MOMENTUM,
+    warmSteps: WARM_STEPS,
+    timedSteps: TIMED_STEPS,
   };
 }
+
+/** A bare loop of the node's MLP on one runtime (bench/lib/bare-trainer.ts). */
+export const bareTrainer = (
+  ort: OrtLike,
+  options: ortWeb.InferenceSession.SessionOptions,
+  batches: 'prepared' | 'fixed',
+) => bareLoop(ort, options, batches, bareTraining());
 
 /** Ms to assemble one batch with the node's `classifierBatches` (both runner-row sides pay it). */
 function batchPrepMs(): number {
