@@ -23,8 +23,13 @@ test('a run forced to webgpu trains on the WebGPU adapter @webgpu', async ({
   const row = runs.newest;
   // While it trains, the node says how far it is and how fast it goes.
   const steps = canvas.node('train').getByRole('status', { name: 'train steps' });
-  await expect(steps).toHaveText(/^\d+ \/ 12 steps · [\d.]+ steps\/s$/, { timeout: 90_000 });
-  const rate = Number((await steps.textContent())?.match(/· ([\d.]+) steps\/s/)?.[1]);
+  // Read in the same look that matched it: the line goes when training ends, maybe just after.
+  let seen = '';
+  await expect(async () => {
+    seen = (await steps.textContent({ timeout: 1_000 })) ?? '';
+    expect(seen).toMatch(/^\d+ \/ 12 steps · [\d.]+ steps\/s$/);
+  }).toPass({ timeout: 90_000 });
+  const rate = Number(seen.match(/· ([\d.]+) steps\/s/)?.[1]);
   expect(rate).toBeGreaterThan(0);
   // SwiftShader runs each step in software: give the run more room than a WASM one.
   await runs.expectStatus(row, 'ok', { timeout: 90_000 });
