@@ -8,6 +8,7 @@ import { exampleNodes, expect, test } from './fixtures';
 const STEPS = 12;
 
 test('a run forced to webgpu trains on the WebGPU adapter @webgpu', async ({
+  page,
   toolbar,
   params,
   canvas,
@@ -18,18 +19,33 @@ test('a run forced to webgpu trains on the WebGPU adapter @webgpu', async ({
   await expect(toolbar.backend).toHaveValue('webgpu');
   await params.set('steps', STEPS);
 
+  // The line lives only while the node trains, which may be between two looks: the page records
+  // every text it takes, and the test reads that log.
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { trainSteps: string[] }).trainSteps = seen;
+    new MutationObserver(() => {
+      const line = document.querySelector(
+        '[data-testid="node-train"] output[aria-label="train steps"]',
+      );
+      const text = line?.textContent ?? '';
+      if (text && seen.at(-1) !== text) seen.push(text);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
   await toolbar.run();
   await expect(runs.rows).toHaveCount(1);
   const row = runs.newest;
   // While it trains, the node says how far it is and how fast it goes.
-  const steps = canvas.node('train').getByRole('status', { name: 'train steps' });
-  // Read in the same look that matched it: the line goes when training ends, maybe just after.
+  const line = /^\d+ \/ 12 steps · ([\d.]+) steps\/s$/;
   let seen = '';
   await expect(async () => {
-    seen = (await steps.textContent({ timeout: 1_000 })) ?? '';
-    expect(seen).toMatch(/^\d+ \/ 12 steps · [\d.]+ steps\/s$/);
+    const texts = await page.evaluate(
+      () => (window as unknown as { trainSteps: string[] }).trainSteps,
+    );
+    seen = texts.find((text) => line.test(text)) ?? '';
+    expect(seen, `the train steps line took ${JSON.stringify(texts)}`).toMatch(line);
   }).toPass({ timeout: 90_000 });
-  const rate = Number(seen.match(/· ([\d.]+) steps\/s/)?.[1]);
+  const rate = Number(seen.match(line)?.[1]);
   expect(rate).toBeGreaterThan(0);
   // SwiftShader runs each step in software: give the run more room than a WASM one.
   await runs.expectStatus(row, 'ok', { timeout: 90_000 });
