@@ -23,6 +23,7 @@ const blocks: ModelBlock[] = [
     blocks: 2,
     outputSize: 3,
   },
+  { architecture: 'pooled-attention', channels: 1, positions: 4, width: 6, outputSize: 3 },
 ];
 
 describe.each(blocks)('the $architecture block', (block) => {
@@ -78,7 +79,7 @@ describe('block specs', () => {
   it('refuse an unknown architecture and an unknown loss by name', () => {
     const odd = { architecture: 'rnn' } as unknown as ModelBlock;
     expect(() => blockWeightLayout(odd)).toThrow(
-      'unknown architecture: rnn (expected mlp, conv1d, attention, cnn)',
+      'unknown architecture: rnn (expected mlp, conv1d, attention, cnn, pooled-attention)',
     );
     expect(() =>
       buildBlockTrainStep(blocks[1]!, { optimizer: 'sgd', loss: 'hinge' as 'mse' }),

@@ -1,9 +1,9 @@
 /**
  * Every built-in model behind one door: a spec tagged with its architecture
- * (`mlp`, `conv1d`, `attention`) gives its weight layout, fresh weights, an
- * inference model and a train step.
+ * (`mlp`, `conv1d`, `attention`, `cnn`, `pooled-attention`) gives its weight
+ * layout, fresh weights, an inference model and a train step.
  *
- * Idea: the train steps of all three share one contract (inputs `x`, `y`,
+ * Idea: the train steps of all of them share one contract (inputs `x`, `y`,
  * the optimizer's hyperparameters and the carried tensors; outputs `loss`
  * and `next.*`), so whoever runs them — the program runner, a training node —
  * switches on the architecture once, here, and carries weights without
@@ -49,16 +49,31 @@ import { buildCnnTrainStep } from './cnn-train.ts';
 import { buildMlpLoss, type MlpLossKind } from './mlp.ts';
 import { buildMlpExport, type ExportedModelAbout } from './mlp-export.ts';
 import { buildExportGraph, buildLossGraph, type LossGraph } from './block-graphs.ts';
+import {
+  buildPooledAttentionInference,
+  initPooledAttentionWeights,
+  pooledAttentionRowBlock,
+  pooledAttentionWeightLayout,
+  type PooledAttentionSpec,
+} from './pooled-attention.ts';
+import { buildPooledAttentionTrainStep } from './pooled-attention-train.ts';
 
 /** A built-in model, tagged with its architecture. */
 export type ModelBlock =
   | ({ readonly architecture: 'mlp' } & MlpSpec)
   | ({ readonly architecture: 'conv1d' } & Conv1dSpec)
   | ({ readonly architecture: 'attention' } & AttentionSpec)
-  | ({ readonly architecture: 'cnn' } & CnnSpec);
+  | ({ readonly architecture: 'cnn' } & CnnSpec)
+  | ({ readonly architecture: 'pooled-attention' } & PooledAttentionSpec);
 
 /** Every architecture a {@link ModelBlock} can name. */
-export const blockArchitectures = ['mlp', 'conv1d', 'attention', 'cnn'] as const;
+export const blockArchitectures = [
+  'mlp',
+  'conv1d',
+  'attention',
+  'cnn',
+  'pooled-attention',
+] as const;
 
 /** An inference model of any block: `x` in, `logits` and `probabilities` out. */
 export interface BlockInference {
@@ -86,6 +101,8 @@ export function blockWeightLayout(block: ModelBlock): WeightSlot[] {
       return attentionWeightLayout(block);
     case 'cnn':
       return cnnWeightLayout(block);
+    case 'pooled-attention':
+      return pooledAttentionWeightLayout(block);
     default:
       return unknown(block);
   }
@@ -102,6 +119,8 @@ export function initBlockWeights(block: ModelBlock, random: () => number): MlpWe
       return initAttentionWeights(block, random);
     case 'cnn':
       return initCnnWeights(block, random);
+    case 'pooled-attention':
+      return initPooledAttentionWeights(block, random);
     default:
       return unknown(block);
   }
@@ -118,6 +137,8 @@ export function buildBlockInference(block: ModelBlock, weights?: MlpWeights): Bl
       return buildAttentionInference(block, weights);
     case 'cnn':
       return buildCnnInference(block, weights);
+    case 'pooled-attention':
+      return buildPooledAttentionInference(block, weights);
     default:
       return unknown(block);
   }
@@ -134,6 +155,8 @@ export function buildBlockTrainStep(block: ModelBlock, options: TrainStepOptions
       return buildAttentionTrainStep(block, options);
     case 'cnn':
       return buildCnnTrainStep(block, options);
+    case 'pooled-attention':
+      return buildPooledAttentionTrainStep(block, options);
     default:
       return unknown(block);
   }
@@ -150,13 +173,20 @@ export function blockInputShape(block: ModelBlock): number[] {
       return [block.positions, block.width];
     case 'cnn':
       return [block.channels, block.height, block.width];
+    case 'pooled-attention':
+      return [block.channels, block.positions];
     default:
       return unknown(block);
   }
 }
 
-/** Blocks a training node trains (attention is built and checked, not yet a model kind). */
-export type TrainableBlock = ModelBlock & { readonly architecture: 'mlp' | 'cnn' | 'conv1d' };
+/**
+ * Blocks a training node trains: those that score whole rows (the
+ * per-position attention block is built and checked, not a model kind).
+ */
+export type TrainableBlock = ModelBlock & {
+  readonly architecture: 'mlp' | 'cnn' | 'conv1d' | 'pooled-attention';
+};
 
 /** The mean loss of a block's weights on a batch, without an update (a validation loss). */
 export function buildBlockLoss(block: TrainableBlock, loss: MlpLossKind): LossGraph {
@@ -167,6 +197,8 @@ export function buildBlockLoss(block: TrainableBlock, loss: MlpLossKind): LossGr
       return buildLossGraph(cnnRowBlock(block), loss);
     case 'conv1d':
       return buildLossGraph(conv1dRowBlock(block), loss);
+    case 'pooled-attention':
+      return buildLossGraph(pooledAttentionRowBlock(block), loss);
     default:
       return unknown(block);
   }
@@ -185,6 +217,8 @@ export function buildBlockExport(
       return buildExportGraph(cnnRowBlock(block), weights, about);
     case 'conv1d':
       return buildExportGraph(conv1dRowBlock(block), weights, about);
+    case 'pooled-attention':
+      return buildExportGraph(pooledAttentionRowBlock(block), weights, about);
     default:
       return unknown(block);
   }

@@ -1,0 +1,248 @@
+/**
+ * The pooled attention block (per-position embedding, pre-norm single-head
+ * self-attention with a residual, mean over positions, linear head) on
+ * onnxruntime (WASM, under Node): every weight's gradient against central
+ * finite differences of the loss — so the backward of the mean pool, the
+ * softmax attention, the layer norm and the embedding each answer for the
+ * weights behind them — the inference graph scoring what the train step
+ * optimises, the memory estimate sizing every gradient, and a few hundred
+ * steps learning a fixed sequence problem.
+ */
+import * as ort from 'onnxruntime-web';
+import { describe, expect, it } from 'vitest';
+import { createRandom } from '../random.ts';
+import { buildLossGraph } from './block-graphs.ts';
+import { estimateMemory, inferShapes } from './memory.ts';
+import type { MlpWeights } from './mlp.ts';
+import { elementCount } from './mlp-spec.ts';
+import {
+  buildPooledAttentionInference,
+  initPooledAttentionWeights,
+  pooledAttentionRowBlock,
+  pooledAttentionWeightLayout,
+  type PooledAttentionSpec,
+} from './pooled-attention.ts';
+import { buildPooledAttentionTrainStep } from './pooled-attention-train.ts';
+import type { TrainStep } from './train-step.ts';
+
+type Feeds = Record<string, ort.Tensor>;
+type Arrays = Record<string, Float32Array>;
+const tensor = (data: Float32Array, dims: readonly number[]) =>
+  new ort.Tensor('float32', data, dims);
+const scalar = (v: number) => tensor(Float32Array.of(v), []);
+
+async function open(model: Uint8Array): Promise<(feeds: Feeds) => Promise<Arrays>> {
+  const session = await ort.InferenceSession.create(model);
+  return async (feeds) => {
+    const out = await session.run(feeds);
+    return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, t.data as Float32Array]));
+  };
+}
+
+function get<T>(record: Readonly<Record<string, T>>, key: string): T {
+  const v = record[key];
+  if (v === undefined) throw new Error(`missing ${key}`);
+  return v;
+}
+
+/** Non-zero biases and a norm scale off 1, so their gradients are checked off the origin. */
+function perturbVectors(weights: MlpWeights, random: () => number): MlpWeights {
+  for (const s of weights.layout)
+    if (s.dims.length === 1)
+      get(weights.values, s.name).forEach((v, i, a) => (a[i] = v + random() - 0.5));
+  return weights;
+}
+
+/** Hyperparameters, and the carried tensors (weights, optimizer state) by input name. */
+function stepFeeds(step: TrainStep, carried: Arrays, lr: number, t: number): Feeds {
+  const feeds: Feeds = { [step.inputs.lr]: scalar(lr) };
+  if (step.inputs.momentum !== null) feeds[step.inputs.momentum] = scalar(0.9);
+  if (step.inputs.adam !== null) {
+    feeds[step.inputs.adam.beta1] = scalar(0.9);
+    feeds[step.inputs.adam.beta2] = scalar(0.999);
+    feeds[step.inputs.adam.epsilon] = scalar(1e-8);
+    feeds[step.inputs.adam.step] = scalar(t);
+  }
+  for (const c of step.carried) feeds[c.input] = tensor(get(carried, c.input), c.dims);
+  return feeds;
+}
+
+function initialCarried(step: TrainStep, weights: MlpWeights): Arrays {
+  return Object.fromEntries(
+    step.carried.map((c) => {
+      const w = get(weights.values, c.weight);
+      return [c.input, c.role === 'weight' ? w.slice() : new Float32Array(w.length)];
+    }),
+  );
+}
+
+/** Compares every gradient the step emits with central differences of the step's own loss. */
+async function checkGradients(step: TrainStep, weights: MlpWeights, data: Feeds): Promise<number> {
+  const run = await open(step.model);
+  const carried = initialCarried(step, weights);
+  const lossAt = async () =>
+    get(await run({ ...data, ...stepFeeds(step, carried, 0, 1) }), step.outputs.loss)[0]!;
+  const analytic = await run({ ...data, ...stepFeeds(step, carried, 0, 1) });
+  const eps = 1e-3;
+  let checked = 0;
+  for (const slot of weights.layout) {
+    const grad = get(analytic, get(step.outputs.gradients, slot.name));
+    const values = get(carried, get(step.inputs.weights, slot.name));
+    expect(grad.length, slot.name).toBe(values.length);
+    for (let i = 0; i < values.length; i++) {
+      const original = values[i]!;
+      const plus = Math.fround(original + eps);
+      const minus = Math.fround(original - eps);
+      values[i] = plus;
+      const lossPlus = await lossAt();
+      values[i] = minus;
+      const lossMinus = await lossAt();
+      values[i] = original;
+      const numeric = (lossPlus - lossMinus) / (plus - minus);
+      expect(
+        Math.abs(grad[i]! - numeric),
+        `${slot.name}[${i}]: ${grad[i]} vs ${numeric}`,
+      ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
+      checked++;
+    }
+  }
+  return checked;
+}
+
+/** `steps` train steps on one fixed batch; returns the loss of each. */
+async function train(
+  step: TrainStep,
+  weights: MlpWeights,
+  data: Feeds,
+  lr: number,
+  steps: number,
+): Promise<number[]> {
+  const run = await open(step.model);
+  let carried = initialCarried(step, weights);
+  const losses: number[] = [];
+  for (let t = 1; t <= steps; t++) {
+    const out = await run({ ...data, ...stepFeeds(step, carried, lr, t) });
+    losses.push(get(out, step.outputs.loss)[0]!);
+    carried = Object.fromEntries(step.carried.map((c) => [c.input, get(out, c.output)]));
+  }
+  return losses;
+}
+
+const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+describe.each([
+  { loss: 'softmax_cross_entropy', channels: 2, positions: 4, width: 3, outputSize: 3 },
+  { loss: 'huber', channels: 1, positions: 5, width: 3, outputSize: 2 },
+  { loss: 'mse', channels: 3, positions: 1, width: 2, outputSize: 1 },
+] as const)(
+  'pooled attention gradients ($loss, $channels×$positions, width $width)',
+  ({ loss, channels, positions, width, outputSize }) => {
+    it('match central finite differences for every weight', async () => {
+      const spec: PooledAttentionSpec = { channels, positions, width, outputSize };
+      const random = createRandom(11);
+      const weights = perturbVectors(initPooledAttentionWeights(spec, random), random);
+      const rows = 3;
+      const x = Float32Array.from({ length: rows * channels * positions }, () => 2 * random() - 1);
+      const y = Float32Array.from({ length: rows * outputSize }, (_, i) =>
+        loss === 'softmax_cross_entropy'
+          ? Number(i % outputSize === Math.floor(i / outputSize) % outputSize)
+          : 3 * (random() - 0.5),
+      );
+      const step = buildPooledAttentionTrainStep(spec, {
+        optimizer: 'sgd',
+        loss,
+        emitGradients: true,
+      });
+      const data = { x: tensor(x, [rows, channels, positions]), y: tensor(y, [rows, outputSize]) };
+      const all = pooledAttentionWeightLayout(spec).reduce((n, s) => n + elementCount(s.dims), 0);
+      expect(await checkGradients(step, weights, data)).toBe(all);
+    });
+  },
+);
+
+/**
+ * Sequences of one channel whose class is where their largest value sits:
+ * in the first half (0) or the second (1) — a question about the whole
+ * sequence that no single position answers.
+ */
+function peaks(count: number, positions: number, random: () => number) {
+  const x = new Float32Array(count * positions);
+  const y = new Float32Array(count * 2);
+  for (let n = 0; n < count; n++) {
+    let best = 0;
+    for (let t = 0; t < positions; t++) {
+      x[n * positions + t] = 2 * random() - 1;
+      if (x[n * positions + t]! > x[n * positions + best]!) best = t;
+    }
+    y[n * 2 + (best < positions / 2 ? 0 : 1)] = 1;
+  }
+  return { x: tensor(x, [count, 1, positions]), y: tensor(y, [count, 2]) };
+}
+
+describe('pooled attention block', () => {
+  const spec: PooledAttentionSpec = { channels: 1, positions: 6, width: 8, outputSize: 2 };
+
+  it('infers the logits its train step and its loss graph score (same cross-entropy)', async () => {
+    const random = createRandom(13);
+    const weights = perturbVectors(initPooledAttentionWeights(spec, random), random);
+    const data = peaks(8, spec.positions, random);
+    const inference = await open(buildPooledAttentionInference(spec, weights).model);
+    const probabilities = get(await inference({ x: data.x }), 'probabilities');
+    const labels = data.y.data;
+    const crossEntropy = -mean(
+      Array.from({ length: 8 }, (_, n) =>
+        Math.log(labels[2 * n]! ? probabilities[2 * n]! : probabilities[2 * n + 1]!),
+      ),
+    );
+    const step = buildPooledAttentionTrainStep(spec, {
+      optimizer: 'sgd',
+      loss: 'softmax_cross_entropy',
+    });
+    const [first] = await train(step, weights, data, 0, 1);
+    expect(first).toBeCloseTo(crossEntropy, 5);
+    const lossGraph = await open(
+      buildLossGraph(pooledAttentionRowBlock(spec), 'softmax_cross_entropy').model,
+    );
+    const [validation] = get(await lossGraph({ ...data, ...tensors(weights) }), 'loss');
+    expect(validation).toBeCloseTo(crossEntropy, 5);
+  });
+
+  it('learns where the peak of a sequence is, its loss falling', async () => {
+    const random = createRandom(17);
+    const weights = initPooledAttentionWeights(spec, random);
+    const data = peaks(64, spec.positions, random);
+    const step = buildPooledAttentionTrainStep(spec, {
+      optimizer: 'adam',
+      loss: 'softmax_cross_entropy',
+    });
+    const losses = await train(step, weights, data, 0.02, 300);
+    expect(mean(losses.slice(-10))).toBeLessThan(0.25 * mean(losses.slice(0, 10)));
+  });
+
+  it('is sized for the device pool: every gradient the shape of its weight', () => {
+    const wide: PooledAttentionSpec = { channels: 2, positions: 12, width: 16, outputSize: 4 };
+    const step = buildPooledAttentionTrainStep(wide, {
+      optimizer: 'adam',
+      loss: 'softmax_cross_entropy',
+      emitGradients: true,
+    });
+    const shapes = inferShapes(step.graph, { dims: { batch: 8 } });
+    for (const c of step.carried) expect(shapes.get(c.output)?.dims, c.output).toEqual(c.dims);
+    for (const [weight, grad] of Object.entries(step.outputs.gradients)) {
+      const slot = step.carried.find((c) => c.weight === weight && c.role === 'weight');
+      expect(shapes.get(grad)?.dims, grad).toEqual(slot?.dims);
+    }
+    const resident = step.carried.map((c) => c.input);
+    const at = (batch: number) => estimateMemory(step.graph, { dims: { batch }, resident });
+    // The attention weights and their gradient alone: [batch, 12, 12] floats each.
+    const attention = 12 * 12 * 4;
+    expect(at(64).peakBytes - at(8).peakBytes).toBeGreaterThan(56 * 2 * attention);
+  });
+});
+
+/** The weights as feeds by name. */
+function tensors(weights: MlpWeights): Feeds {
+  return Object.fromEntries(
+    weights.layout.map((s) => [s.name, tensor(get(weights.values, s.name), s.dims)]),
+  );
+}

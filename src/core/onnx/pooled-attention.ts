@@ -1,0 +1,183 @@
+/**
+ * The pooled attention block: a small transformer-style classifier (or
+ * regressor) over sequences `[batch, channels, positions]` — a table's row
+ * read as `[1, features]`, one position per column.
+ *
+ * Each position gets its own embedding (`x_t · E_t + e_t`, so a table's
+ * columns keep their identity, as a feature tokenizer does), then one
+ * pre-norm self-attention layer with a residual — `h = e + Attn(LN(e))`,
+ * single-head scaled dot-product attention with Q, K, V and output
+ * projections — then the mean over positions and a linear head to the
+ * outputs `[batch, outputSize]`.
+ *
+ * Idea: the same pieces as every block (spec, weight layout, seeded init,
+ * inference, loss and train-step graphs — pooled-attention-train.ts writes
+ * the backward pass), so a training node sizes and trains it as it trains
+ * the CNN. Rows come channel-major, as the conv1d block takes them, so one
+ * dataset feeds either. Trade-off: one layer, one head, no feed-forward
+ * sublayer — attention's cost grows with positions², so it suits rows of
+ * tens of columns or short sequences, not long signals or images.
+ */
+import { finishInference, type InferenceModel } from './inference.ts';
+import type { ValueRef } from './graph.ts';
+import { TracingGraphBuilder } from './graph-trace.ts';
+import type { RowBlock } from './block-graphs.ts';
+import { BATCH } from './mlp-layers.ts';
+import type { MlpWeights, WeightSlot } from './mlp-spec.ts';
+import { initWeights, need, weightRefs } from './block-weights.ts';
+import { swapLast } from './attention.ts';
+import { layerNorm, type LayerNormTrace } from './layer-norm.ts';
+
+/** A pooled attention block: `[batch, channels, positions] → [batch, outputSize]`. */
+export interface PooledAttentionSpec {
+  /** Values per position (1 for a table's row). */
+  readonly channels: number;
+  /** Sequence length (a table's number of feature columns). */
+  readonly positions: number;
+  /** The model width: every position's embedding, and the attention's. */
+  readonly width: number;
+  readonly outputSize: number;
+}
+
+/** Throws a RangeError naming the field when a spec is not a valid block. */
+export function validatePooledAttentionSpec(spec: PooledAttentionSpec): void {
+  for (const field of ['channels', 'positions', 'width', 'outputSize'] as const) {
+    const v = spec[field];
+    if (!Number.isSafeInteger(v) || v < 1)
+      throw new RangeError(`PooledAttentionSpec.${field} must be a positive integer, got ${v}`);
+  }
+}
+
+/**
+ * `embed.W [positions, channels, width]`, `embed.b [positions, width]`,
+ * `norm.g`, `norm.b [width]`, `Wq`, `Wk`, `Wv`, `Wo [width, width]`,
+ * `bo [width]`, `head.W [width, outputs]`, `head.b [outputs]`.
+ */
+export function pooledAttentionWeightLayout(spec: PooledAttentionSpec): WeightSlot[] {
+  validatePooledAttentionSpec(spec);
+  const { channels, positions, width, outputSize } = spec;
+  const square = [width, width];
+  return [
+    { name: 'embed.W', dims: [positions, channels, width] },
+    { name: 'embed.b', dims: [positions, width] },
+    { name: 'norm.g', dims: [width] },
+    { name: 'norm.b', dims: [width] },
+    { name: 'Wq', dims: square },
+    { name: 'Wk', dims: square },
+    { name: 'Wv', dims: square },
+    { name: 'Wo', dims: square },
+    { name: 'bo', dims: [width] },
+    { name: 'head.W', dims: [width, outputSize] },
+    { name: 'head.b', dims: [outputSize] },
+  ];
+}
+
+/**
+ * Fresh weights: matrices uniform in ±√(6/(fanIn+fanOut)) (Glorot), the
+ * position embeddings `embed.b` in ±1 (so positions differ from the start),
+ * the norm's scale 1, other biases 0; drawn in layout order.
+ */
+export function initPooledAttentionWeights(
+  spec: PooledAttentionSpec,
+  random: () => number,
+): MlpWeights {
+  const { channels, width, outputSize } = spec;
+  const square = Math.sqrt(3 / width);
+  const weights = initWeights(
+    pooledAttentionWeightLayout(spec),
+    {
+      'embed.W': Math.sqrt(6 / (channels + width)),
+      'embed.b': 1,
+      Wq: square,
+      Wk: square,
+      Wv: square,
+      Wo: square,
+      'head.W': Math.sqrt(6 / (width + outputSize)),
+    },
+    random,
+  );
+  weights.values['norm.g']?.fill(1);
+  return weights;
+}
+
+/** What the backward pass reads from the forward pass. */
+export interface PooledAttentionTrace {
+  /** The embedded sequence, `[batch, positions, width]`. */
+  readonly embedded: ValueRef;
+  readonly norm: LayerNormTrace;
+  readonly q: ValueRef;
+  readonly k: ValueRef;
+  readonly v: ValueRef;
+  /** Attention weights, `[batch, positions, positions]`, rows summing to 1. */
+  readonly p: ValueRef;
+  /** `p·v`, before the output projection. */
+  readonly attended: ValueRef;
+  /** The mean over positions of `embedded + attended·Wo + bo`, `[batch, width]`. */
+  readonly pooled: ValueRef;
+  readonly logits: ValueRef;
+}
+
+/** The score scale `1/√width` that keeps dot products of wide vectors in softmax's useful range. */
+export const pooledAttentionScale = (spec: PooledAttentionSpec): number =>
+  1 / Math.sqrt(spec.width);
+
+/** `x → embed → + Attn(LN(·)) → mean over positions → Gemm → logits`. */
+export function pooledAttentionForward(
+  g: TracingGraphBuilder,
+  spec: PooledAttentionSpec,
+  x: ValueRef,
+  w: ReadonlyMap<string, ValueRef>,
+  logitsName?: string,
+): PooledAttentionTrace {
+  // [batch, channels, positions] → [positions, batch, channels]: one batched MatMul per position.
+  const positionMajor = g.op('Transpose', [x], { perm: [2, 0, 1] });
+  const perPosition = g.op('MatMul', [positionMajor, need(w, 'embed.W')]);
+  const embedded = g.op('Add', [
+    g.op('Transpose', [perPosition], { perm: [1, 0, 2] }),
+    need(w, 'embed.b'),
+  ]);
+  const norm = layerNorm(g, embedded, need(w, 'norm.g'), need(w, 'norm.b'));
+  const q = g.op('MatMul', [norm.y, need(w, 'Wq')]);
+  const k = g.op('MatMul', [norm.y, need(w, 'Wk')]);
+  const v = g.op('MatMul', [norm.y, need(w, 'Wv')]);
+  const scores = g.op('Mul', [
+    g.op('MatMul', [q, swapLast(g, k)]),
+    g.constant(pooledAttentionScale(spec)),
+  ]);
+  const p = g.op('Softmax', [scores], { axis: -1 });
+  const attended = g.op('MatMul', [p, v]);
+  const projected = g.op('Add', [g.op('MatMul', [attended, need(w, 'Wo')]), need(w, 'bo')]);
+  const h = g.op('Add', [embedded, projected]);
+  const pooled = g.op('ReduceMean', [h], { axes: [1], keepdims: 0 });
+  const logits = g.op(
+    'Gemm',
+    [pooled, need(w, 'head.W'), need(w, 'head.b')],
+    {},
+    logitsName === undefined ? {} : { name: logitsName },
+  );
+  return { embedded, norm, q, k, v, p, attended, pooled, logits };
+}
+
+/** The inference model: weights as inputs, or baked in as initializers when given. */
+export function buildPooledAttentionInference(
+  spec: PooledAttentionSpec,
+  weights?: MlpWeights,
+): InferenceModel {
+  const layout = pooledAttentionWeightLayout(spec);
+  const g = new TracingGraphBuilder('pooled_attention_inference');
+  const x = g.input('x', 'float32', [BATCH, spec.channels, spec.positions]);
+  const w = weightRefs(g, layout, weights);
+  const { logits } = pooledAttentionForward(g, spec, x, w, 'logits');
+  return finishInference(g, x, logits, [BATCH, spec.outputSize], layout, weights);
+}
+
+/** The block as one the loss graph and the export are built from. */
+export function pooledAttentionRowBlock(spec: PooledAttentionSpec): RowBlock {
+  return {
+    name: 'pooled_attention',
+    rowShape: [spec.channels, spec.positions],
+    outputSize: spec.outputSize,
+    layout: pooledAttentionWeightLayout(spec),
+    forward: (g, x, w, logitsName) => pooledAttentionForward(g, spec, x, w, logitsName).logits,
+  };
+}
