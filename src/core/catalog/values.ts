@@ -79,8 +79,20 @@ export interface Conv1dArchitecture {
   readonly kernel: number;
 }
 
+/**
+ * Self-attention over a row's positions (a table's columns, a signal's
+ * samples): a per-position embedding, one pre-norm attention layer with a
+ * residual, the mean over positions, a linear head.
+ */
+export interface AttentionArchitecture {
+  readonly architecture: 'attention';
+  /** The model width: each position's embedding and the attention's. */
+  readonly width: number;
+}
+
 /** What a `model` edge can carry: each model kind's architecture. */
-export type ModelArchitecture = MlpArchitecture | CnnArchitecture | Conv1dArchitecture;
+export type ModelArchitecture =
+  MlpArchitecture | CnnArchitecture | Conv1dArchitecture | AttentionArchitecture;
 
 /** A model: an architecture, and once trained, its sizes and weights. */
 export type ModelValue = ModelArchitecture & ModelState;

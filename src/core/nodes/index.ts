@@ -11,6 +11,7 @@ import { envCartPole } from './env-cartpole';
 import { envPendulum } from './env-pendulum';
 import { evalAccuracy } from './eval-accuracy';
 import { evalWorldModel } from './eval-world-model';
+import { modelAttention } from './model-attention';
 import { modelCnn } from './model-cnn';
 import { modelConv1d } from './model-conv1d';
 import { modelMlp } from './model-mlp';
@@ -28,6 +29,7 @@ export const builtinKinds: readonly NodeKind[] = [
   modelMlp,
   modelCnn,
   modelConv1d,
+  modelAttention,
   trainClassifier,
   evalAccuracy,
   trainRegressor,

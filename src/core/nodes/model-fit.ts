@@ -3,11 +3,12 @@
  * evaluators.
  *
  * Idea: a `model` edge carries an architecture without sizes (model.mlp,
- * model.cnn, model.conv1d); a trainer sizes it from the rows it is given —
- * an MLP takes any row as a list of features (images flattened), a CNN
- * takes only rows that are images (`shape` `[channels, height, width]`), a
- * conv1d takes a row as a one-channel signal (or a `[channels, length]`
- * row) — and the trained model keeps those sizes, so an evaluator can
+ * model.cnn, model.conv1d, model.attention); a trainer sizes it from the
+ * rows it is given — an MLP takes any row as a list of features (images
+ * flattened), a CNN takes only rows that are images (`shape` `[channels,
+ * height, width]`), a conv1d and an attention model take a row as a
+ * one-channel signal (or a `[channels, length]` row) — and the trained
+ * model keeps those sizes, so an evaluator can
  * refuse rows of another shape. Every refusal names what the model takes
  * and what the dataset has. Trade-off: the trainers and evaluators switch on
  * the architecture here, once, and know nothing else about it.
@@ -16,6 +17,7 @@ import type { Dataset, ModelValue, TrainedModel } from '../catalog/values';
 import { FlowbenchError } from '../errors';
 import { validateCnnSpec } from '../onnx/cnn';
 import { validateConv1dSpec } from '../onnx/conv1d';
+import { validatePooledAttentionSpec } from '../onnx/pooled-attention';
 import { blockInputShape, type TrainableBlock } from '../onnx/model-blocks';
 
 /** How a row's shape reads in a message: `images 1×28×28`, `signals 2×50`, or `4 features`. */
@@ -42,7 +44,7 @@ function rowShape(
   if (shape === undefined) return [1, data.featureSize];
   if (shape.length === 2) return shape;
   throw new FlowbenchError('node-input', {
-    problem: `model.conv1d takes signals [channels, length] or rows of features; input '${port}' (${data.name}) has rows of ${shapeWords(shape, data.featureSize)}: train a model.cnn on images`,
+    problem: `model.${architecture} takes signals [channels, length] or rows of features; input '${port}' (${data.name}) has rows of ${shapeWords(shape, data.featureSize)}: train a model.cnn on images`,
   });
 }
 
@@ -51,9 +53,14 @@ function checked(block: TrainableBlock, data: Dataset, port: string): TrainableB
   try {
     if (block.architecture === 'cnn') validateCnnSpec(block);
     if (block.architecture === 'conv1d') validateConv1dSpec(block);
+    if (block.architecture === 'pooled-attention') validatePooledAttentionSpec(block);
   } catch (error) {
-    const reason = (error as Error).message.replace(/^(CnnSpec|Conv1dSpec)\./, 'param ');
-    const kind = `model.${block.architecture}`;
+    const reason = (error as Error).message.replace(
+      /^(CnnSpec|Conv1dSpec|PooledAttentionSpec)\./,
+      'param ',
+    );
+    const kind =
+      block.architecture === 'pooled-attention' ? 'model.attention' : `model.${block.architecture}`;
     const rows = shapeWords(blockInputShape(block), data.featureSize);
     throw new FlowbenchError('node-input', {
       problem: `${kind} does not fit input '${port}' (${data.name}, ${rows}): ${reason}`,
@@ -93,6 +100,14 @@ export function blockFor(model: ModelValue, data: Dataset, port: string): Traina
       const block: TrainableBlock = {
         architecture: 'conv1d',
         ...{ channels, length, filters, kernel, outputSize },
+      };
+      return checked(block, data, port);
+    }
+    case 'attention': {
+      const [channels, positions] = shape as [number, number];
+      const block: TrainableBlock = {
+        architecture: 'pooled-attention',
+        ...{ channels, positions, width: model.width, outputSize },
       };
       return checked(block, data, port);
     }

@@ -2,7 +2,8 @@
  * The model kinds beside the MLP through `train.classifier` and
  * `eval.accuracy` as a person runs them (the engine's executor,
  * onnxruntime-web's WASM backend): the digits example's images train a CNN
- * and the Iris table a conv1d to a sensible score, their loss falling; each
+ * and the Iris table a conv1d and an attention model to a sensible score,
+ * their loss falling; each
  * exported `.onnx` takes rows as the model does; a model wired to rows it
  * does not fit fails naming what it takes and what the dataset has.
  */
@@ -13,6 +14,7 @@ import type { NodeFile } from '../catalog/kind';
 import { standardiseLike } from '../catalog/standardise';
 import type { Dataset, ModelValue, TrainedModel } from '../catalog/values';
 import { flowDocumentSchema, type FlowDocument } from '../flow/document';
+import { validateFlow } from '../flow/validate';
 import { EXPORT_INPUT } from '../onnx/mlp-export';
 import { buildBlockInference } from '../onnx/model-blocks';
 import { readOnnxSignature } from '../onnx/signature';
@@ -20,6 +22,7 @@ import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { sha256Hex } from '../run/digest';
 import digitsCnn from '../../examples/digits-cnn.flow.json';
 import iris from '../../examples/iris-table.flow.json';
+import { builtinCatalog } from './index';
 import { trainedBlockFor } from './model-fit';
 import { runFlow, withParams } from './testing';
 
@@ -180,6 +183,64 @@ describe('model.conv1d', () => {
     expect((await run(long, { epochs: 1 })).report.outcomes.get('train')?.error).toContain(
       "model.conv1d does not fit input 'dataset' (iris.csv/train, signals 1×4): param kernel must be at most the length (4), got 5",
     );
+  });
+});
+
+describe('model.attention', () => {
+  it("trains on a table's columns as positions, its loss falling", async () => {
+    const { report, values } = await run(irisWith('model.attention', { width: 8 }), {
+      epochs: 30,
+      seed: 0,
+    });
+    expect(report.result.status).toBe('ok');
+    const losses = report.metrics.get('train.loss')!;
+    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+    expect(values.get('eval.accuracy')).toBeGreaterThan(0.8);
+    const trained = values.get('train.model') as TrainedModel;
+    expect(trained.inputShape).toEqual([1, 4]);
+    const artifact = report.artifacts.find((a) => a.node === 'train' && a.name === 'model')!;
+    expect(readOnnxSignature(artifact.bytes).inputs.map((i) => [i.name, i.shape])).toEqual([
+      [EXPORT_INPUT, ['batch', 1, 4]],
+    ]);
+    // Fed the table's raw rows, the file answers as Flowbench does on the standardised rows.
+    const raw = values.get('data.dataset') as Dataset;
+    const block = trainedBlockFor(trained, raw, 'dataset');
+    const ours = await ort.InferenceSession.create(
+      buildBlockInference(block, trained.weights).model,
+    );
+    const rows = standardiseLike(raw, trained).features;
+    const expected = (await ours.run({ x: new ort.Tensor('float32', rows, [raw.count, 1, 4]) }))
+      .probabilities!.data as Float32Array;
+    const exported = await ort.InferenceSession.create(artifact.bytes);
+    const answered = (
+      await exported.run({
+        [EXPORT_INPUT]: new ort.Tensor('float32', raw.features, [raw.count, 1, 4]),
+      })
+    ).probabilities!.data as Float32Array;
+    expect(answered.length).toBe(raw.count * raw.classes);
+    expect(answered.reduce((m, v, i) => Math.max(m, Math.abs(v - expected[i]!)), 0)).toBeLessThan(
+      1e-5,
+    );
+  });
+
+  it('fails on images, naming what it takes and what the dataset has', async () => {
+    const images = flowDocumentSchema.parse(digitsCnn);
+    const onImages: FlowDocument = {
+      ...images,
+      nodes: images.nodes.map((n) =>
+        n.id === 'model' ? { ...n, kind: 'model.attention', params: {} } : n,
+      ),
+    };
+    expect((await run(onImages, { epochs: 1 })).report.outcomes.get('train')?.error).toContain(
+      "model.attention takes signals [channels, length] or rows of features; input 'dataset' (digits.zip/train) has rows of images 1×14×14: train a model.cnn on images",
+    );
+  });
+
+  it('refuses a width out of range, naming the param and its range', () => {
+    const issues = validateFlow(irisWith('model.attention', { width: 0 }), builtinCatalog);
+    expect(issues.map((i) => i.message)).toEqual([
+      "node 'model' param 'width': expected an integer from 1 to 256, got 0",
+    ]);
   });
 });
 
