@@ -81,8 +81,13 @@ test('a thousand imported runs: the page opens with them, and the table sorts an
       buffer: Buffer.from(file.text),
     })),
   );
+  // The import says how far it has got, and goes when it is done.
+  await expect(toolbar.importProgress).toHaveAttribute('max', String(IMPORTED));
   await expect(runs.count).toHaveText('1,000 runs', { timeout: 240_000 });
+  await expect(toolbar.importProgress).toBeHidden();
   await expect(alerts.all).toHaveCount(0);
+  // The last file imported is the run selected.
+  await expect(runs.detailId).toHaveAttribute('title', files.at(-1)!.name.replace('.run.json', ''));
 
   await app.reload();
   await expect(runs.count).toHaveText('1,000 runs');

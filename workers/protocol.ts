@@ -42,11 +42,15 @@ export interface EngineCalls {
     result: PoolBudgetInfo[];
   };
   /**
-   * Read a file a person imports, off the main thread: a run file is checked
-   * and written whole (or refused, writing nothing); any other file comes
-   * back parsed, for the page to import as a flow.
+   * Read the files a person imports, off the main thread: each run file is
+   * checked and written whole (or refused, writing nothing of it); any other
+   * file comes back parsed, for the page to import as a flow. One outcome per
+   * file, in order.
    */
-  importFile: { params: { name: string; file: Blob }; result: ImportedFile };
+  importFiles: {
+    params: { files: { name: string; file: Blob }[] };
+    result: ImportOutcome[];
+  };
   /**
    * A stored run as a bundle (`<id>.flowbench.zip`): its run file with every
    * artifact's bytes and every file its flow names (see core/run/bundle.ts).
@@ -85,6 +89,9 @@ export type EngineHandlers = {
 
 /** What an imported file turned out to be: a run now stored, or a parsed document for the page. */
 export type ImportedFile = { kind: 'run'; runId: RunId } | { kind: 'document'; value: unknown };
+
+/** One file of several imported: what it turned out to be, or why it was refused (nothing of it written). */
+export type ImportOutcome = ImportedFile | { kind: 'refused'; error: SerializedError };
 
 /** A device pool's budget and where it came from. */
 export interface PoolBudgetInfo {

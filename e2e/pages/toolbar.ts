@@ -11,6 +11,8 @@ export class Toolbar {
   /** The open flow's name. */
   readonly flowName: Locator;
   readonly importInput: Locator;
+  /** How far an import of several files has got. */
+  readonly importProgress: Locator;
   readonly exportFlowButton: Locator;
   readonly backend: Locator;
   readonly runButton: Locator;
@@ -22,6 +24,7 @@ export class Toolbar {
     this.root = page.getByRole('banner');
     this.flowName = this.root.getByRole('heading', { level: 1 });
     this.importInput = this.root.getByLabel('Import');
+    this.importProgress = this.root.getByRole('progressbar', { name: 'Import progress' });
     this.exportFlowButton = this.root.getByRole('button', { name: 'Export flow' });
     this.backend = this.root.getByRole('combobox', { name: 'Backend' });
     this.runButton = this.root.getByRole('button', { name: 'Run', exact: true });

@@ -342,9 +342,32 @@ export async function importRunRecord(
   record: RunRecord,
   files: readonly BundleFile[] = [],
 ): Promise<void> {
-  await db.transaction('rw', [...RECORD_TABLES, 'runList', 'files'], async () => {
-    if (await db.runs.get(record.run.id))
-      throw new FlowbenchError('run-exists', { runId: record.run.id });
+  const [added] = await importRunRecords(db, [record], files);
+  if (!added) throw new FlowbenchError('run-exists', { runId: record.run.id });
+}
+
+/**
+ * Add imported records in one transaction (a folder of exported runs: one
+ * write, and one change for the live queries, instead of one per file). Each
+ * record is added whole; one whose id exists, or repeats an earlier one's in
+ * `records`, is left out. Resolves with whether each was added. Anything else
+ * that fails (the quota) writes none of them.
+ */
+export async function importRunRecords(
+  db: FlowbenchDb,
+  records: readonly RunRecord[],
+  files: readonly BundleFile[] = [],
+): Promise<boolean[]> {
+  return db.transaction('rw', [...RECORD_TABLES, 'runList', 'files'], async () => {
+    const stored = await db.runs.bulkGet(records.map((record) => record.run.id));
+    const ids = new Set<RunId>();
+    const added = records.map(({ run }, i) => {
+      if (stored[i] || ids.has(run.id)) return false;
+      ids.add(run.id);
+      return true;
+    });
+    const fresh = records.filter((_, i) => added[i]);
+    if (fresh.length === 0) return added;
     const addedAt = new Date().toISOString();
     await db.files.bulkPut(
       files.map(({ digest, name, mediaType, bytes }) => ({
@@ -356,16 +379,33 @@ export async function importRunRecord(
         addedAt,
       })),
     );
-    await db.runs.add(record.run);
-    await putRunEntries(db, [record.run]);
-    await addRunNodes(db, record.nodes);
+    const runs = fresh.map((record) => record.run);
+    await db.runs.bulkAdd(runs);
+    await putRunEntries(db, runs);
+    await addRunNodes(
+      db,
+      fresh.flatMap((record) => record.nodes),
+    );
     // A deleted run's series may have stayed for a cached node linking to them
     // (cache-links.ts): the run coming back brings its own, which replace them.
-    await deleteMetricsOfRuns(db, [record.run.id]);
+    await deleteMetricsOfRuns(
+      db,
+      runs.map((run) => run.id),
+    );
     // As chunks of 2,048 points: 100,000 points are some fifty rows.
-    await addMetrics(db, record.metrics);
-    await addArtifacts(db, record.artifacts);
-    await addIntervals(db, record.intervals);
+    await addMetrics(
+      db,
+      fresh.flatMap((record) => record.metrics),
+    );
+    await addArtifacts(
+      db,
+      fresh.flatMap((record) => record.artifacts),
+    );
+    await addIntervals(
+      db,
+      fresh.flatMap((record) => record.intervals),
+    );
+    return added;
   });
 }
 

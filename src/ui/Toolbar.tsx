@@ -8,7 +8,7 @@ import { UpdateNotice } from './offline/UpdateNotice';
 import { download } from './files';
 import { writeSetting } from '../db/settings';
 import { db } from './db';
-import { importPickedFile } from './library';
+import { importPickedFiles } from './library';
 import { useSelectedRun } from './runs/queries';
 import { useEditor, useEditorStore } from './store/context';
 
@@ -22,18 +22,25 @@ export function Toolbar() {
   const engine = useEngine();
   const { run, cancel } = useRunActions();
   const [examplesOpen, setExamplesOpen] = useState(false);
+  const [importing, setImporting] = useState<{ done: number; total: number } | null>(null);
 
   const onImport = async (event: ChangeEvent<HTMLInputElement>) => {
     const input = event.currentTarget;
     const files = [...(input.files ?? [])];
     input.value = '';
-    // Several files (a folder of exported runs) in turn; one refused file does not stop the rest.
-    for (const file of files)
-      try {
-        await importPickedFile(store, engine, file);
-      } catch (error) {
-        store.getState().alertError(error);
-      }
+    // Only the last run imported is selected: selecting each in turn would load every one's charts.
+    const total = files.length;
+    if (total > 1) setImporting({ done: 0, total });
+    try {
+      const lastRun = await importPickedFiles(store, engine, files, (done) => {
+        if (total > 1) setImporting({ done, total });
+      });
+      if (lastRun) store.getState().selectRun(lastRun);
+    } catch (error) {
+      store.getState().alertError(error);
+    } finally {
+      setImporting(null);
+    }
   };
 
   const active = selected?.status === 'queued' || selected?.status === 'running';
@@ -58,6 +65,14 @@ export function Toolbar() {
             onChange={(e) => void onImport(e)}
           />
         </label>
+        {importing && (
+          <progress
+            aria-label="Import progress"
+            max={importing.total}
+            value={importing.done}
+            title={`${importing.done.toLocaleString('en-US')} of ${importing.total.toLocaleString('en-US')} files imported`}
+          />
+        )}
         <button
           type="button"
           disabled={!doc}

@@ -8,6 +8,7 @@ import { useEffect } from 'react';
 import { flowFormats, type FlowDocument } from '../core/flow/document';
 import { parseFlow, validateFlow } from '../core/flow/validate';
 import { builtinCatalog } from '../core/nodes';
+import { reviveError } from '../core/errors';
 import { canonicalJson } from '../core/run/digest';
 import { RUN_FORMAT } from '../core/run/export';
 import { formatOf, importRefused, refuseImport } from '../core/run/import-file';
@@ -260,20 +261,56 @@ export async function resolveConflict(
 }
 
 /**
- * Import a file a person picked: the engine worker reads it and, for a run
- * file, checks and writes it there (a run file can hold 100,000 points; none
- * of that work holds the page); a run joins the runs table, selected. Any
- * other file comes back parsed and is imported as a flow here.
+ * Import files a person picked (a folder of exported runs, say), in batches
+ * the engine worker reads and writes: a run file is checked and written there
+ * (one can hold 100,000 points; none of that work holds the page), each batch
+ * of runs in one transaction; any other file comes back parsed and is imported
+ * as a flow here. A refused file is alerted and does not stop the rest.
+ * Resolves with the last run imported, for the caller to select.
  */
-export async function importPickedFile(
+export async function importPickedFiles(
   store: EditorStore,
   engine: EngineClient,
-  file: File,
-): Promise<{ flow?: FlowId; run?: RunId }> {
-  const imported = await engine.call('importFile', { name: file.name, file });
-  if (imported.kind === 'document') return importDocument(store, file.name, imported.value);
-  store.getState().selectRun(imported.runId);
-  return { run: imported.runId };
+  files: readonly File[],
+  onProgress: (done: number) => void = () => {},
+): Promise<RunId | undefined> {
+  let lastRun: RunId | undefined;
+  let done = 0;
+  for (const batch of importBatches(files)) {
+    const outcomes = await engine.call('importFiles', {
+      files: batch.map((file) => ({ name: file.name, file })),
+    });
+    for (const [i, outcome] of outcomes.entries())
+      try {
+        if (outcome.kind === 'refused') throw reviveError(outcome.error);
+        if (outcome.kind === 'run') lastRun = outcome.runId;
+        else await importDocument(store, batch[i]!.name, outcome.value);
+      } catch (error) {
+        store.getState().alertError(error);
+      }
+    onProgress((done += batch.length));
+  }
+  return lastRun;
+}
+
+/** The most files, and bytes, one batch takes to the engine. */
+const BATCH_FILES = 50;
+const BATCH_BYTES = 64 * 1024 * 1024;
+
+/** `files` in batches of at most BATCH_FILES files and BATCH_BYTES (or one larger file). */
+function* importBatches(files: readonly File[]): Generator<File[]> {
+  let batch: File[] = [];
+  let bytes = 0;
+  for (const file of files) {
+    if (batch.length > 0 && (batch.length === BATCH_FILES || bytes + file.size > BATCH_BYTES)) {
+      yield batch;
+      batch = [];
+      bytes = 0;
+    }
+    batch.push(file);
+    bytes += file.size;
+  }
+  if (batch.length > 0) yield batch;
 }
 
 /**

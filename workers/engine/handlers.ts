@@ -15,7 +15,7 @@ import type { EngineEvent, EngineHandlers } from '../protocol';
 import { checkRunParity } from './parity-run';
 import type { EnginePools } from './programs';
 import { RunEndingError, type RunEnding } from './run-ending';
-import { importFile } from './run-import';
+import { importFiles } from './run-import';
 import { exportRunBundle } from './run-bundle';
 import { describeTable } from './table-preview';
 import { describeModel } from './model-card';
@@ -76,7 +76,7 @@ export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
       if (backend !== undefined && bytes !== undefined) await pools.chooseBudget(backend, bytes);
       return pools.budgets();
     },
-    importFile: ({ name, file }) => importFile(db, name, file),
+    importFiles: ({ files }) => importFiles(db, files),
     exportRunBundle: ({ runId }) => exportRunBundle(db, catalog, runId),
     describeTable: ({ digest, header }) => describeTable(db, digest, header),
     describeModel: ({ digest }) => describeModel(db, digest),

@@ -6,7 +6,8 @@ import type { RunId } from '../../src/core/run/record';
 import { readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import { storedCounts } from '../../src/db/testing';
-import { importFile } from './run-import';
+import { importFile, importFiles } from './run-import';
+import { reviveError, type SerializedError } from '../../src/core/errors';
 
 const runText = readFileSync('e2e/flows/non-finite.run.json', 'utf8');
 const runDoc = JSON.parse(runText) as { run: { id: RunId }; metrics: Record<string, unknown[]> };
@@ -79,5 +80,34 @@ describe('importing a file in the engine worker', () => {
       code: 'run-exists',
     });
     expect(await readRunRecord(db, runDoc.run.id)).toEqual(before);
+  });
+
+  it('imports several files each on its own: the good runs written, the rest refused by name', async () => {
+    const db = freshDb();
+    const other = { ...runDoc, run: { ...runDoc.run, id: '0193a1b2-c3d4-7e5f-8a6b-000000000abc' } };
+    const outcomes = await importFiles(db, [
+      { name: 'a.run.json', file: file(runText) },
+      { name: 'again.run.json', file: file(runText) },
+      { name: 'cut.run.json', file: file(runText.slice(0, 200)) },
+      { name: 'spirals.flow.json', file: file(flowText) },
+      { name: 'b.run.json', file: file(JSON.stringify(other)) },
+    ]);
+    expect(outcomes.map((outcome) => outcome.kind)).toEqual([
+      'run',
+      'refused',
+      'refused',
+      'document',
+      'run',
+    ]);
+    const [, again, cut] = outcomes;
+    expect(again).toMatchObject({ error: { code: 'run-exists' } });
+    expect(cut).toMatchObject({ error: { code: 'bad-import' } });
+    expect(reviveError((cut as { error: SerializedError }).error).message).toMatch(
+      /^cut\.run\.json is not valid JSON/,
+    );
+    expect((await storedCounts(db)).runs).toBe(2);
+    expect(await readRunRecord(db, other.run.id as RunId)).toMatchObject({
+      run: { id: other.run.id },
+    });
   });
 });

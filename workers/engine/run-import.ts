@@ -7,7 +7,8 @@
  * back through its live queries. Any other file comes back parsed, for the
  * page to import as a flow.
  */
-import type { ImportedFile } from '../protocol';
+import type { ImportedFile, ImportOutcome } from '../protocol';
+import { serializeError } from '../../src/core/errors';
 import {
   checkImportSize,
   formatOf,
@@ -15,13 +16,17 @@ import {
   refuseImport,
 } from '../../src/core/run/import-file';
 import { looksLikeZip } from '../../src/core/run/bundle';
-import { fromRunExport, isRunFile } from '../../src/core/run/export';
-import { importRunRecord } from '../../src/db/runs';
+import { fromRunExport, isRunFile, type RunRecord } from '../../src/core/run/export';
+import { importRunRecord, importRunRecords } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
+import { FlowbenchError } from '../../src/core/errors';
 import { importRunBundle } from './run-bundle';
 
-/** Import the file `name`; throws `bad-import` / `run-exists` and writes nothing when refused. */
-export async function importFile(db: FlowbenchDb, name: string, file: Blob): Promise<ImportedFile> {
+/** A file read: a bundle already stored, a document, or a checked run record still to write. */
+type ReadFile = ImportedFile | { kind: 'record'; record: RunRecord };
+
+/** Read, parse and check the file `name`; a bundle is written here, whole or not at all. */
+async function readFile(db: FlowbenchDb, name: string, file: Blob): Promise<ReadFile> {
   // A run bundle (a zip: a run file with its artifacts and files) has its own size limit.
   const head = new Uint8Array(await file.slice(0, 4).arrayBuffer());
   if (looksLikeZip(head)) {
@@ -34,6 +39,50 @@ export async function importFile(db: FlowbenchDb, name: string, file: Blob): Pro
   if (!isRunFile(formatOf(value))) return { kind: 'document', value };
   const parsed = fromRunExport(value);
   if (!parsed.ok) refuseImport(name, 'run file', parsed.issues);
-  await importRunRecord(db, parsed.record);
-  return { kind: 'run', runId: parsed.record.run.id };
+  return { kind: 'record', record: parsed.record };
+}
+
+/** Import the file `name`; throws `bad-import` / `run-exists` and writes nothing when refused. */
+export async function importFile(db: FlowbenchDb, name: string, file: Blob): Promise<ImportedFile> {
+  const read = await readFile(db, name, file);
+  if (read.kind !== 'record') return read;
+  await importRunRecord(db, read.record);
+  return { kind: 'run', runId: read.record.run.id };
+}
+
+/**
+ * Import several files (a folder of exported runs), each refused or not on its
+ * own: the run files that pass are written in one transaction, so the runs
+ * table hears of them once, not once per file.
+ */
+export async function importFiles(
+  db: FlowbenchDb,
+  files: readonly { name: string; file: Blob }[],
+): Promise<ImportOutcome[]> {
+  const outcomes: ImportOutcome[] = [];
+  const records: { index: number; record: RunRecord }[] = [];
+  for (const [index, { name, file }] of files.entries())
+    try {
+      const read = await readFile(db, name, file);
+      if (read.kind === 'record') records.push({ index, record: read.record });
+      else outcomes[index] = read;
+    } catch (error) {
+      outcomes[index] = { kind: 'refused', error: serializeError(error) };
+    }
+  try {
+    const added = await importRunRecords(
+      db,
+      records.map(({ record }) => record),
+    );
+    for (const [i, { index, record }] of records.entries()) {
+      const runId = record.run.id;
+      outcomes[index] = added[i]
+        ? { kind: 'run', runId }
+        : { kind: 'refused', error: serializeError(new FlowbenchError('run-exists', { runId })) };
+    }
+  } catch (error) {
+    for (const { index } of records)
+      outcomes[index] = { kind: 'refused', error: serializeError(error) };
+  }
+  return outcomes;
 }

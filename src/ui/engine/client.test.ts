@@ -10,7 +10,7 @@ import {
   type EngineHandlers,
   type EngineMessage,
   type EngineRequest,
-  type ImportedFile,
+  type ImportOutcome,
   type PoolBudgetInfo,
 } from '../../../workers/protocol';
 import { EngineClient, relayRunEvents, type EventOrigin } from './client';
@@ -28,7 +28,8 @@ const handlers: EngineHandlers = {
       : Promise.reject(new TypeError('parity is broken')),
   poolBudgets: ({ backend = 'wasm', bytes }) =>
     Promise.resolve([{ backend, bytes: bytes ?? 1024, source: 'default' }]),
-  importFile: ({ name }) => Promise.resolve({ kind: 'document', value: name }),
+  importFiles: ({ files }) =>
+    Promise.resolve(files.map(({ name }) => ({ kind: 'document' as const, value: name }))),
   describeTable: () => Promise.reject(new TypeError('no tables here')),
   exportRunBundle: () => Promise.resolve(new Blob([])),
   describeModel: () => Promise.reject(new TypeError('no models here')),
@@ -96,7 +97,7 @@ describe('the engine protocol', () => {
     channels.push(channel);
     const unsendable: EngineHandlers = {
       ...handlers,
-      importFile: () => Promise.resolve({ kind: 'document', value: () => 'a function' }),
+      importFiles: () => Promise.resolve([{ kind: 'document', value: () => 'a function' }]),
     };
     channel.port2.onmessage = (event: MessageEvent<EngineRequest>) =>
       void answerRequest(unsendable, event.data).then((reply) =>
@@ -104,11 +105,11 @@ describe('the engine protocol', () => {
       );
     const client = new EngineClient(channel.port1);
     const error = await client
-      .call('importFile', { name: 'f.json', file: new Blob([]) })
+      .call('importFiles', { files: [{ name: 'f.json', file: new Blob([]) }] })
       .catch((e: unknown) => e);
     expect(isFlowbenchError(error, 'reply-unsendable')).toBe(true);
     expect((error as Error).message).toMatch(
-      /^The engine could not send its answer to 'importFile' to the page: .+/,
+      /^The engine could not send its answer to 'importFiles' to the page: .+/,
     );
   });
 
@@ -126,8 +127,8 @@ describe('the engine protocol', () => {
     expectTypeOf(client.call('checkParity', { runId })).resolves.toEqualTypeOf<RunParity>();
     expectTypeOf(client.call('poolBudgets', {})).resolves.toEqualTypeOf<PoolBudgetInfo[]>();
     expectTypeOf(
-      client.call('importFile', { name: 'a', file: new Blob() }),
-    ).resolves.toEqualTypeOf<ImportedFile>();
+      client.call('importFiles', { files: [{ name: 'a', file: new Blob() }] }),
+    ).resolves.toEqualTypeOf<ImportOutcome[]>();
     // @ts-expect-error checkParity takes a run id
     void client.call('checkParity', {}).catch(() => undefined);
     // @ts-expect-error no such call
@@ -139,7 +140,7 @@ describe('the engine protocol', () => {
     expectTypeOf<EngineHandlers['take']>().returns.resolves.toEqualTypeOf<{
       taken: RunId[];
     }>();
-    // @ts-expect-error a handler map without `importFile` does not compile
+    // @ts-expect-error a handler map without `importFiles` does not compile
     const incomplete: EngineHandlers = {
       info: handlers.info,
       take: handlers.take,
