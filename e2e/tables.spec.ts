@@ -3,7 +3,8 @@
  * read by the engine, its columns and first rows shown in the inspector; a
  * label picked there trains a classifier that scores well on held-out rows,
  * and the run page draws its confusion matrix. The shipped iris example does
- * the same from the gallery.
+ * the same from the gallery, and its attention twin trains a
+ * `model.attention` on the same table.
  * A malformed CSV fails the node with the line at fault.
  */
 import path from 'node:path';
@@ -57,6 +58,19 @@ test('the iris table example opens with its CSV and trains to a good score', asy
   const heatMap = runs.detail.getByRole('table', { name: 'Confusion matrix: eval' });
   // 15 flowers of each species held out (the split is stratified).
   await expect(heatMap.getByRole('row', { name: /^setosa \d/ })).toContainText('15');
+});
+
+test('the iris attention example trains a self-attention model on the table to a good score', async ({
+  toolbar,
+  runs,
+}) => {
+  await toolbar.openExample('iris-attention');
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: record } = await runs.exportRun();
+  expect(record.run.result.accuracy).toBeGreaterThan(0.85);
+  const heatMap = runs.detail.getByRole('table', { name: 'Confusion matrix: eval' });
+  await expect(heatMap.getByRole('rowheader')).toHaveText(['setosa', 'versicolor', 'virginica']);
 });
 
 test('a malformed CSV fails the table node naming the line', async ({

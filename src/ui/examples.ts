@@ -10,6 +10,7 @@ import blobsSignModel from '../examples/blobs-sign.onnx?url';
 import digitsZip from '../examples/digits.zip?url';
 import digitsCnn from '../examples/digits-cnn.flow.json';
 import digitsImages from '../examples/digits-images.flow.json';
+import irisAttention from '../examples/iris-attention.flow.json';
 import irisCsv from '../examples/iris.csv?url';
 import irisTable from '../examples/iris-table.flow.json';
 import onnxInference from '../examples/onnx-inference.flow.json';
@@ -35,6 +36,10 @@ export const examples: readonly Example[] = [
   },
   {
     doc: flowDocumentSchema.parse(irisTable),
+    files: [{ name: 'iris.csv', url: irisCsv, mediaType: 'text/csv' }],
+  },
+  {
+    doc: flowDocumentSchema.parse(irisAttention),
     files: [{ name: 'iris.csv', url: irisCsv, mediaType: 'text/csv' }],
   },
   {
