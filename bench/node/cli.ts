@@ -27,17 +27,23 @@ import { startRedis } from '../../cli/testing-redis';
 import { newSweepId, planTrials } from '../../cli/trials';
 import { absoluteRow, compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { alternate, median, percentile } from '../lib/stats';
-import { bareTrainer, TIMED_STEPS, trainCatalog, trainFlow, WARM_STEPS } from './ort';
+import { bareTrainer, trainCatalog, trainFlow, WARM_STEPS } from './ort';
 import * as ortNode from 'onnxruntime-node';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
+/**
+ * Steps timed per trial. onnxruntime-node takes well under a millisecond per
+ * step on a quiet machine, so ort.ts's 40 steps would be a window of some
+ * 25 ms, where one garbage collection landing in it or not decides the row.
+ */
+const CLI_TIMED_STEPS = 400;
 
 /** One `runHeadless` run of the train flow on `cpu`; ms per step over the timed window (as ort.ts's runner row). */
 async function cliTrial(): Promise<number> {
   const stamps: number[] = [];
   const { status } = await runHeadless({
-    flow: trainFlow(WARM_STEPS + TIMED_STEPS + 1),
+    flow: trainFlow(WARM_STEPS + CLI_TIMED_STEPS + 1),
     params: {},
     catalog: trainCatalog,
     backend: 'cpu',
@@ -51,11 +57,16 @@ async function cliTrial(): Promise<number> {
     },
   });
   if (status !== 'ok') throw new Error(`the train run ended ${status}`);
-  return (stamps[WARM_STEPS + TIMED_STEPS - 1]! - stamps[WARM_STEPS - 1]!) / TIMED_STEPS;
+  return (stamps[WARM_STEPS + CLI_TIMED_STEPS - 1]! - stamps[WARM_STEPS - 1]!) / CLI_TIMED_STEPS;
 }
 
 async function trainRow(): Promise<BenchRow> {
-  const bare = await bareTrainer(ortNode, { executionProviders: ['cpu'] }, 'prepared');
+  const bare = await bareTrainer(
+    ortNode,
+    { executionProviders: ['cpu'] },
+    'prepared',
+    CLI_TIMED_STEPS,
+  );
   const trials = await alternate({
     a: cliTrial,
     b: () => bare.trial(),
@@ -72,7 +83,7 @@ async function trainRow(): Promise<BenchRow> {
     ours: trials.a.map(stepsPerSecond),
     reference: trials.b.map(stepsPerSecond),
     target: ratioAtLeast(0.95),
-    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads, timed after ${WARM_STEPS} warm steps`,
+    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads, ${CLI_TIMED_STEPS} steps timed after ${WARM_STEPS} warm ones`,
   });
 }
 

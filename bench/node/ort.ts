@@ -223,8 +223,8 @@ export function nodeOrder(): Random {
   return random;
 }
 
-/** The bare loop's training: the node's MLP, its weights and its batches. */
-function bareTraining(): BareTraining {
+/** The bare loop's training: the node's MLP, its weights and its batches, `timedSteps` timed. */
+function bareTraining(timedSteps: number): BareTraining {
   const x = dataset.features.slice(0, BATCH * SPEC.inputSize);
   const y = new Float32Array(BATCH * SPEC.outputSize);
   for (let i = 0; i < BATCH; i++) y[i * SPEC.outputSize + dataset.labels[i]!] = 1;
@@ -236,7 +236,7 @@ function bareTraining(): BareTraining {
     lr: LR,
     momentum: MOMENTUM,
     warmSteps: WARM_STEPS,
-    timedSteps: TIMED_STEPS,
+    timedSteps,
   };
 }
 
@@ -245,7 +245,8 @@ export const bareTrainer = (
   ort: OrtLike,
   options: ortWeb.InferenceSession.SessionOptions,
   batches: 'prepared' | 'fixed',
-) => bareLoop(ort, options, batches, bareTraining());
+  timedSteps = TIMED_STEPS,
+) => bareLoop(ort, options, batches, bareTraining(timedSteps));
 
 /** Ms to assemble one batch with the node's `classifierBatches` (both runner-row sides pay it). */
 function batchPrepMs(): number {
