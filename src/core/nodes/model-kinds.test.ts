@@ -225,6 +225,27 @@ describe('model.attention', () => {
     );
   });
 
+  it('trains with train.regressor on a real target, scored by eval.regression', async () => {
+    // Petal width from the other three measurements and the species (one-hot).
+    const flow = flowDocumentSchema.parse(irisAttention);
+    const regression: FlowDocument = {
+      ...flow,
+      outputs: ['r2'],
+      nodes: flow.nodes.map((n) => {
+        if (n.id === 'data') return { ...n, params: { ...n.params, label: 'petal_width' } };
+        if (n.id === 'train') return { ...n, kind: 'train.regressor' };
+        if (n.id === 'eval') return { ...n, kind: 'eval.regression' };
+        return n;
+      }),
+    };
+    const { report, values } = await run(regression, { epochs: 40, seed: 0 });
+    expect(report.result.status).toBe('ok');
+    const losses = report.metrics.get('train.loss')!;
+    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+    expect(values.get('eval.r2')).toBeGreaterThan(0.8);
+    expect((values.get('train.model') as TrainedModel).inputShape).toEqual([1, 6]);
+  });
+
   it('fails on images, naming what it takes and what the dataset has', async () => {
     const images = flowDocumentSchema.parse(digitsCnn);
     const onImages: FlowDocument = {
