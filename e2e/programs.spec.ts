@@ -5,7 +5,8 @@
  * and reports identical, also for a node that issues several requests; the
  * pool view shows the budget, the resident model and the requests, a budget
  * set too small fails training with the numbers, and a budget set survives a reload;
- * an imported `.onnx` model shows its signature and runs, a non-ONNX file fails.
+ * an imported `.onnx` model shows its signature and runs — once over its feeds, once over a
+ * sequence with its state carried and its per-frame output charted — and a non-ONNX file fails.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -171,7 +172,7 @@ test('the pool view shows budget, resident model and requests; a budget too smal
   await expect(runs.rows).toHaveCount(2);
   await toolbar.useCache.uncheck();
   await toolbar.run();
-  await expect(runs.rows).toHaveCount(3);
+  await expect(runs.rows).toHaveCount(4);
   await runs.expectStatus(runs.newest, 'error');
   const { json: again } = await runs.exportRun();
   expect(again.nodes.find((n) => n.node === 'train')?.error).toMatch(/pool is 10 KB$/);
@@ -186,6 +187,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   canvas,
   inspector,
   runs,
+  charts,
 }) => {
   await toolbar.importFile(fixtureFlowPath('onnx-blobs'));
   await expect(toolbar.flowName).toHaveText('onnx-blobs');
@@ -238,6 +240,28 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   const { json: vad } = await runs.exportRun();
   expect(vad.run.result.outputs).toContain('stateShape: int64 as float32 [3] = [2, 200, 4]');
 
+  // The same model over a sequence: the rows' 400 samples in frames of 2, its state carried
+  // (stateN→state, proposed from the names and shapes), its output charted once per frame.
+  await canvas.select('infer');
+  await inspector.root.getByLabel('Sequence input').selectOption('input');
+  const sequenceProblem = inspector.root.getByLabel('Sequence problem');
+  await expect(sequenceProblem).toContainText("param 'frame': the samples per frame are not known");
+  await inspector.setParam('frame', 2);
+  await expect(inspector.root.getByLabel('Sequence plan')).toHaveText(
+    'Frames [1×2] of 2 samples; carries stateN→state (proposed from names and shapes); charts output per frame.',
+  );
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  await expect(charts.chart('infer.frames')).toBeVisible();
+  const { json: frames } = await runs.exportRun();
+  const perFrame = (frames.metrics['infer.frames'] ?? []).map(pointValue);
+  expect(perFrame).toHaveLength(200);
+  // Each frame's output is its two samples' sum + 16 (sr / 1000); the state went up by 1 a frame.
+  expect(perFrame.every((v) => v > 10 && v < 22)).toBe(true);
+  expect(frames.run.result.outputs).toContain('stateN: float32 [2×1×4] = [200, 200, 200, 200, …]');
+  await canvas.select('infer');
+  await inspector.root.getByLabel('Sequence input').selectOption('');
+
   await canvas.select('infer');
   await file.setInputFiles({
     name: 'notes.onnx',
@@ -246,7 +270,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   });
   await expect(inspector.root.getByRole('alert')).toContainText('notes.onnx: not an ONNX model');
   await toolbar.run();
-  await expect(runs.rows).toHaveCount(3);
+  await expect(runs.rows).toHaveCount(4);
   await runs.expectStatus(runs.newest, 'error');
   await canvas.expectStatus(['infer'], 'error');
   const { json: failed } = await runs.exportRun();

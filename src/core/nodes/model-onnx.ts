@@ -6,6 +6,13 @@
  * maps them — fit its type and shape), recorded as an artifact of the run,
  * and run as a one-step program over the model made resident for it. The
  * map is a param, so it is in the run record, the digest and the cache key.
+ *
+ * With param `sequence` naming an input, the model runs over a sequence
+ * instead: that input's feed (the dataset's features, or an array) is cut
+ * into frames, the model runs once per frame as a program loop, the carried
+ * outputs (`stateN→state`) feed the next frame, and the first other output
+ * is emitted once per frame on the streaming `frames` port (see
+ * `onnx/sequence.ts` and `programs/sequence-loop.ts`).
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind } from '../catalog/kind';
@@ -25,6 +32,7 @@ import {
   type OnnxValueInfo,
 } from '../onnx/signature';
 import { component, formatBytes, modelId, requestId } from '../programs';
+import { runOverSequence } from './model-onnx-sequence';
 import { FlowbenchError, isFlowbenchError } from '../errors';
 
 /**
@@ -54,7 +62,8 @@ function accuracyOf(t: Tensor, data: Dataset): number | null {
 export const modelOnnx = defineNodeKind({
   kind: 'model.onnx',
   // 2: inputs mapped by param; outputs of other types than float32 and int32 read as float32.
-  version: 2,
+  // 3: runs over a sequence, carrying state (params sequence, frame, carry).
+  version: 3,
   cache: 'backend',
   title: 'ONNX model',
   category: 'model',
@@ -72,6 +81,25 @@ export const modelOnnx = defineNodeKind({
       default: '',
       description:
         'How each model input is fed, as JSON: {"name": "dataset" | a number | an array}. A number fills the input’s shape; values take the model’s type (int64 within ±2^53). Empty: a one-input model takes the dataset’s rows.',
+    },
+    sequence: {
+      type: 'string',
+      default: '',
+      description:
+        'The model input fed a sequence frame by frame: its feed in `inputs` (the dataset — its features row after row — or an array) is cut into frames. Empty: one run over the whole feed.',
+    },
+    frame: {
+      type: 'int',
+      default: 0,
+      min: 0,
+      description:
+        'Samples per frame of the sequence; 0: the sequence input’s last dimension, when the model fixes it.',
+    },
+    carry: {
+      type: 'string',
+      default: '',
+      description:
+        'Outputs fed back into inputs from frame to frame, as output→input pairs ("stateN→state, hn→h"); a carried input’s first value is its constant in `inputs`. Empty: proposed from matching names and shapes.',
     },
     backend: backendParam('Where inference runs'),
   },
@@ -91,6 +119,13 @@ export const modelOnnx = defineNodeKind({
       type: 'number',
       description:
         'Rows whose largest score is their label (when the first output is [rows × classes]).',
+    },
+    {
+      name: 'frames',
+      type: 'number',
+      stream: true,
+      description:
+        'Over a sequence: the first output that is not carried, one point per frame (its mean when it has several values).',
     },
   ],
   async execute(ctx) {
@@ -118,6 +153,17 @@ export const modelOnnx = defineNodeKind({
         `inputs ${signature.inputs.map((i) => `${i.name} ${describeValueInfo(i)}`).join(', ')}; ` +
         `outputs ${signature.outputs.map((o) => `${o.name} ${describeValueInfo(o)}`).join(', ')}`,
     );
+    if (ctx.params.sequence !== '') {
+      const last = await runOverSequence(ctx, { file, signature, map, data });
+      ctx.artifact(file.name, file.bytes, 'application/onnx');
+      const lines = signature.outputs.flatMap((o) => {
+        const t = last[o.name];
+        return t === undefined ? [] : [describeOutput(o, t)];
+      });
+      for (const line of lines) ctx.log(`after the last frame: ${line}`);
+      ctx.emit('outputs', lines.join('\n'));
+      return;
+    }
     const plan = planFeeds(signature.inputs, map, data);
     ctx.log(
       'feeds ' +

@@ -1,7 +1,8 @@
 /**
  * Programs over resident models (docs/architecture.md): the program model, the runner
  * with its serial and interleaved modes, admission control over a device
- * memory pool, the serial/interleaved parity check, and MLP program steps.
+ * memory pool, the serial/interleaved parity check, MLP program steps and
+ * the loop that runs a model over a sequence, carrying its state.
  */
 export { defaultPoolBudget, GPU_FALLBACK_BUDGET, WASM_HEAP_BUDGET } from './budget.ts';
 export {
@@ -35,6 +36,12 @@ export {
   type MlpTrainLoopOptions,
 } from './mlp-steps.ts';
 export { loopProgress, mlpInferenceModel, mlpTrainStepModel, nodeRequest } from './mlp-jobs.ts';
+export {
+  frameValue,
+  sequenceLoop,
+  sequenceSession,
+  type SequenceLoopOptions,
+} from './sequence-loop.ts';
 export {
   compareRuns,
   parityCheck,

@@ -156,7 +156,7 @@ export function Inspector() {
       {kind &&
         Object.entries(kind.params)
           .filter(([name]) => !(table && (name === 'label' || name === 'features')))
-          .filter(([name]) => !(name === 'inputs' && model !== null))
+          .filter(([name]) => !((name === 'inputs' || name === 'sequence') && model !== null))
           .map(([name, spec]) => (
             <ParamField
               key={name}
@@ -184,6 +184,14 @@ export function Inspector() {
           inputs={typeof node.params.inputs === 'string' ? node.params.inputs : ''}
           onSetInputs={(value) =>
             store.getState().changeDoc(edits.setParam(node.id, 'inputs', value))
+          }
+          sequence={{
+            sequence: typeof node.params.sequence === 'string' ? node.params.sequence : '',
+            frame: typeof node.params.frame === 'number' ? node.params.frame : 0,
+            carry: typeof node.params.carry === 'string' ? node.params.carry : '',
+          }}
+          onSetSequence={(value) =>
+            store.getState().changeDoc(edits.setParam(node.id, 'sequence', value))
           }
         />
       )}

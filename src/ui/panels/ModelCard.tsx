@@ -4,12 +4,14 @@
  * dims by name), and how many nodes of each operator the graph has. The
  * page never decodes the model: it asks the engine (`describeModel`), so a
  * file that is not a model says so here, before a run. Under the inputs,
- * how each is fed (`ModelFeeds`, which writes the node's `inputs` param).
+ * how each is fed (`ModelFeeds`, which writes the node's `inputs` param),
+ * and whether it runs over a sequence (`ModelSequence`).
  */
 import { useQuery } from '@tanstack/react-query';
 import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
 import { useEngine } from '../engine/EngineContext';
 import { ModelFeeds } from './ModelFeeds';
+import { ModelSequence } from './ModelSequence';
 import './panels.css';
 
 function Values({ label, values }: { label: string; values: readonly OnnxValueInfo[] }) {
@@ -34,11 +36,16 @@ export function ModelCard({
   digest,
   inputs,
   onSetInputs,
+  sequence,
+  onSetSequence,
 }: {
   digest: string;
   /** The node's `inputs` param: how each model input is fed. */
   inputs: string;
   onSetInputs: (value: string) => void;
+  /** The node's `sequence`, `frame` and `carry` params. */
+  sequence: { sequence: string; frame: number; carry: string };
+  onSetSequence: (value: string) => void;
 }) {
   const engine = useEngine();
   const query = useQuery({
@@ -65,6 +72,7 @@ export function ModelCard({
       </small>
       <Values label="Model inputs" values={card.inputs} />
       <ModelFeeds inputs={card.inputs} value={inputs} onChange={onSetInputs} />
+      <ModelSequence signature={card} {...sequence} onSetSequence={onSetSequence} />
       <Values label="Model outputs" values={card.outputs} />
       {card.outputs.some((o) => !ENGINE_TYPES.has(o.type)) && (
         <p className="fb-muted" aria-label="Output types">

@@ -1,0 +1,151 @@
+/**
+ * `model.onnx` over a sequence: the plan checked (frame, carried pairs,
+ * every other input's constant at a batch of one frame), then the model
+ * resident for a loop of one unit per frame (`sequenceLoop`), each frame's
+ * charted value streamed on the `frames` port as the loop emits it, like a
+ * trainer's loss. Apart from the node's file because a one-shot inference
+ * and a loop share only the model's reading.
+ */
+import type { NodeContext, NodeFile } from '../catalog/kind';
+import type { Dataset } from '../catalog/values';
+import { FlowbenchError } from '../errors';
+import { planFeeds, type InputMap } from '../onnx/feeds';
+import { formatCarry, frameCount, planSequence, sequenceOf } from '../onnx/sequence';
+import type { OnnxSignature } from '../onnx/signature';
+import {
+  loopProgress,
+  modelId,
+  nodeRequest,
+  sequenceLoop,
+  sequenceSession,
+  type ProgramValue,
+} from '../programs';
+import type { NodeBackend, Tensor, TypedConstant } from '../runtime/tensor-runtime';
+
+/** The loop's name in the program (its metric is `<LOOP>.frame`, its outputs `<LOOP>.<output>`). */
+const LOOP = 'frames';
+
+/** What the sequence run needs of the node's params. */
+export interface SequenceParams {
+  readonly sequence: string;
+  readonly frame: number;
+  readonly carry: string;
+  readonly backend: NodeBackend;
+}
+
+/** A nested array of zeros of `dims`: the sequence input's stand-in while the constants are planned. */
+function zeros(dims: readonly number[]): unknown[] | number {
+  const [first, ...rest] = dims;
+  return first === undefined ? 0 : Array.from({ length: first }, () => zeros(rest));
+}
+
+const BYTES: Readonly<Record<string, number>> = { int64: 8, float16: 2, bool: 1, uint8: 1 };
+
+function constantBytes(c: TypedConstant): number {
+  return (BYTES[c.type] ?? 4) * c.values.length;
+}
+
+/**
+ * Runs the model over the sequence fed to input `params.sequence`; returns
+ * the last frame's outputs by name (the carried ones as they would be fed next).
+ */
+export async function runOverSequence(
+  ctx: NodeContext<SequenceParams>,
+  model: { file: NodeFile; signature: OnnxSignature; map: InputMap; data: Dataset | null },
+): Promise<Record<string, Tensor>> {
+  const { file, signature, map, data } = model;
+  const { backend } = ctx.params;
+  const plan = planSequence(signature, {
+    input: ctx.params.sequence,
+    frame: ctx.params.frame,
+    carry: ctx.params.carry,
+  });
+  const source = map[plan.input];
+  let sequence: Float32Array;
+  let from: string;
+  if (source === 'dataset') {
+    if (data === null)
+      throw new FlowbenchError('model-feed', {
+        input: plan.input,
+        problem: 'is the sequence, mapped to the dataset, but no dataset is wired to the node',
+      });
+    sequence = data.features;
+    from = `the dataset's features (${data.count} rows × ${data.featureSize})`;
+  } else if (Array.isArray(source)) {
+    sequence = sequenceOf(plan.input, source);
+    from = 'its constant';
+  } else
+    throw new FlowbenchError('model-feed', {
+      input: plan.input,
+      problem: `is the sequence: map it to the dataset or to an array in param 'inputs'`,
+    });
+  const frames = frameCount(sequence.length, plan.frame);
+  if (frames === 0)
+    throw new FlowbenchError('model-feed', {
+      input: plan.input,
+      problem: `is the sequence; ${from} holds ${sequence.length} samples, less than one frame of ${plan.frame}`,
+    });
+  // Every other input's constant, planned at the frame's shape (a `batch` of 1).
+  const { constants } = planFeeds(
+    signature.inputs,
+    { ...map, [plan.input]: zeros(plan.frameDims) },
+    null,
+  );
+  const { [plan.input]: _frame, ...feeds } = constants;
+  const carriedBytes = plan.carried.reduce((sum, p) => sum + constantBytes(feeds[p.input]!), 0);
+  const otherBytes = Object.values(feeds).reduce((sum, c) => sum + constantBytes(c), 0);
+  const left = sequence.length - frames * plan.frame;
+  ctx.log(
+    `sequence ${plan.input} ← ${from}: ${frames} frames of ${plan.frame} samples` +
+      (left > 0 ? ` (the last ${left} left out)` : '') +
+      `, frame [${plan.frameDims.join('×')}]; carried ${formatCarry(plan.carried) || 'none'}` +
+      `; charted ${plan.charted ?? 'none'}`,
+  );
+  const id = modelId(`${ctx.node}/model`);
+  const report = await ctx.programs.run({
+    node: ctx.node,
+    backend,
+    models: [
+      {
+        id,
+        label: file.name,
+        model: file.bytes,
+        backend,
+        session: sequenceSession(plan),
+        residentBytes: file.bytes.byteLength,
+      },
+    ],
+    requests: [
+      nodeRequest(
+        ctx.node,
+        sequenceLoop({
+          name: LOOP,
+          model: id,
+          plan,
+          sequence,
+          feeds,
+          residentBytes: carriedBytes,
+          // The frame, the state in and out, the other constants.
+          peakBytes: 4 * plan.frame + 2 * carriedBytes + otherBytes,
+        }),
+        ctx.signal,
+      ),
+    ],
+    onTick: loopProgress(LOOP, (done, total, perSecond) =>
+      ctx.progress(done, total, perSecond ?? undefined),
+    ),
+    onEmit(_request, metric, value) {
+      if (metric === `${LOOP}.frame`) ctx.emit('frames', value);
+    },
+  });
+  const result = report.results[0]!;
+  if (result.status !== 'ok')
+    throw new Error(result.error?.message ?? `the sequence run ended ${result.status}`);
+  ctx.progress(frames, frames);
+  const outputs: Record<string, Tensor> = {};
+  for (const o of signature.outputs) {
+    const value: ProgramValue | undefined = result.outputs[`${LOOP}.${o.name}`];
+    if (value !== undefined && typeof value !== 'number') outputs[o.name] = value;
+  }
+  return outputs;
+}

@@ -1,0 +1,170 @@
+/**
+ * `model.onnx` over a sequence, in a flow run on real onnxruntime (WASM):
+ * the state-carrying loop gives, frame by frame, what a loop written by hand
+ * over onnxruntime-node gives; the carried pairs are proposed from names and
+ * shapes; a plan that does not fit is refused naming the param.
+ */
+import * as ortNode from 'onnxruntime-node';
+import * as ort from 'onnxruntime-web';
+import { describe, expect, it } from 'vitest';
+import type { NodeFile } from '../../src/core/catalog/kind';
+import { executeFlow } from '../../src/core/engine/executor';
+import { FLOW_FORMAT, type FlowDocument } from '../../src/core/flow/document';
+import { inProcessProducers } from '../../src/core/live/producer-host';
+import { builtinCatalog } from '../../src/core/nodes';
+import { GraphBuilder } from '../../src/core/onnx/graph';
+import { sha256Hex } from '../../src/core/run/digest';
+import { engineInfo, OrtRuntime } from './ort-runtime';
+
+/**
+ * A recurrent detector with the inputs of a voice-activity one: a frame
+ * [batch × 2], a state h [1 × batch × 3], an int64 rate. hn = tanh(0.9·h +
+ * Σ frame + sr/16000); prob = sigmoid(mean of hn) — so each frame's answer
+ * depends on every frame before it.
+ */
+function recurrentModel(): Uint8Array {
+  const g = new GraphBuilder('recurrent');
+  const input = g.input('input', 'float32', ['batch', 2]);
+  const h = g.input('h', 'float32', [1, 'batch', 3]);
+  const sr = g.input('sr', 'int64', []);
+  const sum = g.op('ReduceSum', [input, g.constant([1], 'int64')], { keepdims: 1 });
+  const rate = g.op('Div', [g.op('Cast', [sr], { to: 1 }), g.constant(16000)]);
+  const decayed = g.op('Mul', [h, g.constant(0.9)]);
+  const hn = g.op('Tanh', [g.op('Add', [g.op('Add', [decayed, sum]), rate])]);
+  g.output(hn, 'hn', 'float32', [1, 'batch', 3]);
+  const total = g.op('ReduceSum', [hn, g.constant([0, 2], 'int64')], { keepdims: 0 });
+  g.output(g.op('Sigmoid', [g.op('Div', [total, g.constant(3)])]), 'prob', 'float32', ['batch']);
+  return g.toModel();
+}
+
+/** 11 samples: five frames of two, and one sample left over. */
+const SAMPLES = [0.1, -0.3, 0.5, 0.2, -0.8, -0.1, 0.05, 0.4, 0.9, -0.2, 0.7];
+
+/** The same loop, written out over onnxruntime-node: each frame's prob, and the last state. */
+async function byHand(model: Uint8Array): Promise<{ probs: number[]; state: number[] }> {
+  const session = await ortNode.InferenceSession.create(model);
+  let h = new ortNode.Tensor('float32', new Float32Array(3), [1, 1, 3]);
+  const sr = new ortNode.Tensor('int64', BigInt64Array.from([16000n]), []);
+  const probs: number[] = [];
+  for (let i = 0; i + 2 <= SAMPLES.length; i += 2) {
+    const input = new ortNode.Tensor('float32', Float32Array.from(SAMPLES.slice(i, i + 2)), [1, 2]);
+    const out = await session.run({ input, h, sr });
+    probs.push((out.prob!.data as Float32Array)[0]!);
+    h = out.hn as typeof h;
+  }
+  const state = Array.from(h.data);
+  await session.release();
+  return { probs, state };
+}
+
+async function stored(name: string, bytes: Uint8Array): Promise<NodeFile> {
+  return { name, bytes, mediaType: 'application/onnx', digest: `sha256:${await sha256Hex(bytes)}` };
+}
+
+async function runSequence(file: NodeFile, params: Record<string, string | number>) {
+  const flow: FlowDocument = {
+    format: FLOW_FORMAT,
+    name: 'sequence',
+    inputs: [],
+    outputs: ['outputs', 'frames'],
+    nodes: [{ id: 'vad', kind: 'model.onnx', params, position: { x: 0, y: 0 } }],
+    edges: [],
+  };
+  const frames: number[] = [];
+  const logs: string[] = [];
+  const errors: Record<string, string> = {};
+  const result = await executeFlow({
+    flow,
+    catalog: builtinCatalog,
+    inputs: {},
+    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
+    producers: inProcessProducers,
+    readFile: (digest) =>
+      digest === file.digest ? Promise.resolve(file) : Promise.reject(new Error('not stored')),
+    signal: new AbortController().signal,
+    now: () => Date.now(),
+    events: {
+      nodeQueued: () => undefined,
+      nodeStarted: () => undefined,
+      nodeFinished: (node, outcome) => {
+        if (outcome.error) errors[node] = outcome.error;
+      },
+      emitted: (_node, port, value) => {
+        if (port === 'frames') frames.push(value as number);
+      },
+      log: (_node, message) => logs.push(message),
+      progress: () => undefined,
+      artifact: () => undefined,
+      interval: () => undefined,
+    },
+  });
+  return { result, frames, logs, errors };
+}
+
+describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
+  it('carries the state frame by frame as a loop written by hand over onnxruntime-node does', async () => {
+    const model = recurrentModel();
+    const file = await stored('recurrent.onnx', model);
+    const expected = await byHand(model);
+    const { frames, logs, errors, result } = await runSequence(file, {
+      file: file.digest,
+      inputs: JSON.stringify({ input: SAMPLES, h: 0, sr: 16000 }),
+      sequence: 'input',
+      frame: 2,
+    });
+    expect(errors).toEqual({});
+    expect(logs).toContain(
+      'sequence input ← its constant: 5 frames of 2 samples (the last 1 left out), frame [1×2]; carried hn→h; charted prob',
+    );
+    expect(frames).toHaveLength(5);
+    frames.forEach((value, i) => expect(value).toBeCloseTo(expected.probs[i]!, 6));
+    // The probabilities differ frame to frame only through the carried state's history.
+    expect(new Set(frames.map((v) => v.toFixed(4))).size).toBe(5);
+    const outputs = String(result.outputs.outputs).split('\n');
+    expect(outputs[0]).toBe(
+      `hn: float32 [1×1×3] = [${expected.state.map((v) => Number(v.toPrecision(4))).join(', ')}]`,
+    );
+    expect(outputs[1]).toBe(`prob: float32 [1] = [${Number(frames[4]!.toPrecision(4))}]`);
+  });
+
+  it('without its state carried the model forgets: every frame starts from the constant', async () => {
+    const file = await stored('recurrent.onnx', recurrentModel());
+    const carried = await runSequence(file, {
+      file: file.digest,
+      inputs: JSON.stringify({ input: SAMPLES, h: 0, sr: 16000 }),
+      sequence: 'input',
+      frame: 2,
+      carry: 'hn→h',
+    });
+    const first = await runSequence(file, {
+      file: file.digest,
+      inputs: JSON.stringify({ input: SAMPLES.slice(2, 4), h: 0, sr: 16000 }),
+      sequence: 'input',
+      frame: 2,
+    });
+    expect(first.frames).toHaveLength(1);
+    // Frame 2 alone is not frame 2 after frame 1.
+    expect(Math.abs(first.frames[0]! - carried.frames[1]!)).toBeGreaterThan(1e-3);
+  });
+
+  it('refuses a plan that does not fit, naming the param and what the model has', async () => {
+    const file = await stored('recurrent.onnx', recurrentModel());
+    const base = {
+      file: file.digest,
+      inputs: JSON.stringify({ input: SAMPLES, h: 0, sr: 16000 }),
+      sequence: 'input',
+    };
+    expect((await runSequence(file, { ...base, frame: 3 })).errors.vad).toBe(
+      "the model's input 'input' takes float32 [batch×2]; its last dimension is 2, the frame has 3 samples (param 'frame')",
+    );
+    expect((await runSequence(file, { ...base, carry: 'prob→h' })).errors.vad).toBe(
+      "param 'carry': output 'prob' is float32 [batch]; input 'h' takes float32 [1×batch×3]",
+    );
+    expect(
+      (await runSequence(file, { ...base, inputs: JSON.stringify({ input: SAMPLES, sr: 16000 }) }))
+        .errors.vad,
+    ).toBe(
+      "the model's input 'h' is not fed: map it to the dataset or to a constant in the inspector",
+    );
+  });
+});
