@@ -244,12 +244,17 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   // (stateN→state, proposed from the names and shapes), its output charted once per frame.
   await canvas.select('infer');
   await inspector.root.getByLabel('Sequence input').selectOption('input');
-  const sequenceProblem = inspector.root.getByLabel('Sequence problem');
-  await expect(sequenceProblem).toContainText("param 'frame': the samples per frame are not known");
-  await inspector.setParam('frame', 2);
-  await expect(inspector.root.getByLabel('Sequence plan')).toHaveText(
+  const sequencePlan = inspector.root.getByLabel('Sequence plan');
+  // The frame length comes from the model's fixed last dimension; another is refused.
+  await expect(sequencePlan).toHaveText(
     'Frames [1×2] of 2 samples; carries stateN→state (proposed from names and shapes); charts output per frame.',
   );
+  await inspector.setParam('frame', 3);
+  await expect(inspector.root.getByLabel('Sequence problem')).toContainText(
+    "its last dimension is 2, the frame has 3 samples (param 'frame')",
+  );
+  await inspector.setParam('frame', 2);
+  await expect(sequencePlan).toBeVisible();
   await toolbar.run();
   await runs.expectStatus(runs.newest, 'ok');
   await expect(charts.chart('infer.frames')).toBeVisible();
