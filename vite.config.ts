@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { defineConfig, type Plugin, type PluginOption } from 'vite';
 import react from '@vitejs/plugin-react';
 import { VitePWA } from 'vite-plugin-pwa';
-import { appHeaders } from './workers/offline/headers.ts';
+import { appHeaders, runServerOrigins } from './workers/offline/headers.ts';
 
 /** A package's version, from its package.json (onnxruntime-web's `exports` do not list it). */
 const versionOf = (packageJson: string): string =>
@@ -39,6 +39,9 @@ function buildId(): string {
 // more threads are a one-line change when they are safe again. The servers
 // send the same headers the service worker adds on static hosting
 // (workers/offline/headers.ts): isolation and the Content-Security-Policy.
+
+/** Run servers the page may reach beyond loopback (README, "Distributed sweeps"). */
+const runServers = runServerOrigins(process.env.FLOWBENCH_RUN_SERVERS);
 
 /** The dev server's script nonce: a fresh one each time the server starts. */
 const devNonce = randomBytes(16).toString('base64');
@@ -127,12 +130,14 @@ export default defineConfig({
   define: {
     __FLOWBENCH_VERSION__: JSON.stringify(versionOf('./package.json')),
     __FLOWBENCH_BUILD__: JSON.stringify(buildId()),
+    // For the service worker's headers (workers/offline/service-worker.ts).
+    __FLOWBENCH_RUN_SERVERS__: JSON.stringify(runServers.join(' ')),
     __FLOWBENCH_ORT_VERSION__: JSON.stringify(
       versionOf('./node_modules/onnxruntime-web/package.json'),
     ),
   },
-  server: { headers: appHeaders('dev', devNonce) },
-  preview: { headers: appHeaders('app') },
+  server: { headers: appHeaders('dev', devNonce, runServers) },
+  preview: { headers: appHeaders('app', undefined, runServers) },
   worker: { format: 'es' },
   optimizeDeps: {
     // onnxruntime-web finds its .wasm next to its own module; pre-bundling moves it.

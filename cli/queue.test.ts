@@ -249,6 +249,11 @@ describe('flowbench sweep --redis and flowbench worker', () => {
         headers: { origin: 'http://elsewhere.example' },
       });
       expect(foreign.status).toBe(403);
+      // The refusal is readable by the refused page (it holds no data), so the app can say why.
+      expect(foreign.headers.get('access-control-allow-origin')).toBe('http://elsewhere.example');
+      expect(((await foreign.json()) as { error: string }).error).toContain(
+        '--allow-origin http://elsewhere.example',
+      );
     } finally {
       await worker.stop();
       await server.stop();

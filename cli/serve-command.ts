@@ -13,8 +13,9 @@
  * It binds to 127.0.0.1 unless told otherwise, and then needs a token
  * (`--token`, or FLOWBENCH_TOKEN), given as `Authorization: Bearer …` or
  * `?token=…` (an EventSource cannot set headers). A request from a page of
- * another origin is refused unless `--allow-origin` names that origin; one
- * with no Origin (curl, a script) is served. Trade-off: plain HTTP; behind
+ * another origin is refused unless `--allow-origin` names that origin (the
+ * refusal, and only it, readable by that page); one with no Origin (curl, a
+ * script) is served. Trade-off: plain HTTP; behind
  * anything but loopback put it behind a TLS proxy.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -90,6 +91,10 @@ export async function serve(options: ServeOptions) {
     const origin = request.headers.origin;
     if (origin !== undefined) {
       if (!options.allowOrigins.includes(origin)) {
+        // The refusal alone is readable by that page (it carries no data), so the app can say
+        // which --allow-origin is missing instead of "unreachable".
+        response.setHeader('access-control-allow-origin', origin);
+        response.setHeader('vary', 'origin');
         send(response, 403, {
           error: `origin ${origin} is not allowed: start serve with --allow-origin ${origin}`,
         });

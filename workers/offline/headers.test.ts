@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { appHeaders, contentSecurityPolicy } from './headers';
+import { appHeaders, contentSecurityPolicy, runServerOrigins } from './headers';
 
 /** The policy's directives, by name. */
 const directives = (policy: string) =>
@@ -32,5 +32,21 @@ describe('the headers the app is served with', () => {
     expect(policy.get('script-src')).toEqual(["'self'", "'wasm-unsafe-eval'", "'nonce-abc'"]);
     expect(policy.get('connect-src')).toContain('ws:');
     expect(directives(contentSecurityPolicy('app')).get('connect-src')).not.toContain('ws:');
+  });
+
+  it('let the page reach a run server on loopback, and elsewhere only where the build says', () => {
+    const connect = directives(appHeaders('app')['Content-Security-Policy'] ?? '').get(
+      'connect-src',
+    );
+    expect(connect).toEqual(expect.arrayContaining(['http://127.0.0.1:*', 'http://localhost:*']));
+    expect(connect).not.toContain('https:');
+    expect(connect).not.toContain('*');
+    const servers = runServerOrigins('https://runs.example.org, http://10.0.0.5:8737');
+    expect(servers).toEqual(['https://runs.example.org', 'http://10.0.0.5:8737']);
+    expect(directives(contentSecurityPolicy('app', undefined, servers)).get('connect-src')).toEqual(
+      expect.arrayContaining(servers),
+    );
+    expect(runServerOrigins(undefined)).toEqual([]);
+    expect(() => runServerOrigins('runs.example.org/path')).toThrow(/is not an origin/);
   });
 });

@@ -33,7 +33,16 @@ declare let self: ServiceWorkerGlobalScope & {
 /** What the page posts to let a waiting version take over (workbox-window's `messageSkipWaiting`). */
 const SKIP_WAITING = 'SKIP_WAITING';
 
-const headers = appHeaders('app');
+/** The run servers this build allows beyond loopback (vite.config.ts, from FLOWBENCH_RUN_SERVERS). */
+declare const __FLOWBENCH_RUN_SERVERS__: string | undefined;
+
+const headers = appHeaders(
+  'app',
+  undefined,
+  typeof __FLOWBENCH_RUN_SERVERS__ === 'string'
+    ? __FLOWBENCH_RUN_SERVERS__.split(' ').filter(Boolean)
+    : [],
+);
 
 /** `response` with the app's headers set; its body is passed along, not read. */
 function withAppHeaders(response: Response): Response {

@@ -94,6 +94,27 @@ export const errorCatalogue = {
     'bad-input',
     ({ option, problem }) => `${option} ${problem}`,
   ),
+  /**
+   * A run server (`flowbench serve`) could not be reached: down, another
+   * address, or a browser that refused the answer (a server that does not
+   * allow this page's origin gives it none it may read).
+   */
+  'remote-unreachable': spec<{ url: string; origin: string }>(
+    'environment',
+    ({ url, origin }) =>
+      `Could not reach ${url}: expected \`flowbench serve\` answering there. Is it running, at that address, started with --allow-origin ${origin}?`,
+  ),
+  /** A run server refused the request: a missing or wrong token (401), or this page's origin (403). */
+  'remote-refused': spec<{ url: string; status: number; reason: string }>(
+    'bad-input',
+    ({ url, status, reason }) => `${url} refused the request (HTTP ${status}): ${reason}`,
+  ),
+  /** A run server answered with something else than what was asked for. */
+  'remote-malformed': spec<{ url: string; expected: string; problem: string }>(
+    'bad-input',
+    ({ url, expected, problem }) =>
+      `${url} did not answer with ${expected}: ${problem}. Is it \`flowbench serve\`, of this version?`,
+  ),
   /** An imported run is already stored here. */
   'run-exists': spec<{ runId: RunId }>(
     'bad-input',

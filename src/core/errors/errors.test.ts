@@ -26,6 +26,17 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'bad-import': { file: 'a.run.json', problem: 'is not valid JSON (Unexpected end)' },
   'bad-option': { option: '--seed', problem: "expects a non-negative integer, got 'x'" },
   'run-exists': { runId },
+  'remote-unreachable': { url: 'http://127.0.0.1:8737/runs', origin: 'http://localhost:5173' },
+  'remote-refused': {
+    url: 'http://127.0.0.1:8737/runs',
+    status: 401,
+    reason: 'it needs the token `flowbench serve` was started with',
+  },
+  'remote-malformed': {
+    url: 'http://127.0.0.1:8737/runs',
+    expected: 'a list of runs',
+    problem: '[0].runId: expected a string',
+  },
   'metric-step-twice': { runId, name: 'train.loss', step: 3 },
   'run-not-found': { runId },
   'file-missing': { digest: 'sha256:0123456789abcdef' },

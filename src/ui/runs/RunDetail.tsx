@@ -24,6 +24,8 @@ import { RunArtifacts } from './RunArtifacts';
 import { ConfusionMatrices } from './ConfusionMatrices';
 import { RunFingerprint } from './RunFingerprint';
 import { useSelectedRun } from './queries';
+import { RemoteRunDetail } from '../remote/RemoteRunDetail';
+import { useRemote } from '../remote/remote-store';
 import './runs.css';
 
 /**
@@ -36,6 +38,9 @@ const ChartsPanel = lazy(() =>
 
 export function RunDetail() {
   const run = useSelectedRun();
+  // A remote run is shown while no local one is selected (selecting either clears the other).
+  const remoteRun = useRemote((s) => s.selected);
+  if (!run && remoteRun) return <RemoteRunDetail runId={remoteRun} />;
   if (!run) return <section className="fb-run-detail fb-muted">Select a run to see it.</section>;
   return <SelectedRun run={run} />;
 }

@@ -22,6 +22,9 @@ import { useVirtualRows } from './virtual-rows';
 import { RunsToolbar } from './RunsToolbar';
 import { StorageStatus } from './StorageStatus';
 import { CacheStatus } from './CacheStatus';
+import { ConnectBar } from '../remote/ConnectBar';
+import { RemoteRows } from '../remote/RemoteRows';
+import { remote } from '../remote/remote-store';
 import './runs.css';
 
 function SortHeader({
@@ -69,6 +72,7 @@ export function RunsTable() {
     return brushed ? queried.filter((run) => brushed.has(run.id)) : queried;
   }, [runs, query, brushed]);
   const groups = useMemo(() => groupProgress(runs ?? []), [runs]);
+  const localIds = useMemo(() => new Set<string>((runs ?? []).map((run) => run.id)), [runs]);
   const sort = (key: RunSortKey) =>
     setQuery((q) => ({ ...q, sort: key, descending: q.sort === key ? !q.descending : true }));
   const pickedSet = useMemo(() => new Set(picked), [picked]);
@@ -107,6 +111,7 @@ export function RunsTable() {
       />
       <StorageStatus />
       <CacheStatus />
+      <ConnectBar />
       <p className="fb-muted fb-runs-count" role="status" aria-label="Run count">
         {describeCount(
           runs?.length ?? 0,
@@ -131,6 +136,7 @@ export function RunsTable() {
             <th scope="col">Result</th>
           </tr>
         </thead>
+        <RemoteRows localIds={localIds} />
         <tbody ref={body}>
           {runs?.length === 0 && (
             <tr>
@@ -148,7 +154,10 @@ export function RunsTable() {
                 key={run.id}
                 data-index={view.first + i}
                 aria-selected={run.id === selected}
-                onClick={() => store.getState().selectRun(run.id)}
+                onClick={() => {
+                  remote.select(null);
+                  store.getState().selectRun(run.id);
+                }}
                 className={`fb-run-row fb-run-${run.status}`}
               >
                 <td onClick={(e) => e.stopPropagation()}>
