@@ -33,7 +33,12 @@ import {
 } from './queue';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
-const STATES: JobType[] = ['active', 'waiting', 'delayed', 'completed', 'failed'];
+/**
+ * The states listed, in the order a job passes through them: a job that moves
+ * on while the list is read is then seen twice (its later sighting kept),
+ * never missed.
+ */
+const STATES: JobType[] = ['waiting', 'delayed', 'active', 'completed', 'failed'];
 /** The most trials `GET /runs` lists. */
 const LIST_LIMIT = 2000;
 
@@ -141,12 +146,13 @@ export async function serve(options: ServeOptions) {
   }
 
   async function listRuns(): Promise<RemoteRun[]> {
-    const runs: RemoteRun[] = [];
+    // By run id: each state is a read of its own, and a trial listed twice would show twice.
+    const byId = new Map<string, RemoteRun>();
     for (const state of STATES) {
       const jobs = await queue.getJobs([state], 0, LIST_LIMIT - 1);
       for (const job of jobs) {
         if (!job.id) continue;
-        runs.push({
+        byId.set(job.id, {
           runId: job.id,
           sweepId: job.data.sweepId,
           index: job.data.index,
@@ -163,7 +169,7 @@ export async function serve(options: ServeOptions) {
       }
     }
     // Run ids are time-ordered: newest sweep first, each in grid order.
-    return runs.sort((a, b) =>
+    return [...byId.values()].sort((a, b) =>
       a.sweepId === b.sweepId ? a.index - b.index : a.sweepId < b.sweepId ? 1 : -1,
     );
   }

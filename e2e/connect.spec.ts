@@ -6,6 +6,7 @@
  * worker, the server) is stopped by its PID.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 import { testNodeFlags } from '../cli/testing';
 import { startRedis, type TestRedis } from '../cli/testing-redis';
@@ -43,6 +44,16 @@ async function stop(child: ChildProcess): Promise<void> {
   await gone;
 }
 
+/** A loopback port nothing listens on: one the system handed out, closed again. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === 'object' && address ? address.port : 0));
+    });
+  });
+}
+
 /** Redis, one worker and a server: a queue and a worker process beside the browser. */
 const heavy = { tag: '@heavy' };
 
@@ -65,10 +76,11 @@ test(
 
       const connect = page.getByRole('form', { name: 'Run server' });
       const address = connect.getByRole('textbox', { name: 'Server URL' });
-      // Nothing listens on port 9: the message names the URL, and nothing changes.
-      await address.fill('http://127.0.0.1:9');
+      // Nothing listens there: the message names the URL, and nothing changes.
+      const nowhere = `http://127.0.0.1:${await closedPort()}`;
+      await address.fill(nowhere);
       await connect.getByRole('button', { name: 'Connect' }).click();
-      await alerts.expectMessage('Could not reach http://127.0.0.1:9/runs', '--allow-origin');
+      await alerts.expectMessage(`Could not reach ${nowhere}/runs`, '--allow-origin');
       await expect(runs.rows).toHaveCount(0);
 
       await address.fill(url);

@@ -26,7 +26,7 @@ function RemoteChart({
   );
 }
 
-export function RemoteCharts({ run, live }: { run: RemoteRun; live: RemoteLive }) {
+export function RemoteCharts({ run, live }: { run: RemoteRun; live: RemoteLive | undefined }) {
   const shown = useMemo(
     () => [
       {
@@ -39,17 +39,14 @@ export function RemoteCharts({ run, live }: { run: RemoteRun; live: RemoteLive }
     ],
     [run.runId, run.params, run.seed],
   );
-  const metrics = Object.keys(live.series).sort();
+  const series = live?.series ?? {};
+  const metrics = Object.keys(series).sort();
+  if (metrics.length === 0) return <p className="fb-muted">Waiting for its first values…</p>;
   return (
     <section className="fb-charts-panel" aria-label="Charts">
       <div className="fb-charts">
         {metrics.map((metric) => (
-          <RemoteChart
-            key={metric}
-            metric={metric}
-            shown={shown}
-            points={live.series[metric] ?? []}
-          />
+          <RemoteChart key={metric} metric={metric} shown={shown} points={series[metric] ?? []} />
         ))}
       </div>
     </section>

@@ -48,16 +48,13 @@ export function RemoteRunDetail({ runId }: { runId: string }) {
         {run.attempts > 1 ? ` · ${run.attempts} attempts` : ''}
       </p>
       {live?.error ? <p role="alert">{live.error}</p> : null}
-      {live ? (
+      {live || following ? (
+        // Loaded as soon as a live run is shown, so its first values find the charts ready.
         <Suspense fallback={<p className="fb-muted">Loading charts…</p>}>
           <RemoteCharts run={run} live={live} />
         </Suspense>
       ) : (
-        <p className="fb-muted">
-          {following
-            ? 'Waiting for its first values…'
-            : 'Its series are in its run file: Import it to chart them.'}
-        </p>
+        <p className="fb-muted">Its series are in its run file: Import it to chart them.</p>
       )}
     </section>
   );

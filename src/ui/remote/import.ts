@@ -1,14 +1,14 @@
 /**
  * Import of a remote run: its file is fetched from the server and handed to
- * the importer exactly as a file a person picked (the engine worker checks,
- * migrates and writes it in one transaction), so a remote run enters
- * IndexedDB by the one door every run file uses, and only then.
+ * the engine worker's importer exactly as a file a person picked (checked,
+ * migrated and written in one transaction), so a remote run enters IndexedDB
+ * by the one door every run file uses, and only then.
  */
+import { FlowbenchError, reviveError } from '../../core/errors';
 import type { RunId } from '../../core/run/record';
 import type { EngineClient } from '../engine/client';
-import { importPickedFile } from '../library';
 import type { EditorStore } from '../store/editor';
-import { fetchRemoteRunFile } from './client';
+import { fetchRemoteRunFile, shownUrl } from './client';
 import { remote } from './remote-store';
 
 /** Import remote run `runId`; it becomes a local run, selected. Throws when refused, storing nothing. */
@@ -21,7 +21,15 @@ export async function importRemoteRun(
   if (!server) return undefined;
   const text = await fetchRemoteRunFile(server, runId);
   const file = new File([text], `${runId}.run.json`, { type: 'application/json' });
-  const imported = await importPickedFile(store, engine, file);
-  if (imported.run) remote.select(null);
-  return imported.run;
+  const [outcome] = await engine.call('importFiles', { files: [{ name: file.name, file }] });
+  if (outcome?.kind === 'refused') throw reviveError(outcome.error);
+  if (outcome?.kind !== 'run')
+    throw new FlowbenchError('remote-malformed', {
+      url: shownUrl(server, `/runs/${encodeURIComponent(runId)}`),
+      expected: 'a run file',
+      problem: 'the answer is a file of another kind',
+    });
+  remote.select(null);
+  store.getState().selectRun(outcome.runId);
+  return outcome.runId;
 }
