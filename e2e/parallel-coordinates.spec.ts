@@ -2,17 +2,20 @@
  * A sweep over the learning rate, read as parallel coordinates: an axis for
  * lr and for each final metric; brushing the top of the lr axis leaves only
  * the largest lr's run in the Runs table, flipping the axis turns it upside
- * down, and clearing the brushes gives the table all its runs back.
+ * down, a report exported then draws them as set, and clearing the brushes
+ * gives the table all its runs back.
  */
 import { expect, test } from './fixtures';
 import { ParallelCoordinates } from './pages/parallel-coordinates';
+import { exportReport, openOffline } from './support/report';
 
 test('brushing an axis filters the Runs table; clearing restores it', async ({
   page,
+  context,
   params,
   runs,
   alerts,
-}) => {
+}, testInfo) => {
   const pc = new ParallelCoordinates(page);
   await params.set('lr', '0.05, 0.1, 0.3');
   await params.set('steps', 10);
@@ -20,6 +23,8 @@ test('brushing an axis filters the Runs table; clearing restores it', async ({
   await expect(runs.rows).toHaveCount(3);
   for (const row of await runs.rows.all()) await runs.expectStatus(row, 'ok');
   await runs.select(runs.newest);
+  // All three compared: the charts (and a report of them) take the picked runs.
+  for (const row of await runs.rows.all()) await runs.pick(row);
 
   // lr varies, steps and seed do not: lr is the only param axis; the metrics follow it.
   await expect(pc.plot).toHaveAttribute('data-runs', '3');
@@ -41,6 +46,19 @@ test('brushing an axis filters the Runs table; clearing restores it', async ({
   await expect(runs.rows).toHaveCount(3);
   await pc.brush('lr', 0.9, 1);
   await expect(runs.paramsCells).toHaveText([/^lr=0\.05 /]);
+
+  // A report draws the view as it is set: lr flipped, its brush, two runs outside it.
+  const report = await openOffline(
+    context,
+    await exportReport(page, testInfo.outputPath('pc.html')),
+  );
+  const drawn = report.getByRole('img', { name: 'Parallel coordinates' });
+  await expect(drawn.getByRole('group', { name: 'Axis lr (flipped)' })).toBeVisible();
+  await expect(drawn.locator('polyline')).toHaveCount(3);
+  await expect(drawn.locator('polyline.outside')).toHaveCount(2);
+  await expect(report.getByText('1 of 3 runs inside the brushes')).toBeVisible();
+  await report.close();
+  await context.setOffline(false);
 
   await pc.clearButton.click();
   await expect(runs.rows).toHaveCount(3);

@@ -36,6 +36,7 @@ test('a report whose names hold script, markup and javascript: URLs shows them a
     created: '2026-12-02T00:00:00.000Z',
     settings: { xMode: 'step', log: false, logX: false, smoothing: 0 },
     runs: [run('a', 0.1), run('b', 0.2)],
+    parallel: null,
     metrics: [
       {
         name: hostile,

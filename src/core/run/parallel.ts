@@ -176,3 +176,22 @@ export function runsInBrushes<Id extends string>(
     )
     .map((run) => run.id);
 }
+
+/** How a person has set the view: what a report of it draws again. */
+export interface ParallelView {
+  /** Keys of the axes not drawn. */
+  readonly hidden: readonly string[];
+  readonly scales: Readonly<Record<string, AxisScale>>;
+  /** The brushes on drawn axes. */
+  readonly brushes: Readonly<Record<string, Brush>>;
+  /** Key of the axis the lines are coloured by; null for the default. */
+  readonly colourBy: string | null;
+}
+
+/** The axis lines are coloured by: `key`'s, or else the first metric's, or else the last axis. */
+export function colourAxisOf(
+  axes: readonly ParallelAxis[],
+  key: string | null = null,
+): ParallelAxis | undefined {
+  return axes.find((a) => a.key === key) ?? axes.find((a) => a.source === 'metric') ?? axes.at(-1);
+}

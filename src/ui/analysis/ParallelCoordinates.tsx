@@ -13,6 +13,7 @@ import { useEffect, useMemo, useRef, useState, type PointerEvent } from 'react';
 import {
   axisPosition,
   axisValueAt,
+  colourAxisOf,
   parallelAxes,
   runsInBrushes,
   type AxisScale,
@@ -27,6 +28,7 @@ import { useRunList } from '../runs/queries';
 import { useEditor, useEditorStore } from '../store/context';
 import { useFinals } from './finals';
 import { ParamImportance } from './ParamImportance';
+import { rampColour } from './colour-ramp';
 import './analysis.css';
 
 const HEIGHT = 240;
@@ -49,21 +51,6 @@ function useShownRuns(run: RunRow): readonly RunEntry[] {
     }
     return run.groupId ? runs.filter((r) => r.groupId === run.groupId) : [];
   }, [all, picked, run.groupId]);
-}
-
-/** Blue (low) through yellow to red (high). */
-function colourOf(at: number | undefined): string {
-  if (at === undefined) return 'rgb(140,140,140)';
-  const stops = [
-    [44, 123, 182],
-    [240, 200, 60],
-    [215, 25, 28],
-  ];
-  const f = Math.min(1, Math.max(0, at)) * 2;
-  const [from, to] = f < 1 ? [stops[0]!, stops[1]!] : [stops[1]!, stops[2]!];
-  const t = f < 1 ? f : f - 1;
-  const c = from.map((v, i) => Math.round(v + (to[i]! - v) * t));
-  return `rgb(${c.join(',')})`;
 }
 
 function axisXs(count: number, width: number): number[] {
@@ -112,8 +99,7 @@ export function ParallelCoordinates({ run }: { run: RunRow }) {
   const [colourBy, setColourBy] = useState<string>('');
   const axes = useMemo(() => allAxes.filter((a) => !hidden.has(a.key)), [allAxes, hidden]);
   const metricAxes = allAxes.filter((a) => a.source === 'metric');
-  const colourAxis =
-    allAxes.find((a) => a.key === colourBy) ?? metricAxes[0] ?? allAxes[allAxes.length - 1];
+  const colourAxis = colourAxisOf(allAxes, colourBy);
 
   const canvas = useRef<HTMLCanvasElement>(null);
   const box = useRef<HTMLDivElement>(null);
@@ -142,8 +128,23 @@ export function ParallelCoordinates({ run }: { run: RunRow }) {
   useEffect(() => {
     store.getState().setBrushedRuns(brushing ? inside : null);
   }, [store, brushing, inside]);
+  // What a report of this view draws again.
+  useEffect(() => {
+    store.getState().setParallelView({
+      hidden: [...hidden],
+      scales,
+      brushes: activeBrushes,
+      colourBy: colourAxis?.key ?? null,
+    });
+  }, [store, hidden, scales, activeBrushes, colourAxis]);
   // Leaving the view gives the table back all its runs.
-  useEffect(() => () => store.getState().setBrushedRuns(null), [store]);
+  useEffect(
+    () => () => {
+      store.getState().setBrushedRuns(null);
+      store.getState().setParallelView(null);
+    },
+    [store],
+  );
 
   // A brush being dragged: drawn at once, applied to the table when let go.
   const [drag, setDrag] = useState<{ key: string; from: number; to: number } | null>(null);
@@ -182,7 +183,7 @@ export function ParallelCoordinates({ run }: { run: RunRow }) {
     context.globalAlpha = 0.85;
     for (const r of runs)
       if (!brushing || inside.has(r.id))
-        draw(r, colourOf(colourAxis ? axisPosition(colourAxis, r, colourScale) : undefined));
+        draw(r, rampColour(colourAxis ? axisPosition(colourAxis, r, colourScale) : undefined));
     context.globalAlpha = 1;
     context.font = '11px system-ui, sans-serif';
     context.textAlign = 'center';

@@ -31,7 +31,7 @@ export function ExportReport({ runs, shown, metrics, settings }: ExportReportPro
         import('./html'),
         import('./assets'),
       ]);
-      const data = await readReport(runs, shown, metrics, settings);
+      const data = await readReport(runs, shown, metrics, settings, store.getState().parallelView);
       const html = reportHtml(data, reportAssets);
       saveBlob(
         `flowbench-report-${String(runs.length)}-run${runs.length === 1 ? '' : 's'}.html`,

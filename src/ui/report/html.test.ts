@@ -31,6 +31,7 @@ function hostileReport(): ReportData {
     created: '2026-12-02T00:00:00.000Z',
     settings: { xMode: 'step', log: false, logX: false, smoothing: 0 },
     runs: [run('a', 0.1), run('b', 0.2)],
+    parallel: null,
     metrics: [
       {
         name: script,
@@ -96,5 +97,46 @@ describe('a portable report', () => {
     };
     expect(JSON.parse(inlined!)).toEqual(JSON.parse(JSON.stringify(expected)));
     expect(jsonForScript('</script>&\u2028')).toBe('"\\u003c/script\\u003e\\u0026\\u2028"');
+  });
+
+  it('draws the parallel coordinates as they were set: axes shown, log and flipped, brushed', () => {
+    const run = (id: string, lr: number, batch: number, loss: number) => ({
+      id,
+      label: id,
+      colour: '#4e79a7',
+      flow: 'f',
+      status: 'ok',
+      seed: 0,
+      params: { lr, batch },
+      result: {},
+      facts: [],
+      finals: { loss },
+    });
+    const report: ReportData = {
+      ...hostileReport(),
+      runs: [run('a', 0.001, 8, 1), run('b', 0.01, 16, 2), run('c', 0.1, 32, 3)],
+      diff: null,
+      parallel: {
+        hidden: ['param:batch'],
+        scales: { 'param:lr': { log: true, flip: true } },
+        brushes: { 'metric:loss': [0.5, 1] },
+        colourBy: 'param:lr',
+      },
+    };
+    const page = reportHtml(report, assets);
+    const svg =
+      /<svg role="img" aria-label="Parallel coordinates".*?<\/svg>/s.exec(page)?.[0] ?? '';
+    expect(svg).not.toContain('Axis batch');
+    expect(svg).toContain('aria-label="Axis lr (log, flipped)"');
+    // Flipped: the largest learning rate at the bottom of its axis, the smallest at the top.
+    const lrAxis = /aria-label="Axis lr \(log, flipped\)">(.*?)<\/g>/s.exec(svg)?.[1] ?? '';
+    const ticks = [...lrAxis.matchAll(/<text[^>]*class="tick">([^<]*)</g)].map((m) => m[1]);
+    expect(ticks).toEqual(['0.1', '0.001']);
+    // Loss 1 is below the brush: its line is faint, the two inside are in the ramp's colours.
+    expect(svg.match(/<polyline/g)).toHaveLength(3);
+    expect(svg.match(/class="outside"/g)).toHaveLength(1);
+    expect(svg).toMatch(/<polyline[^>]*class="outside"[^>]*><title>a</);
+    expect(svg.match(/<rect class="brush"/g)).toHaveLength(1);
+    expect(page).toContain('Coloured by lr · 2 of 3 runs inside the brushes');
   });
 });

@@ -15,7 +15,15 @@
  * viewer puts names on the page as text only.
  */
 import type uPlot from 'uplot';
-import { axisPosition, parallelAxes, type ParallelRun } from '../../core/run/parallel';
+import {
+  axisPosition,
+  axisValueAt,
+  colourAxisOf,
+  parallelAxes,
+  runsInBrushes,
+  type ParallelRun,
+} from '../../core/run/parallel';
+import { rampColour } from '../analysis/colour-ramp';
 import { formatDiffValue } from '../../core/run/diff';
 import type { InputValue } from '../../core/run/params';
 import { formatValue } from '../../core/series/summary';
@@ -120,42 +128,79 @@ const PC_WIDTH = 900;
 const PC_HEIGHT = 260;
 const PC_MARGIN = { top: 30, bottom: 30, side: 60 };
 
-/** The parallel coordinates as SVG: one axis per varying param and final metric, a line per run. */
+/**
+ * The parallel coordinates as SVG, set as they were on screen: the axes shown,
+ * log and flipped axes, lines coloured by the chosen axis's ramp, and the
+ * brushes drawn, with the runs outside them faint.
+ */
 function parallelCoordinates(data: ReportData): string {
-  const runs: (ParallelRun & { colour: string })[] = data.runs.map((r) => ({
+  const view = data.parallel;
+  const runs: ParallelRun[] = data.runs.map((r) => ({
     id: r.id,
     params: r.params,
     seed: r.seed,
     result: r.result,
     finals: r.finals,
-    colour: colourOf(r),
   }));
-  const axes = parallelAxes(runs);
+  const allAxes = parallelAxes(runs);
+  const hidden = new Set(view?.hidden ?? []);
+  const axes = allAxes.filter((axis) => !hidden.has(axis.key));
   if (runs.length < 2 || axes.length < 2) return '';
+  const scales = view?.scales ?? {};
+  const brushes = Object.fromEntries(
+    Object.entries(view?.brushes ?? {}).filter(([key]) => axes.some((a) => a.key === key)),
+  );
+  const brushing = Object.keys(brushes).length > 0;
+  const inside = new Set(runsInBrushes(runs, axes, brushes, scales));
+  const colourAxis = colourAxisOf(allAxes, view?.colourBy);
   const step = (PC_WIDTH - 2 * PC_MARGIN.side) / (axes.length - 1);
   const span = PC_HEIGHT - PC_MARGIN.top - PC_MARGIN.bottom;
   const xAt = (i: number) => PC_MARGIN.side + i * step;
   const yAt = (at: number) => PC_MARGIN.top + (1 - at) * span;
-  const lines = runs.map((run) => {
+  const line = (run: ParallelRun) => {
     const points = axes.flatMap((axis, i) => {
-      const at = axisPosition(axis, run);
+      const at = axisPosition(axis, run, scales[axis.key]);
       return at === undefined ? [] : [`${xAt(i).toFixed(1)},${yAt(at).toFixed(1)}`];
     });
-    return `<polyline fill="none" stroke="${run.colour}" stroke-width="1.5" points="${points.join(' ')}"><title>${escapeHtml(data.runs.find((r) => r.id === run.id)?.label ?? run.id)}</title></polyline>`;
-  });
+    const kept = !brushing || inside.has(run.id);
+    const stroke = kept
+      ? rampColour(colourAxis && axisPosition(colourAxis, run, scales[colourAxis.key]))
+      : '#c9ced6';
+    const label = data.runs.find((r) => r.id === run.id)?.label ?? run.id;
+    return `<polyline fill="none" stroke="${stroke}" stroke-width="${kept ? '1.5' : '1'}"${kept ? '' : ' class="outside"'} points="${points.join(' ')}"><title>${escapeHtml(label)}</title></polyline>`;
+  };
+  // Runs outside the brushes first, faint; those inside over them, in colour.
+  const lines = [
+    ...runs.filter((run) => brushing && !inside.has(run.id)),
+    ...runs.filter((run) => !brushing || inside.has(run.id)),
+  ].map(line);
   const axisMarks = axes.map((axis, i) => {
     const x = xAt(i).toFixed(1);
-    const low = axis.categories ? (axis.categories[0] ?? '') : formatValue(axis.min);
-    const high = axis.categories ? (axis.categories.at(-1) ?? '') : formatValue(axis.max);
+    const scale = scales[axis.key] ?? {};
+    const tick = (at: number) => {
+      const value = axisValueAt(axis, at, scale);
+      return typeof value === 'number' ? formatValue(value) : value;
+    };
+    const notes = [scale.log && 'log', scale.flip && 'flipped'].filter(Boolean).join(', ');
+    const brush = brushes[axis.key];
+    const band = brush
+      ? `<rect class="brush" x="${(xAt(i) - 8).toFixed(1)}" width="16" y="${yAt(brush[1]).toFixed(1)}" height="${(yAt(brush[0]) - yAt(brush[1])).toFixed(1)}"/>`
+      : '';
     return (
-      `<g role="group" aria-label="${escapeHtml(`Axis ${axis.label}`)}">` +
-      `<line x1="${x}" x2="${x}" y1="${String(PC_MARGIN.top)}" y2="${String(PC_HEIGHT - PC_MARGIN.bottom)}" stroke="#1f2328"/>` +
-      `<text x="${x}" y="14" text-anchor="middle">${escapeHtml(axis.label)}</text>` +
-      `<text x="${x}" y="${String(PC_HEIGHT - 8)}" text-anchor="middle" class="tick">${escapeHtml(low)}</text>` +
-      `<text x="${x}" y="${String(PC_MARGIN.top - 4)}" text-anchor="middle" class="tick">${escapeHtml(high)}</text></g>`
+      `<g role="group" aria-label="${escapeHtml(`Axis ${axis.label}${notes ? ` (${notes})` : ''}`)}">` +
+      `<line x1="${x}" x2="${x}" y1="${String(PC_MARGIN.top)}" y2="${String(PC_HEIGHT - PC_MARGIN.bottom)}" stroke="#1f2328"/>${band}` +
+      `<text x="${x}" y="14" text-anchor="middle">${escapeHtml(axis.label)}${notes ? ` <tspan class="tick">(${escapeHtml(notes)})</tspan>` : ''}</text>` +
+      `<text x="${x}" y="${String(PC_HEIGHT - 8)}" text-anchor="middle" class="tick">${escapeHtml(tick(0))}</text>` +
+      `<text x="${x}" y="${String(PC_MARGIN.top - 4)}" text-anchor="middle" class="tick">${escapeHtml(tick(1))}</text></g>`
     );
   });
-  return `<section aria-label="Parallel coordinates"><h2>Parallel coordinates</h2><svg role="img" aria-label="Parallel coordinates" viewBox="0 0 ${String(PC_WIDTH)} ${String(PC_HEIGHT)}" width="${String(PC_WIDTH)}" height="${String(PC_HEIGHT)}">${lines.join('')}${axisMarks.join('')}</svg></section>`;
+  const caption = [
+    colourAxis && `Coloured by ${colourAxis.label}`,
+    brushing && `${String(inside.size)} of ${String(runs.length)} runs inside the brushes`,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+  return `<section aria-label="Parallel coordinates"><h2>Parallel coordinates</h2><p class="muted">${escapeHtml(caption)}</p><svg role="img" aria-label="Parallel coordinates" viewBox="0 0 ${String(PC_WIDTH)} ${String(PC_HEIGHT)}" width="${String(PC_WIDTH)}" height="${String(PC_HEIGHT)}">${lines.join('')}${axisMarks.join('')}</svg></section>`;
 }
 
 function runDiff(data: ReportData): string {
@@ -282,7 +327,9 @@ tr.differs { background: #fff4ce; }
 figure.chart { margin: 0; }
 figure.chart ul { list-style: none; padding: 0; margin: 4px 0; }
 svg text { font-size: 11px; }
-svg text.tick { fill: #59636e; }
+svg text.tick, svg tspan.tick { fill: #59636e; }
+svg rect.brush { fill: rgba(31, 78, 121, 0.18); stroke: rgba(31, 78, 121, 0.8); }
+p.muted { color: #59636e; margin: 4px 0; }
 code { font-size: 12px; color: #59636e; }
 `;
 

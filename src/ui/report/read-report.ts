@@ -14,6 +14,7 @@ import { metricSeriesColumns } from '../../db/metrics';
 import { readRunDiff } from '../analysis/diff-data';
 import type { ChartSettings, ShownRun } from '../charts/plot-model';
 import { db } from '../db';
+import type { ParallelView } from '../../core/run/parallel';
 import type { ReportData, ReportMetric, ReportRun } from './report-data';
 
 const finite = (value: number) => (Number.isFinite(value) ? value : null);
@@ -24,6 +25,7 @@ export async function readReport(
   shown: readonly ShownRun[],
   metrics: readonly string[],
   settings: ChartSettings,
+  parallel: ParallelView | null = null,
 ): Promise<ReportData> {
   const sources = await Promise.all(runs.map((run) => seriesOfRun(db, run.id)));
   const finals: Record<string, number>[] = runs.map(() => ({}));
@@ -87,6 +89,7 @@ export async function readReport(
     },
     runs: reportRuns,
     metrics: charted,
+    parallel,
     diff: diff && {
       a: diff.a.id,
       b: diff.b.id,

@@ -2,12 +2,15 @@
  * What a portable report holds: plain data, no store, no database. The
  * runs as the comparison shows them (label, colour, params, seed, result,
  * fingerprint facts, final values), every point of every charted series,
- * the chart settings as they were on screen (x unit, log scales, smoothing), and the run diff of the first
- * two runs. `html.ts` turns it into one file.
+ * the chart settings as they were on screen (x unit, log scales, smoothing),
+ * the parallel coordinates as they were set (axes shown, log and flipped
+ * axes, brushes, the colouring metric), and the run diff of the first two
+ * runs. `html.ts` turns it into one file.
  */
 import type { FingerprintRow, MetricDiff, ParamDiff } from '../../core/run/diff';
 import type { InputValue } from '../../core/run/params';
 import type { XMode } from '../../core/series/columns';
+import type { ParallelView } from '../../core/run/parallel';
 
 /** A run as the report shows it. */
 export interface ReportRun {
@@ -67,5 +70,7 @@ export interface ReportData {
   };
   readonly runs: readonly ReportRun[];
   readonly metrics: readonly ReportMetric[];
+  /** The parallel coordinates' settings on screen; null when they were not shown (defaults then). */
+  readonly parallel: ParallelView | null;
   readonly diff: ReportDiff | null;
 }

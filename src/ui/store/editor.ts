@@ -11,6 +11,7 @@ import { createStore } from 'zustand/vanilla';
 import { isFlowbenchError, type ErrorCode } from '../../core/errors';
 import type { FlowDocument, FlowEdge, FlowNode } from '../../core/flow/document';
 import type { FlowId, RunId } from '../../core/run/record';
+import type { ParallelView } from '../../core/run/parallel';
 import type { BackendChoice } from '../../core/runtime/tensor-runtime';
 import { withoutNodes } from '../../core/flow/groups';
 import { freshId } from './clipboard';
@@ -41,6 +42,8 @@ export interface EditorState {
    * only these while it is set; null when nothing is brushed.
    */
   brushedRuns: ReadonlySet<RunId> | null;
+  /** How the parallel coordinates on screen are set (null when they are not shown), for a report. */
+  parallelView: ParallelView | null;
   backend: BackendChoice;
   /** `Use cache`: whether the next run may take node outputs from the node-output cache. */
   useCache: boolean;
@@ -85,6 +88,7 @@ export interface EditorState {
   togglePicked: (id: RunId) => void;
   setPicked: (ids: readonly RunId[]) => void;
   setBrushedRuns: (ids: ReadonlySet<RunId> | null) => void;
+  setParallelView: (view: ParallelView | null) => void;
   setBackend: (backend: BackendChoice) => void;
   setUseCache: (useCache: boolean) => void;
   setRunParam: (name: string, value: string) => void;
@@ -111,6 +115,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
     selectedRun: null,
     pickedRuns: [],
     brushedRuns: null,
+    parallelView: null,
     backend: 'auto',
     useCache: true,
     runParams: {},
@@ -165,6 +170,7 @@ export function createEditorStore(initial?: Partial<EditorState>) {
       })),
     setPicked: (pickedRuns) => set({ pickedRuns }),
     setBrushedRuns: (brushedRuns) => set({ brushedRuns }),
+    setParallelView: (parallelView) => set({ parallelView }),
     setBackend: (backend) => set({ backend }),
     setUseCache: (useCache) => set({ useCache }),
     setRunParam: (name, value) =>
