@@ -3,7 +3,8 @@
  * visit the service worker controls the page and the next load is cross-origin
  * isolated under the app's Content-Security-Policy; with the network off, a
  * reload still opens the app, trains the default example and exports the run;
- * when a new version is deployed, the app says so and loads it on the person's word.
+ * when a new version is deployed, the app says so and loads it on the person's
+ * word, never while a run goes.
  * (Every other spec runs with service workers blocked: playwright.config.ts.)
  */
 import { expect, test as base } from './fixtures';
@@ -69,14 +70,23 @@ test('after one visit the app is isolated, installable, and trains and exports o
   expect(exported.json.run.engine?.backend).toBe('wasm');
   await expect(alerts.all).toHaveCount(0);
 
-  // Back online, a new version is deployed: the app says so, and loads it when told to.
+  // Back online, a new version is deployed while a run goes: the app says so, and waits for it.
   await context.setOffline(false);
+  await params.set('steps', 100_000);
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(2);
+  await runs.expectStatus(runs.newest, 'running');
   host.deployNewVersion();
   await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
   const notice = page.getByRole('status').filter({ hasText: 'Update available' });
   const reload = notice.getByRole('button', { name: 'Reload' });
+  await expect(reload).toBeDisabled();
+  await expect(reload).toHaveAttribute('title', 'Reload when the running runs have finished');
+  // The run ended, the new version loads when told to.
+  await toolbar.cancelRun();
+  await runs.expectStatus(runs.newest, 'cancelled');
   await expect(reload).toBeEnabled();
   await Promise.all([page.waitForEvent('load', { timeout: 30_000 }), reload.click()]);
   await expect(notice).toHaveCount(0);
-  await expect(runs.rows).toHaveCount(1);
+  await expect(runs.rows).toHaveCount(2);
 });
