@@ -202,6 +202,12 @@ describe('the connection', () => {
       { step: 20, value: 0.7, ts: 3 },
     ]);
     expect(live?.series['train.accuracy']).toEqual([{ step: 0, value: 0.5, ts: 0 }]);
+    // A second attempt (its first worker died) starts the series over, as its record will.
+    source.send({ event: 'started', runId: trial.runId, attempts: 2 });
+    source.send({ event: 'live', node: 'train', port: 'loss', value: 0.8, step: 5, at: 4000 });
+    expect(remote.store.getState().live[trial.runId]?.series).toEqual({
+      'train.loss': [{ step: 5, value: 0.8, ts: 4 }],
+    });
     stop();
     expect(source.closed).toBe(true);
     remote.disconnect();

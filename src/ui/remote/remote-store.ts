@@ -91,6 +91,9 @@ export function createRemoteStore(fetchImpl?: Fetch, open?: OpenLiveSource) {
           [name]: [...points, { step, value: message.value, ts: message.at / 1000 }],
         },
       };
+    } else if (message.event === 'started') {
+      // A trial started again (its worker died) records only its new attempt: start over.
+      next = { ...live, series: {} };
     } else if (message.event === 'finished') {
       next = { ...live, finished: message.status };
       // The list learns the job ended a moment later; read it now rather than at the next tick.
