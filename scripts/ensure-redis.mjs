@@ -1,5 +1,5 @@
 // Makes sure the Redis the queue tests start is installed.
-// The distributed sweep tests (cli/queue.test.ts) start Debian's `redis-server` on a free
+// The distributed sweep tests (cli/queue.test.ts, e2e/connect.spec.ts) start Debian's `redis-server` on a free
 // loopback port and stop it afterwards. As root with apt-get, this installs it; otherwise it
 // says how.
 import { execFileSync } from 'node:child_process';
