@@ -6,7 +6,7 @@
  * headless Chromium against `vite preview` of the build. Every row sets our
  * figure beside a reference measured in the same run, by alternating trials.
  * The bench prints and writes `bench/results.json`; it never asserts, and a
- * target missed is shown as missed. `--only=engine,ort,cnn,loops,producers,tables,cache,cli,metrics,browser,charts,canvas,runs` runs a subset;
+ * target missed is shown as missed. `--only=engine,ort,cnn,loops,producers,tables,cache,cli,metrics,browser,charts,canvas,runs,parallel` runs a subset;
  * `--no-build` serves `dist/` as it is.
  */
 import { spawn } from 'node:child_process';
@@ -19,6 +19,7 @@ import { browserRows, describeFailure } from './browser/chromium';
 import { metricSuite } from './browser/metrics';
 import { repoRoot } from './browser/servers';
 import { runScaleRows } from './browser/run-scale';
+import { parallelRows } from './browser/parallel';
 import { formatTable, noTarget, unmeasuredRow, writeResults, type BenchRow } from './lib/rows';
 
 const started = performance.now();
@@ -62,6 +63,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   charts: () => chartRows({ log }),
   canvas: () => canvasRows({ log }),
   runs: () => runScaleRows({ noBuild: process.argv.includes('--no-build'), log }),
+  parallel: () => parallelRows({ noBuild: process.argv.includes('--no-build'), log }),
 };
 
 log(
