@@ -11,6 +11,7 @@ import path from 'node:path';
 import { testNodeFlags } from '../cli/testing';
 import { startRedis, type TestRedis } from '../cli/testing-redis';
 import { expect, test } from './fixtures';
+import { Connect } from './pages/connect';
 import { readStoredRuns } from './support/stored';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -74,17 +75,15 @@ test(
       await expect.poll(() => served.join('\n')).toMatch(/serving queue 'connect' at /);
       const url = /at (http:\S+)\/runs/.exec(served.join('\n'))![1]!;
 
-      const connect = page.getByRole('form', { name: 'Run server' });
-      const address = connect.getByRole('textbox', { name: 'Server URL' });
+      const connect = new Connect(page);
       // Nothing listens there: the message names the URL, and nothing changes.
       const nowhere = `http://127.0.0.1:${await closedPort()}`;
-      await address.fill(nowhere);
-      await connect.getByRole('button', { name: 'Connect' }).click();
+      await connect.connect(nowhere);
       await alerts.expectMessage(`Could not reach ${nowhere}/runs`, '--allow-origin');
       await expect(runs.rows).toHaveCount(0);
 
-      await address.fill(url);
-      await connect.getByRole('button', { name: 'Connect' }).click();
+      await connect.connect(url);
+      await expect(connect.status).toContainText(`${url}: 1 remote run`);
       const remoteRow = runs.rows.filter({ hasText: 'remote' });
       await expect(remoteRow).toHaveCount(1);
       await runs.expectStatus(remoteRow, 'queued');
