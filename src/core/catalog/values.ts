@@ -81,13 +81,16 @@ export interface Conv1dArchitecture {
 
 /**
  * Self-attention over a row's positions (a table's columns, a signal's
- * samples): a per-position embedding, one pre-norm attention layer with a
- * residual, the mean over positions, a linear head.
+ * samples): a per-position embedding, one pre-norm transformer layer
+ * (attention, then a feed-forward, each with a residual), the mean over
+ * positions, a linear head.
  */
 export interface AttentionArchitecture {
   readonly architecture: 'attention';
   /** The model width: each position's embedding and the attention's. */
   readonly width: number;
+  /** Hidden units of the feed-forward sublayer; 0: none. */
+  readonly feedForward: number;
 }
 
 /** What a `model` edge can carry: each model kind's architecture. */

@@ -107,7 +107,7 @@ export function blockFor(model: ModelValue, data: Dataset, port: string): Traina
       const [channels, positions] = shape as [number, number];
       const block: TrainableBlock = {
         architecture: 'pooled-attention',
-        ...{ channels, positions, width: model.width, outputSize },
+        ...{ channels, positions, width: model.width, feedForward: model.feedForward, outputSize },
       };
       return checked(block, data, port);
     }

@@ -23,7 +23,14 @@ const blocks: ModelBlock[] = [
     blocks: 2,
     outputSize: 3,
   },
-  { architecture: 'pooled-attention', channels: 1, positions: 4, width: 6, outputSize: 3 },
+  {
+    architecture: 'pooled-attention',
+    channels: 1,
+    positions: 4,
+    width: 6,
+    feedForward: 8,
+    outputSize: 3,
+  },
 ];
 
 describe.each(blocks)('the $architecture block', (block) => {

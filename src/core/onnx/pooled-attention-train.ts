@@ -5,13 +5,15 @@
  * Idea: the backward pass walks the forward in reverse with the ops it
  * already uses:
  * - the mean over positions hands each position `dPooled / positions`
- *   (an Expand over the position axis);
+ *   (an Expand over the position axis), once the last layer norm's
+ *   backward has given `dPooled`;
  * - projections flatten `[batch, positions, ·]` to rows, so each weight's
- *   gradient is one Gemm summed over batch and positions at once;
+ *   gradient is one Gemm summed over batch and positions at once; the
+ *   feed-forward's ReLU keeps the gradient where its input was positive;
  * - softmax's gradient is `p ⊙ (dp − Σ dp ⊙ p)` along each row, scaled as
  *   the scores were;
- * - the layer norm's backward is in layer-norm.ts; the residual adds its
- *   gradient to the one that skipped it;
+ * - each layer norm's backward is in layer-norm.ts; a residual adds the
+ *   gradient that went through its sublayer to the one that skipped it;
  * - the per-position embedding's gradient is one batched MatMul per
  *   position (`xₜᵀ · deₜ`), the position axis leading.
  * Trade-off: the loss is the mean over the batch, as every row block's;
@@ -30,6 +32,8 @@ import {
   pooledAttentionForward,
   pooledAttentionScale,
   pooledAttentionWeightLayout,
+  rowsOf,
+  sequencesOf,
   type PooledAttentionSpec,
 } from './pooled-attention.ts';
 import {
@@ -61,63 +65,85 @@ export function buildPooledAttentionTrainStep(
   const f = pooledAttentionForward(g, spec, x, w);
   const { loss, dLogits } = lossWithGradient(g, options.loss, f.logits, y, spec.outputSize);
 
-  // Rows: every position of every sequence, `[batch·positions, width]`.
-  const rowsOf = (value: ValueRef) => g.op('Reshape', [value, g.constant([-1, width], 'int64')]);
-  const sequencesOf = (rows: ValueRef) =>
-    g.op('Reshape', [rows, g.constant([-1, positions, width], 'int64')]);
+  const rows = (value: ValueRef) => rowsOf(g, value, width);
+  const sequences = (value: ValueRef) => sequencesOf(g, spec, value);
   const weightGradient = (input: ValueRef, dOut: ValueRef) =>
-    g.op('Gemm', [rowsOf(input), rowsOf(dOut)], { transA: 1 });
+    g.op('Gemm', [input, dOut], { transA: 1 });
   const backThrough = (dOut: ValueRef, weight: string) =>
-    g.op('Gemm', [rowsOf(dOut), need(w, weight)], { transB: 1 });
+    g.op('Gemm', [dOut, need(w, weight)], { transB: 1 });
+  const rowSum = (value: ValueRef) =>
+    g.op('ReduceSum', [value, g.constant([0], 'int64')], { keepdims: 0 });
   const batchAndPositions = g.constant([0, 1], 'int64');
+  const zero = scalar(g, 0);
 
   const gradients = new Map<string, ValueRef>([
-    ['head.W', g.op('Gemm', [f.pooled, dLogits], { transA: 1 })],
-    ['head.b', g.op('ReduceSum', [dLogits, g.constant([0], 'int64')], { keepdims: 0 })],
+    ['head.W', weightGradient(f.pooled.y, dLogits)],
+    ['head.b', rowSum(dLogits)],
   ]);
+  const last = layerNormBackward(
+    g,
+    f.pooled,
+    need(w, 'norm.g'),
+    backThrough(dLogits, 'head.W'),
+    [0],
+  );
+  gradients.set('norm.g', last.dGamma);
+  gradients.set('norm.b', last.dBeta);
   // The mean over positions: every position gets 1/positions of the pooled gradient.
-  const dPooled = g.op('Mul', [
-    g.op('Gemm', [dLogits, need(w, 'head.W')], { transB: 1 }),
-    scalar(g, 1 / positions),
-  ]);
-  const dh = g.op('Expand', [
+  const dPooled = g.op('Mul', [last.dx, scalar(g, 1 / positions)]);
+  const dOutput = g.op('Expand', [
     g.op('Unsqueeze', [dPooled, g.constant([1], 'int64')]),
     g.constant([1, positions, width], 'int64'),
   ]);
-  gradients.set('Wo', weightGradient(f.attended, dh));
-  gradients.set('bo', g.op('ReduceSum', [dh, batchAndPositions], { keepdims: 0 }));
-  const dAttended = sequencesOf(backThrough(dh, 'Wo'));
 
+  // The feed-forward sublayer, back to the attention's output h.
+  let dh = dOutput;
+  const ff = f.feedForward;
+  if (ff !== null) {
+    const dOut = rows(dOutput);
+    gradients.set('ff.W2', weightGradient(ff.a, dOut));
+    gradients.set('ff.b2', rowSum(dOut));
+    const dz = g.op('Where', [g.op('Greater', [ff.z, zero]), backThrough(dOut, 'ff.W2'), zero]);
+    gradients.set('ff.W1', weightGradient(rows(ff.norm.y), dz));
+    gradients.set('ff.b1', rowSum(dz));
+    const dNormed = sequences(backThrough(dz, 'ff.W1'));
+    const norm = layerNormBackward(g, ff.norm, need(w, 'norm2.g'), dNormed, [0, 1]);
+    gradients.set('norm2.g', norm.dGamma);
+    gradients.set('norm2.b', norm.dBeta);
+    dh = g.op('Add', [dOutput, norm.dx]);
+  }
+
+  // The attention sublayer, back to the embedding.
+  gradients.set('Wo', weightGradient(rows(f.attended), rows(dh)));
+  gradients.set('bo', g.op('ReduceSum', [dh, batchAndPositions], { keepdims: 0 }));
+  const dAttended = sequences(backThrough(rows(dh), 'Wo'));
   const dp = g.op('MatMul', [dAttended, swapLast(g, f.v)]);
   const dv = g.op('MatMul', [swapLast(g, f.p), dAttended]);
-  const rowSum = g.op('ReduceSum', [g.op('Mul', [dp, f.p]), g.constant([2], 'int64')], {
+  const dpAlongP = g.op('ReduceSum', [g.op('Mul', [dp, f.p]), g.constant([2], 'int64')], {
     keepdims: 1,
   });
   const dScores = g.op('Mul', [
-    g.op('Mul', [f.p, g.op('Sub', [dp, rowSum])]),
+    g.op('Mul', [f.p, g.op('Sub', [dp, dpAlongP])]),
     g.constant(pooledAttentionScale(spec)),
   ]);
-  const dq = g.op('MatMul', [dScores, f.k]);
-  const dk = g.op('MatMul', [swapLast(g, dScores), f.q]);
-  gradients.set('Wq', weightGradient(f.norm.y, dq));
-  gradients.set('Wk', weightGradient(f.norm.y, dk));
-  gradients.set('Wv', weightGradient(f.norm.y, dv));
-
-  const dNormed = sequencesOf(
+  const dq = rows(g.op('MatMul', [dScores, f.k]));
+  const dk = rows(g.op('MatMul', [swapLast(g, dScores), f.q]));
+  const dvRows = rows(dv);
+  const normedRows = rows(f.norm.y);
+  gradients.set('Wq', weightGradient(normedRows, dq));
+  gradients.set('Wk', weightGradient(normedRows, dk));
+  gradients.set('Wv', weightGradient(normedRows, dvRows));
+  const dNormed = sequences(
     g.op('Add', [
       g.op('Add', [backThrough(dq, 'Wq'), backThrough(dk, 'Wk')]),
-      backThrough(dv, 'Wv'),
+      backThrough(dvRows, 'Wv'),
     ]),
   );
-  const norm = layerNormBackward(g, f.norm, need(w, 'norm.g'), dNormed, [0, 1]);
-  gradients.set('norm.g', norm.dGamma);
-  gradients.set('norm.b', norm.dBeta);
-  // The residual: the embedding's gradient is what skipped the attention plus what went through it.
+  const norm = layerNormBackward(g, f.norm, need(w, 'norm1.g'), dNormed, [0, 1]);
+  gradients.set('norm1.g', norm.dGamma);
+  gradients.set('norm1.b', norm.dBeta);
   const dEmbedded = g.op('Add', [dh, norm.dx]);
-  gradients.set(
-    'embed.b',
-    g.op('ReduceSum', [dEmbedded, g.constant([0], 'int64')], { keepdims: 0 }),
-  );
+  gradients.set('embed.b', rowSum(dEmbedded));
   // Per position t: x_tᵀ [channels, batch] · de_t [batch, width].
   gradients.set(
     'embed.W',

@@ -1,9 +1,11 @@
 /**
- * The pooled attention block (per-position embedding, pre-norm single-head
- * self-attention with a residual, mean over positions, linear head) on
- * onnxruntime (WASM, under Node): every weight's gradient against central
- * finite differences of the loss — so the backward of the mean pool, the
- * softmax attention, the layer norm and the embedding each answer for the
+ * The pooled attention block (per-position embedding, a pre-norm
+ * transformer layer: single-head self-attention and a ReLU feed-forward,
+ * each with a residual; mean over positions, a last layer norm, a linear
+ * head) on onnxruntime (WASM, under Node): every weight's gradient against
+ * central finite differences of the loss, with and without the
+ * feed-forward — so the backward of the mean pool, the feed-forward, every
+ * layer norm, the softmax attention and the embedding each answer for the
  * weights behind them — the inference graph scoring what the train step
  * optimises, the memory estimate sizing every gradient, and a few hundred
  * steps learning a fixed sequence problem.
@@ -131,14 +133,21 @@ async function train(
 const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 describe.each([
-  { loss: 'softmax_cross_entropy', channels: 2, positions: 4, width: 3, outputSize: 3 },
-  { loss: 'huber', channels: 1, positions: 5, width: 3, outputSize: 2 },
-  { loss: 'mse', channels: 3, positions: 1, width: 2, outputSize: 1 },
+  {
+    loss: 'softmax_cross_entropy',
+    channels: 2,
+    positions: 4,
+    width: 3,
+    feedForward: 5,
+    outputSize: 3,
+  },
+  { loss: 'huber', channels: 1, positions: 5, width: 3, feedForward: 0, outputSize: 2 },
+  { loss: 'mse', channels: 3, positions: 1, width: 2, feedForward: 2, outputSize: 1 },
 ] as const)(
-  'pooled attention gradients ($loss, $channels×$positions, width $width)',
-  ({ loss, channels, positions, width, outputSize }) => {
+  'pooled attention gradients ($loss, $channels×$positions, width $width, feed-forward $feedForward)',
+  ({ loss, channels, positions, width, feedForward, outputSize }) => {
     it('match central finite differences for every weight', async () => {
-      const spec: PooledAttentionSpec = { channels, positions, width, outputSize };
+      const spec: PooledAttentionSpec = { channels, positions, width, feedForward, outputSize };
       const random = createRandom(11);
       const weights = perturbVectors(initPooledAttentionWeights(spec, random), random);
       const rows = 3;
@@ -180,7 +189,13 @@ function peaks(count: number, positions: number, random: () => number) {
 }
 
 describe('pooled attention block', () => {
-  const spec: PooledAttentionSpec = { channels: 1, positions: 6, width: 8, outputSize: 2 };
+  const spec: PooledAttentionSpec = {
+    channels: 1,
+    positions: 6,
+    width: 8,
+    feedForward: 16,
+    outputSize: 2,
+  };
 
   it('infers the logits its train step and its loss graph score (same cross-entropy)', async () => {
     const random = createRandom(13);
@@ -220,7 +235,13 @@ describe('pooled attention block', () => {
   });
 
   it('is sized for the device pool: every gradient the shape of its weight', () => {
-    const wide: PooledAttentionSpec = { channels: 2, positions: 12, width: 16, outputSize: 4 };
+    const wide: PooledAttentionSpec = {
+      channels: 2,
+      positions: 12,
+      width: 16,
+      feedForward: 32,
+      outputSize: 4,
+    };
     const step = buildPooledAttentionTrainStep(wide, {
       optimizer: 'adam',
       loss: 'softmax_cross_entropy',

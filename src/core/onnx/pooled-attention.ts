@@ -5,18 +5,21 @@
  *
  * Each position gets its own embedding (`x_t · E_t + e_t`, so a table's
  * columns keep their identity, as a feature tokenizer does), then one
- * pre-norm self-attention layer with a residual — `h = e + Attn(LN(e))`,
- * single-head scaled dot-product attention with Q, K, V and output
- * projections — then the mean over positions and a linear head to the
- * outputs `[batch, outputSize]`.
+ * pre-norm transformer layer — `h = e + Attn(LN₁(e))`, single-head scaled
+ * dot-product attention with Q, K, V and output projections, then
+ * `h' = h + FF(LN₂(h))`, a ReLU feed-forward applied to each position
+ * (left out when its width is 0) — then the mean over positions, a last
+ * layer norm (as pre-norm transformers end with one: the residual stream
+ * itself is never normalised) and a linear head to the outputs
+ * `[batch, outputSize]`.
  *
  * Idea: the same pieces as every block (spec, weight layout, seeded init,
  * inference, loss and train-step graphs — pooled-attention-train.ts writes
  * the backward pass), so a training node sizes and trains it as it trains
  * the CNN. Rows come channel-major, as the conv1d block takes them, so one
- * dataset feeds either. Trade-off: one layer, one head, no feed-forward
- * sublayer — attention's cost grows with positions², so it suits rows of
- * tens of columns or short sequences, not long signals or images.
+ * dataset feeds either. Trade-off: one layer and one head — attention's
+ * cost grows with positions², so it suits rows of tens of columns or short
+ * sequences, not long signals or images.
  */
 import { finishInference, type InferenceModel } from './inference.ts';
 import type { ValueRef } from './graph.ts';
@@ -36,6 +39,8 @@ export interface PooledAttentionSpec {
   readonly positions: number;
   /** The model width: every position's embedding, and the attention's. */
   readonly width: number;
+  /** Hidden units of the feed-forward sublayer; 0 leaves the sublayer out. */
+  readonly feedForward: number;
   readonly outputSize: number;
 }
 
@@ -46,42 +51,64 @@ export function validatePooledAttentionSpec(spec: PooledAttentionSpec): void {
     if (!Number.isSafeInteger(v) || v < 1)
       throw new RangeError(`PooledAttentionSpec.${field} must be a positive integer, got ${v}`);
   }
+  if (!Number.isSafeInteger(spec.feedForward) || spec.feedForward < 0)
+    throw new RangeError(
+      `PooledAttentionSpec.feedForward must be 0 or a positive integer, got ${spec.feedForward}`,
+    );
 }
 
 /**
  * `embed.W [positions, channels, width]`, `embed.b [positions, width]`,
- * `norm.g`, `norm.b [width]`, `Wq`, `Wk`, `Wv`, `Wo [width, width]`,
- * `bo [width]`, `head.W [width, outputs]`, `head.b [outputs]`.
+ * `norm1.g`, `norm1.b [width]`, `Wq`, `Wk`, `Wv`, `Wo [width, width]`,
+ * `bo [width]`; with a feed-forward, `norm2.g`, `norm2.b [width]`,
+ * `ff.W1 [width, feedForward]`, `ff.b1`, `ff.W2 [feedForward, width]`,
+ * `ff.b2`; then `norm.g`, `norm.b [width]`, `head.W [width, outputs]`,
+ * `head.b [outputs]`.
  */
 export function pooledAttentionWeightLayout(spec: PooledAttentionSpec): WeightSlot[] {
   validatePooledAttentionSpec(spec);
-  const { channels, positions, width, outputSize } = spec;
+  const { channels, positions, width, feedForward, outputSize } = spec;
   const square = [width, width];
+  const ff: WeightSlot[] =
+    feedForward === 0
+      ? []
+      : [
+          { name: 'norm2.g', dims: [width] },
+          { name: 'norm2.b', dims: [width] },
+          { name: 'ff.W1', dims: [width, feedForward] },
+          { name: 'ff.b1', dims: [feedForward] },
+          { name: 'ff.W2', dims: [feedForward, width] },
+          { name: 'ff.b2', dims: [width] },
+        ];
   return [
     { name: 'embed.W', dims: [positions, channels, width] },
     { name: 'embed.b', dims: [positions, width] },
-    { name: 'norm.g', dims: [width] },
-    { name: 'norm.b', dims: [width] },
+    { name: 'norm1.g', dims: [width] },
+    { name: 'norm1.b', dims: [width] },
     { name: 'Wq', dims: square },
     { name: 'Wk', dims: square },
     { name: 'Wv', dims: square },
     { name: 'Wo', dims: square },
     { name: 'bo', dims: [width] },
+    ...ff,
+    { name: 'norm.g', dims: [width] },
+    { name: 'norm.b', dims: [width] },
     { name: 'head.W', dims: [width, outputSize] },
     { name: 'head.b', dims: [outputSize] },
   ];
 }
 
 /**
- * Fresh weights: matrices uniform in ±√(6/(fanIn+fanOut)) (Glorot), the
- * position embeddings `embed.b` in ±1 (so positions differ from the start),
- * the norm's scale 1, other biases 0; drawn in layout order.
+ * Fresh weights: matrices uniform in ±√(6/(fanIn+fanOut)) (Glorot; the
+ * feed-forward's first ±√(6/width), He, for its ReLU), the position
+ * embeddings `embed.b` in ±1 (so positions differ from the start), the
+ * norms' scales 1, other biases 0; drawn in layout order.
  */
 export function initPooledAttentionWeights(
   spec: PooledAttentionSpec,
   random: () => number,
 ): MlpWeights {
-  const { channels, width, outputSize } = spec;
+  const { channels, width, feedForward, outputSize } = spec;
   const square = Math.sqrt(3 / width);
   const weights = initWeights(
     pooledAttentionWeightLayout(spec),
@@ -92,12 +119,25 @@ export function initPooledAttentionWeights(
       Wk: square,
       Wv: square,
       Wo: square,
+      'ff.W1': Math.sqrt(6 / width),
+      'ff.W2': Math.sqrt(6 / (feedForward + width)),
       'head.W': Math.sqrt(6 / (width + outputSize)),
     },
     random,
   );
+  weights.values['norm1.g']?.fill(1);
+  weights.values['norm2.g']?.fill(1);
   weights.values['norm.g']?.fill(1);
   return weights;
+}
+
+/** What the backward pass reads of the feed-forward sublayer. */
+export interface FeedForwardTrace {
+  readonly norm: LayerNormTrace;
+  /** `LN₂(h)·W1 + b1` as rows `[batch·positions, feedForward]`, before ReLU. */
+  readonly z: ValueRef;
+  /** After ReLU. */
+  readonly a: ValueRef;
 }
 
 /** What the backward pass reads from the forward pass. */
@@ -112,8 +152,10 @@ export interface PooledAttentionTrace {
   readonly p: ValueRef;
   /** `p·v`, before the output projection. */
   readonly attended: ValueRef;
-  /** The mean over positions of `embedded + attended·Wo + bo`, `[batch, width]`. */
-  readonly pooled: ValueRef;
+  /** The feed-forward sublayer, when there is one. */
+  readonly feedForward: FeedForwardTrace | null;
+  /** The mean over positions of the layer's output, normalised: `[batch, width]`, what the head reads. */
+  readonly pooled: LayerNormTrace;
   readonly logits: ValueRef;
 }
 
@@ -121,7 +163,15 @@ export interface PooledAttentionTrace {
 export const pooledAttentionScale = (spec: PooledAttentionSpec): number =>
   1 / Math.sqrt(spec.width);
 
-/** `x → embed → + Attn(LN(·)) → mean over positions → Gemm → logits`. */
+/** `[batch, positions, ·]` as rows `[batch·positions, size]`. */
+export const rowsOf = (g: TracingGraphBuilder, value: ValueRef, size: number): ValueRef =>
+  g.op('Reshape', [value, g.constant([-1, size], 'int64')]);
+
+/** Rows `[batch·positions, width]` back as sequences `[batch, positions, width]`. */
+export const sequencesOf = (g: TracingGraphBuilder, spec: PooledAttentionSpec, rows: ValueRef) =>
+  g.op('Reshape', [rows, g.constant([-1, spec.positions, spec.width], 'int64')]);
+
+/** `x → embed → + Attn(LN₁(·)) → + FF(LN₂(·)) → mean over positions → LN → Gemm → logits`. */
 export function pooledAttentionForward(
   g: TracingGraphBuilder,
   spec: PooledAttentionSpec,
@@ -136,7 +186,7 @@ export function pooledAttentionForward(
     g.op('Transpose', [perPosition], { perm: [1, 0, 2] }),
     need(w, 'embed.b'),
   ]);
-  const norm = layerNorm(g, embedded, need(w, 'norm.g'), need(w, 'norm.b'));
+  const norm = layerNorm(g, embedded, need(w, 'norm1.g'), need(w, 'norm1.b'));
   const q = g.op('MatMul', [norm.y, need(w, 'Wq')]);
   const k = g.op('MatMul', [norm.y, need(w, 'Wk')]);
   const v = g.op('MatMul', [norm.y, need(w, 'Wv')]);
@@ -147,15 +197,29 @@ export function pooledAttentionForward(
   const p = g.op('Softmax', [scores], { axis: -1 });
   const attended = g.op('MatMul', [p, v]);
   const projected = g.op('Add', [g.op('MatMul', [attended, need(w, 'Wo')]), need(w, 'bo')]);
-  const h = g.op('Add', [embedded, projected]);
-  const pooled = g.op('ReduceMean', [h], { axes: [1], keepdims: 0 });
+  let h = g.op('Add', [embedded, projected]);
+  let feedForward: FeedForwardTrace | null = null;
+  if (spec.feedForward > 0) {
+    const ffNorm = layerNorm(g, h, need(w, 'norm2.g'), need(w, 'norm2.b'));
+    const z = g.op('Gemm', [rowsOf(g, ffNorm.y, spec.width), need(w, 'ff.W1'), need(w, 'ff.b1')]);
+    const a = g.op('Relu', [z]);
+    const out = g.op('Gemm', [a, need(w, 'ff.W2'), need(w, 'ff.b2')]);
+    h = g.op('Add', [h, sequencesOf(g, spec, out)]);
+    feedForward = { norm: ffNorm, z, a };
+  }
+  const pooled = layerNorm(
+    g,
+    g.op('ReduceMean', [h], { axes: [1], keepdims: 0 }),
+    need(w, 'norm.g'),
+    need(w, 'norm.b'),
+  );
   const logits = g.op(
     'Gemm',
-    [pooled, need(w, 'head.W'), need(w, 'head.b')],
+    [pooled.y, need(w, 'head.W'), need(w, 'head.b')],
     {},
     logitsName === undefined ? {} : { name: logitsName },
   );
-  return { embedded, norm, q, k, v, p, attended, pooled, logits };
+  return { embedded, norm, q, k, v, p, attended, feedForward, pooled, logits };
 }
 
 /** The inference model: weights as inputs, or baked in as initializers when given. */
