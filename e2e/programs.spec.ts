@@ -238,7 +238,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await toolbar.run();
   await runs.expectStatus(runs.newest, 'ok');
   const { json: vad } = await runs.exportRun();
-  expect(vad.run.result.outputs).toContain('stateShape: int64 as float32 [3] = [2, 200, 4]');
+  expect(vad.run.result.outputs).toContain('stateShape: int64 [3] = [2, 200, 4]');
 
   // The same model over a sequence: the rows' 400 samples in frames of 2, its state carried
   // (stateN→state, proposed from the names and shapes), its output charted once per frame.

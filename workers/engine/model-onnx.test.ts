@@ -49,7 +49,28 @@ function vadModel(): Uint8Array {
   return g.toModel();
 }
 
-function flow(file: string, inputs = '', wired = true): FlowDocument {
+/**
+ * Outputs of every type a model may give, from x = 1: an int64 past 2^53
+ * (2^53 + x), a safe int64 (16e6·x), a float16 (0.1·x), a bool (x > 0) and a uint8 (200·x).
+ */
+function typesModel(): Uint8Array {
+  const g = new GraphBuilder('types');
+  const x = g.input('x', 'float32', [1]);
+  const long = (v: ReturnType<typeof g.input>) => g.op('Cast', [v], { to: 7 });
+  g.output(g.op('Add', [long(x), g.constant(2 ** 53, 'int64')]), 'big', 'int64', [1]);
+  g.output(long(g.op('Mul', [x, g.constant(16e6)])), 'count', 'int64', [1]);
+  g.output(g.op('Cast', [g.op('Mul', [x, g.constant(0.1)])], { to: 10 }), 'half', 'float16', [1]);
+  g.output(g.op('Greater', [x, g.constant(0)]), 'flag', 'bool', [1]);
+  g.output(g.op('Cast', [g.op('Mul', [x, g.constant(200)])], { to: 2 }), 'byte', 'uint8', [1]);
+  return g.toModel();
+}
+
+function flow(
+  file: string,
+  inputs = '',
+  wired = true,
+  more: Record<string, string | number> = {},
+): FlowDocument {
   return {
     format: FLOW_FORMAT,
     name: 'onnx-blobs',
@@ -62,18 +83,29 @@ function flow(file: string, inputs = '', wired = true): FlowDocument {
         params: { shape: 'blobs', n: 200, classes: 2, noise: 0.05 },
         position: { x: 0, y: 0 },
       },
-      { id: 'infer', kind: 'model.onnx', params: { file, inputs }, position: { x: 300, y: 0 } },
+      {
+        id: 'infer',
+        kind: 'model.onnx',
+        params: { file, inputs, ...more },
+        position: { x: 300, y: 0 },
+      },
     ],
     edges: wired ? [{ from: 'data.dataset', to: 'infer.dataset' }] : [],
   };
 }
 
-async function run(files: NodeFile[], file: string, inputs = '', wired = true) {
+async function run(
+  files: NodeFile[],
+  file: string,
+  inputs = '',
+  wired = true,
+  more: Record<string, string | number> = {},
+) {
   const logs: string[] = [];
   const errors: Record<string, string> = {};
   const artifacts: string[] = [];
   const result = await executeFlow({
-    flow: flow(file, inputs, wired),
+    flow: flow(file, inputs, wired, more),
     catalog: builtinCatalog,
     inputs: {},
     runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
@@ -158,9 +190,9 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
     expect(lines[0]).toMatch(/^output: float32 \[200×1\] = \[/);
     expect(lines.slice(1)).toEqual([
       'stateN: float32 [2×200×4] = [1, 1, 1, 1, …]',
-      'stateShape: int64 as float32 [3] = [2, 200, 4]',
+      'stateShape: int64 [3] = [2, 200, 4]',
       expect.stringMatching(
-        /^positive: bool as float32 \[200×1\] = \[[01], [01], [01], [01], …\]$/,
+        /^positive: bool \[200×1\] = \[(true|false), (true|false), (true|false), (true|false), …\]$/,
       ),
     ]);
     // The first output is not [rows × classes]: no accuracy is claimed.
@@ -184,8 +216,8 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
       [
         'output: float32 [2×1] = [19, 23]',
         'stateN: float32 [2×2×4] = [1.5, 1.5, 1.5, 1.5, …]',
-        'stateShape: int64 as float32 [3] = [2, 2, 4]',
-        'positive: bool as float32 [2×1] = [1, 1]',
+        'stateShape: int64 [3] = [2, 2, 4]',
+        'positive: bool [2×1] = [true, true]',
       ].join('\n'),
     );
     const bad = await run(
@@ -196,6 +228,29 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
     );
     expect(bad.errors.infer).toBe(
       "the model's input 'sr' takes int64; the constant 16000.5 is not an int64 typed exactly (a whole number within ±2^53)",
+    );
+  });
+
+  it('describes every output in its own type: int64 exactly (digits beyond ±2^53), float16, bool, uint8', async () => {
+    const file = await stored('types.onnx', typesModel());
+    const { result, errors } = await run([file], file.digest, JSON.stringify({ x: [1] }), false);
+    expect(errors).toEqual({});
+    expect(String(result.outputs.outputs).split('\n')).toEqual([
+      'big: int64 [1] = [9007199254740993]',
+      'count: int64 [1] = [16000000]',
+      'half: float16 [1] = [0.09998]',
+      'flag: bool [1] = [true]',
+      'byte: uint8 [1] = [200]',
+    ]);
+  });
+
+  it('refuses to chart an int64 beyond ±2^53 as a number, naming the output and the value', async () => {
+    const file = await stored('types.onnx', typesModel());
+    const { errors } = await run([file], file.digest, JSON.stringify({ x: [1, 2] }), false, {
+      sequence: 'x',
+    });
+    expect(errors.infer).toBe(
+      "frames (unit 1 of 2) on wasm: the model's output 'big' holds 9007199254740993 (int64), beyond ±2^53: no number holds it exactly",
     );
   });
 

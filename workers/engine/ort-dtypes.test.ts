@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { engineData, fromHalfBits, halfBits, ortConstantData } from './ort-dtypes';
+import { engineData, exactValues, fromHalfBits, halfBits, ortConstantData } from './ort-dtypes';
 
 describe('element types at the onnxruntime boundary', () => {
   it('writes float16 bits that read back as the nearest half, rounding ties to even', () => {
@@ -42,5 +42,21 @@ describe('element types at the onnxruntime boundary', () => {
     expect(() => engineData('string', ['a'])).toThrow(
       'an output of type string cannot be read as numbers',
     );
+  });
+
+  it('keeps the exact values of an output of another type: bigints as given, the rest as doubles', () => {
+    expect(exactValues('float32', Float32Array.from([1]))).toBeUndefined();
+    expect(exactValues('int32', Int32Array.from([1]))).toBeUndefined();
+    const big = BigInt64Array.from([2n ** 53n + 1n]);
+    expect(exactValues('int64', big)).toEqual({ type: 'int64', data: big });
+    expect(exactValues('float16', Uint16Array.from([0x3c00, 0x2e66]))).toEqual({
+      type: 'float16',
+      data: Float64Array.from([1, 0.0999755859375]),
+    });
+    expect(exactValues('bool', Uint8Array.from([1, 0]))).toEqual({
+      type: 'bool',
+      data: Float64Array.from([1, 0]),
+    });
+    expect(exactValues('float64', Float64Array.from([0.1]))?.data[0]).toBe(0.1);
   });
 });

@@ -2,12 +2,13 @@
  * Element types at the onnxruntime boundary. The engine's tensors are
  * float32 or int32; a model may take or give int64, float16, bool, uint8 and
  * more. A typed constant becomes the typed array onnxruntime wants for its
- * type only here, and an output of another type is read as float32 numbers
- * for the nodes downstream. Trade-off: int64 beyond ±2^24 and float64 lose
- * precision as float32 — the price of one numeric type through the engine;
- * the node that runs the model says which outputs were converted.
+ * type only here. An output of another type is read as float32 numbers for
+ * the nodes downstream and keeps its exact values beside them (`exact`:
+ * bigints for 64-bit integers, doubles for the rest), which the node that
+ * runs the model describes and emits. Trade-off: such an output is held
+ * twice while it lives, once as float32 and once exactly.
  */
-import type { TypedConstant } from '../../src/core/runtime/tensor-runtime';
+import type { ExactValues, TypedConstant } from '../../src/core/runtime/tensor-runtime';
 
 /** The bits of the IEEE half-precision float nearest to `value` (round to nearest even). */
 export function halfBits(value: number): number {
@@ -80,4 +81,20 @@ export function engineData(type: string, data: unknown): Float32Array | Int32Arr
   if (ArrayBuffer.isView(data) && !(data instanceof DataView))
     return Float32Array.from(data as unknown as ArrayLike<number>);
   throw new Error(`an output of type ${type} cannot be read as numbers`);
+}
+
+/**
+ * An output's exact values when its type is not the engine's (see
+ * `ExactValues`): int64 and uint64 as the bigints onnxruntime gives,
+ * float16 from its bits (or from a `Float16Array`, where the platform has
+ * one), any other type as doubles. Undefined for float32 and int32.
+ */
+export function exactValues(type: string, data: unknown): ExactValues | undefined {
+  if (data instanceof Float32Array || data instanceof Int32Array) return undefined;
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array) return { type, data };
+  if (type === 'float16' && data instanceof Uint16Array)
+    return { type, data: Float64Array.from(data, fromHalfBits) };
+  if (ArrayBuffer.isView(data) && !(data instanceof DataView))
+    return { type, data: Float64Array.from(data as unknown as ArrayLike<number>) };
+  return undefined;
 }

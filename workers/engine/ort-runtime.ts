@@ -51,7 +51,7 @@ import {
   type TensorRuntime,
 } from '../../src/core/runtime/tensor-runtime';
 import { FlowbenchError } from '../../src/core/errors';
-import { engineData, ortConstantData } from './ort-dtypes';
+import { engineData, exactValues, ortConstantData } from './ort-dtypes';
 import { fingerprintLimits } from '../../src/core/run/fingerprint';
 
 export type OrtModule = typeof Ort;
@@ -177,10 +177,19 @@ export const browserOrtLoader: OrtLoader = async (backend) => {
   return ort;
 };
 
-/** An ORT tensor as the engine's: int32 stays, any other type becomes float32 (see ort-dtypes). */
+/**
+ * An ORT tensor as the engine's: int32 stays, any other type becomes float32
+ * and keeps its exact values beside (see ort-dtypes).
+ */
 function fromOrt(tensor: Ort.Tensor, data: unknown = tensor.data): Tensor {
   const type = tensor.type === 'int32' ? 'int32' : 'float32';
-  return { type, data: engineData(tensor.type, data), dims: [...tensor.dims] };
+  const exact = exactValues(tensor.type, data);
+  return {
+    type,
+    data: engineData(tensor.type, data),
+    dims: [...tensor.dims],
+    ...(exact && { exact }),
+  };
 }
 
 /** An ORT tensor kept where its backend made it; see the module comment. */

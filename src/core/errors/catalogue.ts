@@ -82,6 +82,11 @@ export const errorCatalogue = {
     'bad-input',
     ({ input, problem }) => `the model's input '${input}' ${problem}`,
   ),
+  /** A model's output cannot be passed on as asked: `problem` names the value that does not fit. */
+  'model-output': spec<{ output: string; problem: string }>(
+    'run',
+    ({ output, problem }) => `the model's output '${output}' ${problem}`,
+  ),
   /** The bytes given as a model are not a readable ONNX model. */
   'onnx-invalid': spec<Problem>('bad-input', ({ problem }) => problem),
   /** A file a person imports is refused whole; `problem` follows the file's name. */

@@ -22,6 +22,7 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'invalid-data-config': { issues },
   'node-input': { problem: "input 'data' expected a dataset" },
   'model-feed': { input: 'sr', problem: 'takes int64 [] (a scalar); the constant is [2]' },
+  'model-output': { output: 'ids', problem: 'holds 9007199254740993, beyond ±2^53' },
   'onnx-invalid': { problem: 'the ONNX model has no graph outputs' },
   'bad-import': { file: 'a.run.json', problem: 'is not valid JSON (Unexpected end)' },
   'bad-option': { option: '--seed', problem: "expects a non-negative integer, got 'x'" },

@@ -25,26 +25,11 @@ import {
   type Tensor,
 } from '../runtime/tensor-runtime';
 import { parseInputMap, planFeeds } from '../onnx/feeds';
-import {
-  describeValueInfo,
-  readOnnxSignature,
-  type OnnxSignature,
-  type OnnxValueInfo,
-} from '../onnx/signature';
+import { describeValueInfo, readOnnxSignature, type OnnxSignature } from '../onnx/signature';
 import { component, formatBytes, modelId, requestId } from '../programs';
 import { runOverSequence } from './model-onnx-sequence';
+import { describeOutput } from '../onnx/output-values';
 import { FlowbenchError, isFlowbenchError } from '../errors';
-
-/**
- * `logits: float32 [300×2] = [0.12, -0.4, 1.1, …]`; an output the model
- * declares as another type says it was read as float32 (`n: int64 as float32 …`).
- */
-function describeOutput(info: OnnxValueInfo, t: Tensor): string {
-  const head = Array.from(t.data.subarray(0, 4), (v) => Number(v.toPrecision(4)));
-  const more = t.data.length > head.length ? ', …' : '';
-  const type = info.type === t.type ? t.type : `${info.type} as ${t.type}`;
-  return `${info.name}: ${type} [${t.dims.join('×')}] = [${head.join(', ')}${more}]`;
-}
 
 /** The share of rows whose largest score is at their label, when `t` is `[rows, classes]`. */
 function accuracyOf(t: Tensor, data: Dataset): number | null {
@@ -63,12 +48,13 @@ export const modelOnnx = defineNodeKind({
   kind: 'model.onnx',
   // 2: inputs mapped by param; outputs of other types than float32 and int32 read as float32.
   // 3: runs over a sequence, carrying state (params sequence, frame, carry).
-  version: 3,
+  // 4: outputs of every type described in their own type (int64 exactly, bool as true/false).
+  version: 4,
   cache: 'backend',
   title: 'ONNX model',
   category: 'model',
   description:
-    'Runs inference with an imported .onnx model; each model input is fed the dataset’s rows or a constant. Reports each output (types other than int32 read as float32), and the accuracy when the first output scores the dataset’s classes.',
+    'Runs inference with an imported .onnx model; each model input is fed the dataset’s rows or a constant. Reports each output in its own type (int64, bool, float16 …), and the accuracy when the first output scores the dataset’s classes.',
   params: {
     file: {
       type: 'file',

@@ -12,8 +12,11 @@
  */
 import protobuf from 'protobufjs/minimal';
 
-/** Element types the builders use, named as onnxruntime-web names them. */
-export type ElemType = 'float32' | 'int64' | 'int32' | 'bool';
+/**
+ * Element types the builders use, named as onnxruntime-web names them
+ * (float16 and uint8 for graphs that give or take them, e.g. imported-model fixtures).
+ */
+export type ElemType = 'float32' | 'int64' | 'int32' | 'bool' | 'float16' | 'uint8';
 
 /** A dimension: a fixed size, or a symbolic name (e.g. `'batch'`) for a dynamic one. */
 export type Dim = number | string;
@@ -24,6 +27,8 @@ export const DATA_TYPE: Readonly<Record<ElemType, number>> = {
   int32: 6,
   int64: 7,
   bool: 9,
+  float16: 10,
+  uint8: 2,
 };
 
 /** A tensor stored in the model (an initializer or a tensor attribute). */
@@ -248,6 +253,8 @@ export const ELEM_BYTES: Readonly<Record<ElemType, number>> = {
   int32: 4,
   int64: 8,
   bool: 1,
+  float16: 2,
+  uint8: 1,
 };
 
 /**

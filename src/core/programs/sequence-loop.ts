@@ -21,6 +21,7 @@ import {
   type SessionOptions,
   type Tensor,
 } from '../runtime/tensor-runtime.ts';
+import { outputNumbers } from '../onnx/output-values.ts';
 import type { SequencePlan } from '../onnx/sequence.ts';
 import type { LoopStep, ModelId } from './program.ts';
 
@@ -44,12 +45,16 @@ export function sequenceSession(plan: SequencePlan): SessionOptions {
   return { deviceOutputs: plan.carried.map((p) => p.output) };
 }
 
-/** The number a frame's charted output stands for: its one value, or the mean of several. */
-export function frameValue(t: Tensor): number {
-  if (t.data.length === 1) return t.data[0]!;
+/**
+ * The number a frame's charted output `name` stands for: its one value, or
+ * the mean of several (bool as 0/1; an int64 beyond ±2^53 fails, see `outputNumbers`).
+ */
+export function frameValue(name: string, t: Tensor): number {
+  const values = outputNumbers(name, t);
+  if (values.length === 1) return values[0]!;
   let sum = 0;
-  for (const v of t.data) sum += v;
-  return sum / t.data.length;
+  for (let i = 0; i < values.length; i++) sum += values[i]!;
+  return sum / values.length;
 }
 
 /**
@@ -94,8 +99,8 @@ export function sequenceLoop(options: SequenceLoopOptions): LoopStep {
           }
           last = out;
           const charted = plan.charted === null ? undefined : out[plan.charted];
-          if (charted !== undefined && !isDeviceTensor(charted))
-            ctx.emit(`${name}.frame`, frameValue(charted));
+          if (plan.charted !== null && charted !== undefined && !isDeviceTensor(charted))
+            ctx.emit(`${name}.frame`, frameValue(plan.charted, charted));
         },
         async end() {
           for (const [output, value] of Object.entries(last))

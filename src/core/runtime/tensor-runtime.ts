@@ -29,6 +29,22 @@ export interface Tensor {
   type: 'float32' | 'int32';
   data: Float32Array | Int32Array;
   dims: readonly number[];
+  /**
+   * A model output of another element type than the engine's (int64, bool,
+   * float16 …) keeps its exact values here; `data` holds them as float32.
+   */
+  exact?: ExactValues;
+}
+
+/**
+ * An output's values in the type the model declared: 64-bit integers as
+ * bigints, every other numeric type (bool as 0/1, float16, float64, the
+ * smaller integers) as doubles, which hold each of them exactly.
+ */
+export interface ExactValues {
+  /** onnxruntime's name for the type: `int64`, `bool`, `float16` … */
+  readonly type: string;
+  readonly data: Float64Array | BigInt64Array | BigUint64Array;
 }
 
 /**

@@ -29,7 +29,7 @@ function Values({ label, values }: { label: string; values: readonly OnnxValueIn
   );
 }
 
-/** Output types the engine reads as they are; any other is passed on as float32. */
+/** Output types the engine reads as they are; any other is shown in its own type. */
 const ENGINE_TYPES = new Set(['float32', 'int32']);
 
 export function ModelCard({
@@ -81,7 +81,8 @@ export function ModelCard({
             .filter((o) => !ENGINE_TYPES.has(o.type))
             .map((o) => `${o.name} ${o.type}`)
             .join(', ')}
-          ) are passed on as float32 numbers.
+          ) are shown in their own type: int64 as whole numbers (their digits beyond ±2^53, which
+          cannot be charted), bool as true/false, float16 as numbers.
         </p>
       )}
       <p className="fb-muted" aria-label="Model operators">
