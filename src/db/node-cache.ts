@@ -100,16 +100,7 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
       if (used.size > 0)
         await db.nodeCache.bulkUpdate([...used].map((key) => ({ key, changes: { usedAt: at } })));
       if (fresh.size === 0) return;
-      // Keys only: a key already stored (by another tab, say) is left as it is.
-      for (const key of await db.nodeCache
-        .where('key')
-        .anyOf([...fresh.keys()])
-        .primaryKeys())
-        fresh.delete(key);
-      if (fresh.size === 0) return;
-      const rows = [...fresh.values()];
-      await db.nodeCache.bulkAdd(rows);
-      const size = rows.reduce((sum, row) => sum + row.size, 0);
+      const size = await addNew(db, [...fresh.values()]);
       if (kept === null || kept.bytes + size > bytes || at - kept.at > BUDGET_KEPT_MS)
         kept = { bytes: await evict(db, bytes), at };
       else kept = { ...kept, bytes: kept.bytes + size };
@@ -121,6 +112,28 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
     write: (entry) => change({ store: entry }),
     drop: (key) => db.nodeCache.delete(key),
   };
+}
+
+/**
+ * Add `rows`, leaving a key already stored (by another tab, say) as it is;
+ * resolves with the bytes added. Inside a transaction over `nodeCache`.
+ * Each add that finds its key taken fails alone and is let go, so the batch
+ * costs one request a row: asking first which keys were stored walked a
+ * cursor a key, a round trip each in a browser.
+ */
+async function addNew(db: FlowbenchDb, rows: readonly NodeCacheRow[]): Promise<number> {
+  const taken = new Set<number>();
+  try {
+    await db.nodeCache.bulkAdd(rows);
+  } catch (error) {
+    // Caught here, the failed adds do not abort the transaction; any other failure does.
+    if (!(error instanceof Dexie.BulkError)) throw error;
+    for (const [at, failure] of Object.entries(error.failuresByPos)) {
+      if (failure.name !== 'ConstraintError') throw error;
+      taken.add(Number(at));
+    }
+  }
+  return rows.reduce((sum, row, i) => (taken.has(i) ? sum : sum + row.size), 0);
 }
 
 /**

@@ -1,6 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunId, RunNodeRow } from '../core/run/record';
+import { cachedNodesOfRuns } from './cache-links';
 import { liveRunNodes, putRunNodes, runNodes } from './run-nodes';
 import { FlowbenchDb } from './schema';
 
@@ -39,6 +40,26 @@ describe("a run's node outcomes", () => {
       ['a', 'error'],
       ['b', 'ok'],
     ]);
+  });
+
+  it('name the cached nodes of the runs asked for, each with the run that computed it', async () => {
+    const db = freshDb();
+    const cached = (runId: string, node: string, from: string): RunNodeRow => ({
+      ...outcome(runId, node, 'cached'),
+      cachedFrom: { runId: from as RunId, node },
+    });
+    await putRunNodes(db, [
+      cached('r2', 'train', 'r1'),
+      outcome('r2', 'eval', 'ok'),
+      cached('r3', 'data', 'r1'),
+      cached('r4', 'data', 'r1'),
+      outcome('r1', 'train', 'ok'),
+    ]);
+    expect(await cachedNodesOfRuns(db, ['r3', 'r2', 'r1'] as RunId[])).toEqual([
+      ['r3', 'data', 'r1'],
+      ['r2', 'train', 'r1'],
+    ]);
+    expect(await cachedNodesOfRuns(db, [])).toEqual([]);
   });
 
   it('are read once for every view watching the same run, a later view told them at once', async () => {
