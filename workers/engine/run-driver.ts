@@ -199,21 +199,29 @@ export async function driveClaimedRun(
   let programs: ProgramHost | undefined;
   let end: Pick<RunRow, 'status' | 'statusReason' | 'result'>;
   try {
-    // Recorded first, so a run that fails for want of a device still says what it ran on.
-    if (options.fingerprint)
-      await watch.track(
-        updateRun(db, runId, { fingerprint: await options.fingerprint(run.backendChoice) }),
-      );
-    const { values, issues } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
-    if (issues.length > 0)
-      throw new FlowbenchError('invalid-flow', {
-        issues: issues,
-        subject: 'The run parameters are',
-      });
-    runtime = await options.runtimeFor(run.backendChoice);
+    // Made while the runtime starts, and written with the engine in one write: each write of
+    // the record rewrites the run's row, flow and all. A run that fails before it has a runtime
+    // (no device, bad params) still says what it ran on.
+    const fingerprint = options.fingerprint?.(run.backendChoice);
+    fingerprint?.catch(() => undefined); // awaited below; not an unhandled rejection meanwhile
+    let values: ReturnType<typeof resolveRunParams>['values'];
+    try {
+      const resolved = resolveRunParams(run.flowSnapshot, run.params, run.seed);
+      if (resolved.issues.length > 0)
+        throw new FlowbenchError('invalid-flow', {
+          issues: resolved.issues,
+          subject: 'The run parameters are',
+        });
+      values = resolved.values;
+      runtime = await options.runtimeFor(run.backendChoice);
+    } catch (error) {
+      if (fingerprint) await watch.track(updateRun(db, runId, { fingerprint: await fingerprint }));
+      throw error;
+    }
     const info = runtime.info;
     await watch.track(
       updateRun(db, runId, {
+        ...(fingerprint && { fingerprint: await fingerprint }),
         engine: {
           backend: run.backendChoice === 'auto' ? info.backend : run.backendChoice,
           adapter: describeAdapter(info.adapter),
