@@ -63,6 +63,53 @@ describe('NodeOutcomes', () => {
     expect(written).toHaveLength(2);
   });
 
+  it('holds the next batch while one is being written, then writes each node’s latest row once', async () => {
+    const timers = manualTimers();
+    const written: [string, string][][] = [];
+    const landings: (() => void)[] = [];
+    const outcomes = new NodeOutcomes({
+      runId: 'r' as RunId,
+      write: (rows) => {
+        written.push(rows.map((r) => [r.node, r.status]));
+        return new Promise<void>((resolve) => landings.push(resolve));
+      },
+      setTimer: timers.setTimer,
+      delayMs: 100,
+    });
+    outcomes.queued('a');
+    outcomes.queued('b');
+    await Promise.resolve();
+    expect(written).toHaveLength(1); // every node queued, being written
+    outcomes.update('a', { status: 'running' });
+    timers.fireAll();
+    outcomes.update('a', { status: 'ok' });
+    outcomes.update('b', { status: 'running' });
+    timers.fireAll();
+    expect(written).toHaveLength(1); // due twice, but the first batch has not landed
+    landings.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(written).toEqual([
+      [
+        ['a', 'queued'],
+        ['b', 'queued'],
+      ],
+      [
+        ['a', 'ok'],
+        ['b', 'running'],
+      ],
+    ]);
+    outcomes.update('b', { status: 'ok' });
+    const drained = outcomes.drain();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(written).toHaveLength(2); // the last change waits for the second batch to land
+    landings.shift()!();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(written[2]).toEqual([['b', 'ok']]);
+    landings.shift()!();
+    await drained;
+    expect(timers.pending()).toBe(0);
+  });
+
   it('writes at once when a batch is full', async () => {
     const timers = manualTimers();
     const written: number[] = [];

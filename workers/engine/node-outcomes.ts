@@ -9,15 +9,25 @@
  * together, in one transaction, once `delayMs` has passed since the first
  * mark (or at once when `maxRows` are marked), so a run writes a few batches
  * a second whatever its size, and a view reads the nodes a few times a
- * second. The first batch (every node queued) is written at once. Trade-off: a status reaches storage (and the canvas) up to
- * `delayMs` late, and a crash loses at most that much of it.
+ * second. The first batch (every node queued) is written at once. While a
+ * batch is being written, the next waits for it to land, gathering each
+ * node's latest row meanwhile: when storage is slower than the batches (a
+ * thousand rows a batch, a loaded machine), a node that started and ended
+ * in that time is written once, not in a line of batches that each rewrite
+ * it and all land late. Trade-off: a status reaches storage (and the canvas)
+ * up to `delayMs` late, or once the write before it has landed, and a crash
+ * loses at most the batch not yet written.
  */
 import type { RunId, RunNodeRow } from '../../src/core/run/record';
 
 export interface NodeOutcomesOptions {
   runId: RunId;
-  /** Write these rows, whole, in one transaction (in the order writes were asked for). */
-  write(rows: readonly RunNodeRow[]): void;
+  /**
+   * Write these rows, whole, in one transaction (in the order writes were
+   * asked for). A promise it returns is the batch landing (failed or not):
+   * the next batch waits for it.
+   */
+  write(rows: readonly RunNodeRow[]): unknown;
   setTimer(fire: () => void, ms: number): () => void;
   /** How long a change may wait to be written. */
   delayMs: number;
@@ -35,6 +45,10 @@ export class NodeOutcomes {
   private readonly changed = new Set<string>();
   private stopTimer: (() => void) | null = null;
   private started = false;
+  /** The batch being written, until it lands. */
+  private writing: Promise<void> | null = null;
+  /** A batch fell due while one was being written: it goes when that one lands. */
+  private due = false;
 
   constructor(private readonly options: NodeOutcomesOptions) {}
 
@@ -70,20 +84,48 @@ export class NodeOutcomes {
     return this.rows.values();
   }
 
-  /** Write every changed row now, in one batch. */
+  /** Write every changed row in one batch: now, or when the batch being written lands. */
   flush(): void {
     this.stopTimer?.();
     this.stopTimer = null;
     if (this.changed.size === 0) return;
+    if (this.writing) {
+      this.due = true;
+      return;
+    }
     const rows = [...this.changed].map((node) => this.rows.get(node)!);
     this.changed.clear();
-    this.options.write(rows);
+    const landed = this.options.write(rows);
+    if (!isPromiseLike(landed)) return;
+    const writing: Promise<void> = Promise.resolve(landed).then(
+      () => this.landed(writing),
+      () => this.landed(writing),
+    );
+    this.writing = writing;
+  }
+
+  /** Write every changed row, waiting for any batch being written; resolves once all have landed. */
+  async drain(): Promise<void> {
+    this.close();
+    for (;;) {
+      if (this.writing) await this.writing;
+      else if (this.changed.size > 0) this.flush();
+      else return;
+    }
   }
 
   /** Stop the timer; what changed since the last batch is left to a last `flush`. */
   close(): void {
     this.stopTimer?.();
     this.stopTimer = null;
+  }
+
+  private landed(writing: Promise<void>): void {
+    if (this.writing !== writing) return;
+    this.writing = null;
+    if (!this.due) return;
+    this.due = false;
+    this.flush();
   }
 
   private mark(node: string): void {
@@ -98,4 +140,12 @@ export class NodeOutcomes {
     if (this.changed.size >= (this.options.maxRows ?? NODE_BATCH_ROWS)) this.flush();
     else this.stopTimer ??= this.options.setTimer(() => this.flush(), this.options.delayMs);
   }
+}
+
+function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { then?: unknown }).then === 'function'
+  );
 }

@@ -10,8 +10,8 @@
  * runs) so a run whose engine died can be told from one that is merely slow,
  * and it reads, at each refresh and twice a second between, whether any tab
  * asked to cancel the run (the record is the one place every tab can reach).
- * Node outcomes and logs are written in batches, a few a second
- * (`node-outcomes.ts`), not one write per change, so a run's cost per node
+ * Node outcomes and logs are written in batches, a few a second, each
+ * waiting for the one before to land (`node-outcomes.ts`), not one write per change, so a run's cost per node
  * stays flat however many nodes it has, and a crash loses at most the last
  * moments of them. It always ends the record, whatever way the run ends,
  * after flushing what was buffered.
@@ -106,11 +106,13 @@ class WriteChain {
   private tail: Promise<void> = Promise.resolve();
   failure: unknown = null;
   constructor(private readonly onFailure: (error: unknown) => void) {}
-  add(write: () => Promise<void>): void {
+  /** Resolves once this write has landed or failed (a failure goes to `onFailure`). */
+  add(write: () => Promise<void>): Promise<void> {
     this.tail = this.tail.then(write).catch((error: unknown) => {
       this.failure ??= error;
       this.onFailure(error);
     });
+    return this.tail;
   }
   settled(): Promise<void> {
     return this.tail;
@@ -287,7 +289,7 @@ export async function driveClaimedRun(
           options.onProgress?.(node, done, total, perSecond);
         },
         interval(_node, kind, start, end) {
-          writes.add(async () => {
+          void writes.add(async () => {
             await watch.track(addInterval(db, { runId, kind, start, end }));
           });
         },
@@ -348,7 +350,7 @@ export async function driveClaimedRun(
     if (row.status === 'running' || row.status === 'queued')
       nodes.update(row.node, { status: stopped });
   // The last batch: every outcome not written yet, before the run is closed.
-  nodes.flush();
+  await nodes.drain();
   await writes.settled();
   if (storageFailure !== null)
     end = {
