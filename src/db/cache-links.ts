@@ -11,7 +11,7 @@
  */
 import { parsePortRef } from '../core/flow/document';
 import type { RunId } from '../core/run/record';
-import { metricNames } from './metrics';
+import { metricNames, metricSeriesEnds } from './metrics';
 import { runNodes } from './run-nodes';
 import type { FlowbenchDb } from './schema';
 
@@ -88,4 +88,35 @@ export async function cachedNodesOfRuns(
       if (row.status === 'cached' && row.cachedFrom)
         found.push([row.runId, row.node, row.cachedFrom.runId]);
   return found;
+}
+
+/**
+ * Each run's final value of each metric that run `namesOf` has (its cached
+ * nodes' included; the runs of a sweep share their metrics): the last point
+ * of every series where it is finite (a run that ended on NaN has no final
+ * value), a cached node's read from the run that computed it. One cursor
+ * step per series however long it is.
+ */
+export async function finalValues(
+  db: FlowbenchDb,
+  ids: readonly RunId[],
+  namesOf: RunId,
+): Promise<Map<RunId, Record<string, number>>> {
+  const { names } = await seriesOfRun(db, namesOf);
+  const sources = new Map<string, RunId>();
+  for (const [run, node, source] of await cachedNodesOfRuns(db, ids))
+    sources.set(`${run} ${node}`, source);
+  const finals = new Map<RunId, Record<string, number>>();
+  await Promise.all(
+    ids.map(async (id) => {
+      const values: Record<string, number> = {};
+      for (const name of names) {
+        const from = sources.get(`${id} ${parsePortRef(name).node}`) ?? id;
+        const last = (await metricSeriesEnds(db, from, name)).last;
+        if (last && Number.isFinite(last.value)) values[name] = last.value;
+      }
+      finals.set(id, values);
+    }),
+  );
+  return finals;
 }

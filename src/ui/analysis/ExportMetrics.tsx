@@ -5,43 +5,29 @@
  * cache has no points of its own there; its series are read from the run
  * that computed it and written under the picked run, as its charts show them.
  */
-import { parsePortRef } from '../../core/flow/document';
 import type { RunId } from '../../core/run/record';
 import { buildLongCsv, buildLongJson, type LongSeries } from '../../core/series/long-export';
-import { metricNames, metricSeriesColumns } from '../../db/metrics';
-import { runNodes } from '../../db/run-nodes';
+import { seriesOfRun } from '../../db/cache-links';
+import { metricSeriesColumns } from '../../db/metrics';
 import { db } from '../db';
 import { saveText } from '../charts/downloads';
 import { useEditorStore } from '../store/context';
 
 /** Every series of run `id`, its cached nodes' read from the runs that computed them. */
-async function seriesOfRun(id: RunId): Promise<LongSeries[]> {
-  const sources = new Map<string, RunId>();
-  for (const row of await runNodes(db, id))
-    if (row.status === 'cached' && row.cachedFrom) sources.set(row.node, row.cachedFrom.runId);
-  const own = await metricNames(db, id);
-  const borrowed = await Promise.all(
-    [...new Set(sources.values())].map(async (source) =>
-      (await metricNames(db, source))
-        .filter((name) => sources.get(parsePortRef(name).node) === source)
-        .map((name) => ({ name, from: source })),
-    ),
-  );
-  const names = [...own.map((name) => ({ name, from: id })), ...borrowed.flat()].sort((a, b) =>
-    a.name < b.name ? -1 : a.name > b.name ? 1 : 0,
-  );
+async function longSeriesOfRun(id: RunId): Promise<LongSeries[]> {
+  const series = await seriesOfRun(db, id);
   return Promise.all(
-    names.map(async ({ name, from }) => ({
+    series.names.map(async (name) => ({
       run: id,
       metric: name,
-      columns: await metricSeriesColumns(db, from, name),
+      columns: await metricSeriesColumns(db, series.runOf(name), name),
     })),
   );
 }
 
 async function seriesOfRuns(ids: readonly RunId[]): Promise<LongSeries[]> {
   const all: LongSeries[] = [];
-  for (const id of ids) all.push(...(await seriesOfRun(id)));
+  for (const id of ids) all.push(...(await longSeriesOfRun(id)));
   return all;
 }
 

@@ -1,33 +1,17 @@
 /**
  * Each run's final value of each metric, for the parallel coordinates' metric
- * axes: the last point of every series, one cursor step per series however
- * long it is (`metricSeriesEnds`). Read once per finished run, not live: a
+ * axes: the last point of every series, a cached node's from the run that
+ * computed it, one cursor step per series however long it is (`finalValues`). Read once per finished run, not live: a
  * sweep of a thousand runs writing points would otherwise re-read a
  * thousand runs at every commit.
  */
 import { useEffect, useRef, useState } from 'react';
 import type { RunId } from '../../core/run/record';
-import { metricNames, metricSeriesEnds } from '../../db/metrics';
+import { finalValues } from '../../db/cache-links';
 import { db } from '../db';
 
 /** Final values by run, then metric. */
 export type Finals = ReadonlyMap<RunId, Readonly<Record<string, number>>>;
-
-async function readFinals(ids: readonly RunId[], namesOf: RunId): Promise<Finals> {
-  const names = await metricNames(db, namesOf);
-  const finals = new Map<RunId, Record<string, number>>();
-  await Promise.all(
-    ids.map(async (id) => {
-      const values: Record<string, number> = {};
-      for (const name of names) {
-        const last = (await metricSeriesEnds(db, id, name)).last;
-        if (last && Number.isFinite(last.value)) values[name] = last.value;
-      }
-      finals.set(id, values);
-    }),
-  );
-  return finals;
-}
 
 /** How long a burst of finished runs (a sweep, an import) waits before their finals are read together. */
 const SETTLE_MS = 250;
@@ -61,7 +45,7 @@ export function useFinals(ids: readonly RunId[], namesOf: RunId | undefined): Fi
     }
     let current = true;
     const timer = setTimeout(() => {
-      readFinals(missing, namesOf).then(
+      finalValues(db, missing, namesOf).then(
         (read) => {
           for (const [id, values] of read) held.set(id, values);
           if (current) setFinals(shown());
