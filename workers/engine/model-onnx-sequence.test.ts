@@ -61,15 +61,54 @@ async function stored(name: string, bytes: Uint8Array): Promise<NodeFile> {
   return { name, bytes, mediaType: 'application/onnx', digest: `sha256:${await sha256Hex(bytes)}` };
 }
 
-async function runSequence(file: NodeFile, params: Record<string, string | number>) {
+/** A mono WAV file of float32 samples at `rate`. */
+function floatWav(samples: readonly number[], rate: number): Uint8Array {
+  const out = new Uint8Array(44 + 4 * samples.length);
+  const v = new DataView(out.buffer);
+  const text = (at: number, s: string) => out.set(new TextEncoder().encode(s), at);
+  text(0, 'RIFF');
+  v.setUint32(4, out.length - 8, true);
+  text(8, 'WAVE');
+  text(12, 'fmt ');
+  v.setUint32(16, 16, true);
+  v.setUint16(20, 3, true); // IEEE float
+  v.setUint16(22, 1, true);
+  v.setUint32(24, rate, true);
+  v.setUint32(28, rate * 4, true);
+  v.setUint16(32, 4, true);
+  v.setUint16(34, 32, true);
+  text(36, 'data');
+  v.setUint32(40, 4 * samples.length, true);
+  samples.forEach((x, i) => v.setFloat32(44 + 4 * i, x, true));
+  return out;
+}
+
+async function runSequence(
+  file: NodeFile,
+  params: Record<string, string | number>,
+  audio?: NodeFile,
+) {
   const flow: FlowDocument = {
     format: FLOW_FORMAT,
     name: 'sequence',
     inputs: [],
     outputs: ['outputs', 'frames'],
-    nodes: [{ id: 'vad', kind: 'model.onnx', params, position: { x: 0, y: 0 } }],
-    edges: [],
+    nodes: [
+      { id: 'vad', kind: 'model.onnx', params, position: { x: 300, y: 0 } },
+      ...(audio
+        ? [
+            {
+              id: 'audio',
+              kind: 'data.audio',
+              params: { file: audio.digest, rate: 16000 },
+              position: { x: 0, y: 0 },
+            },
+          ]
+        : []),
+    ],
+    edges: audio ? [{ from: 'audio.samples', to: 'vad.samples' }] : [],
   };
+  const files = audio ? [file, audio] : [file];
   const frames: number[] = [];
   const logs: string[] = [];
   const errors: Record<string, string> = {};
@@ -79,8 +118,10 @@ async function runSequence(file: NodeFile, params: Record<string, string | numbe
     inputs: {},
     runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
     producers: inProcessProducers,
-    readFile: (digest) =>
-      digest === file.digest ? Promise.resolve(file) : Promise.reject(new Error('not stored')),
+    readFile: (digest) => {
+      const found = files.find((f) => f.digest === digest);
+      return found ? Promise.resolve(found) : Promise.reject(new Error('not stored'));
+    },
     signal: new AbortController().signal,
     now: () => Date.now(),
     events: {
@@ -125,6 +166,35 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
       `hn: float32 [1×1×3] = [${expected.state.map((v) => Number(v.toPrecision(4))).join(', ')}]`,
     );
     expect(outputs[1]).toBe(`prob: float32 [1] = [${Number(frames[4]!.toPrecision(4))}]`);
+  });
+
+  it('runs over a WAV file’s samples from data.audio as over the same sequence typed in', async () => {
+    const model = recurrentModel();
+    const file = await stored('recurrent.onnx', model);
+    const audio = {
+      ...(await stored('speech.wav', floatWav(SAMPLES, 16000))),
+      mediaType: 'audio/wav',
+    };
+    const expected = await byHand(model);
+    const { frames, logs, errors } = await runSequence(
+      file,
+      {
+        file: file.digest,
+        inputs: JSON.stringify({ h: 0, sr: 16000 }),
+        sequence: 'input',
+        frame: 2,
+      },
+      audio,
+    );
+    expect(errors).toEqual({});
+    expect(logs).toContain(
+      'speech.wav: 1 channel of 32-bit float at 16000 Hz: 11 samples (0.00 s)',
+    );
+    expect(logs).toContain(
+      'sequence input ← the samples of speech.wav at 16000 Hz: 5 frames of 2 samples (the last 1 left out), frame [1×2]; carried hn→h; charted prob',
+    );
+    expect(frames).toHaveLength(5);
+    frames.forEach((value, i) => expect(value).toBeCloseTo(expected.probs[i]!, 6));
   });
 
   it('without its state carried the model forgets: every frame starts from the constant', async () => {

@@ -1,5 +1,5 @@
 /**
- * The values that travel along `dataset` and `model` edges, with guards that
+ * The values that travel along `dataset`, `model` and `tensor` edges, with guards that
  * turn a miswired value into a message naming the port.
  */
 import type { MlpActivation, MlpWeights } from '../onnx/mlp-spec';
@@ -115,6 +115,20 @@ export interface ModelState {
   readonly classNames?: readonly string[];
 }
 
+/**
+ * Numbers along a `tensor` edge: float32, row-major. A sequence in time (a
+ * `data.audio` node's samples) is one-dimensional and says its rate.
+ */
+export interface TensorValue {
+  readonly kind: 'tensor';
+  /** Where it came from (a file's name), for messages and logs. */
+  readonly name: string;
+  readonly data: Float32Array;
+  readonly dims: readonly number[];
+  /** Samples per second, for a sequence in time. */
+  readonly sampleRate?: number;
+}
+
 /** The `kind` tag of a value that travelled along an edge, if it has one. */
 function kindOf(value: unknown): unknown {
   return typeof value === 'object' && value !== null
@@ -125,6 +139,11 @@ function kindOf(value: unknown): unknown {
 export function expectDataset(value: unknown, port: string): Dataset {
   if (kindOf(value) === 'dataset') return value as Dataset;
   throw new FlowbenchError('node-input', { problem: `input '${port}' expected a dataset` });
+}
+
+export function expectTensor(value: unknown, port: string): TensorValue {
+  if (kindOf(value) === 'tensor') return value as TensorValue;
+  throw new FlowbenchError('node-input', { problem: `input '${port}' expected a tensor` });
 }
 
 export function expectModel(value: unknown, port: string): ModelValue {

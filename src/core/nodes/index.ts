@@ -1,6 +1,7 @@
 /** Flowbench's built-in node kinds. One kind per file; this list is the catalog. */
 import { createCatalog } from '../catalog/catalog';
 import type { NodeKind } from '../catalog/kind';
+import { dataAudio } from './data-audio';
 import { dataEngine } from './data-engine';
 import { dataSample } from './data-sample';
 import { dataSplit } from './data-split';
@@ -25,6 +26,7 @@ export const builtinKinds: readonly NodeKind[] = [
   dataSynthetic,
   dataTable,
   dataImages,
+  dataAudio,
   dataSplit,
   modelMlp,
   modelCnn,

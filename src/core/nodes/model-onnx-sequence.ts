@@ -7,10 +7,10 @@
  * and a loop share only the model's reading.
  */
 import type { NodeContext, NodeFile } from '../catalog/kind';
-import type { Dataset } from '../catalog/values';
+import type { Dataset, TensorValue } from '../catalog/values';
 import { FlowbenchError } from '../errors';
 import { planFeeds, type InputMap } from '../onnx/feeds';
-import { formatCarry, frameCount, planSequence, sequenceOf } from '../onnx/sequence';
+import { formatCarry, frameCount, frameStandIn, planSequence, sequenceOf } from '../onnx/sequence';
 import type { OnnxSignature } from '../onnx/signature';
 import {
   loopProgress,
@@ -33,12 +33,6 @@ export interface SequenceParams {
   readonly backend: NodeBackend;
 }
 
-/** A nested array of zeros of `dims`: the sequence input's stand-in while the constants are planned. */
-function zeros(dims: readonly number[]): unknown[] | number {
-  const [first, ...rest] = dims;
-  return first === undefined ? 0 : Array.from({ length: first }, () => zeros(rest));
-}
-
 const BYTES: Readonly<Record<string, number>> = { int64: 8, float16: 2, bool: 1, uint8: 1 };
 
 function constantBytes(c: TypedConstant): number {
@@ -51,9 +45,16 @@ function constantBytes(c: TypedConstant): number {
  */
 export async function runOverSequence(
   ctx: NodeContext<SequenceParams>,
-  model: { file: NodeFile; signature: OnnxSignature; map: InputMap; data: Dataset | null },
+  model: {
+    file: NodeFile;
+    signature: OnnxSignature;
+    map: InputMap;
+    data: Dataset | null;
+    /** The `samples` port's sequence, which takes the place of the input's feed in `map`. */
+    samples: TensorValue | null;
+  },
 ): Promise<Record<string, Tensor>> {
-  const { file, signature, map, data } = model;
+  const { file, signature, map, data, samples } = model;
   const { backend } = ctx.params;
   const plan = planSequence(signature, {
     input: ctx.params.sequence,
@@ -63,7 +64,10 @@ export async function runOverSequence(
   const source = map[plan.input];
   let sequence: Float32Array;
   let from: string;
-  if (source === 'dataset') {
+  if (samples !== null) {
+    sequence = samples.data;
+    from = `the samples of ${samples.name}${samples.sampleRate === undefined ? '' : ` at ${samples.sampleRate} Hz`}`;
+  } else if (source === 'dataset') {
     if (data === null)
       throw new FlowbenchError('model-feed', {
         input: plan.input,
@@ -77,7 +81,7 @@ export async function runOverSequence(
   } else
     throw new FlowbenchError('model-feed', {
       input: plan.input,
-      problem: `is the sequence: map it to the dataset or to an array in param 'inputs'`,
+      problem: `is the sequence: wire samples to the node's 'samples' port, or map it to the dataset or to an array in param 'inputs'`,
     });
   const frames = frameCount(sequence.length, plan.frame);
   if (frames === 0)
@@ -88,7 +92,7 @@ export async function runOverSequence(
   // Every other input's constant, planned at the frame's shape (a `batch` of 1).
   const { constants } = planFeeds(
     signature.inputs,
-    { ...map, [plan.input]: zeros(plan.frameDims) },
+    { ...map, [plan.input]: frameStandIn(plan.frameDims) },
     null,
   );
   const { [plan.input]: _frame, ...feeds } = constants;

@@ -16,7 +16,7 @@
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind } from '../catalog/kind';
-import { expectDataset, type Dataset } from '../catalog/values';
+import { expectDataset, expectTensor, type Dataset } from '../catalog/values';
 import {
   float32,
   isDeviceTensor,
@@ -49,7 +49,8 @@ export const modelOnnx = defineNodeKind({
   // 2: inputs mapped by param; outputs of other types than float32 and int32 read as float32.
   // 3: runs over a sequence, carrying state (params sequence, frame, carry).
   // 4: outputs of every type described in their own type (int64 exactly, bool as true/false).
-  version: 4,
+  // 5: a sequence from the `samples` port.
+  version: 5,
   cache: 'backend',
   title: 'ONNX model',
   category: 'model',
@@ -97,6 +98,13 @@ export const modelOnnx = defineNodeKind({
       description:
         'Rows fed as float32 [rows × features] to the model input mapped to the dataset.',
     },
+    {
+      name: 'samples',
+      type: 'tensor',
+      optional: true,
+      description:
+        'A sequence (a data.audio node’s samples) fed frame by frame to the input param `sequence` names, in place of its feed in `inputs`.',
+    },
   ],
   outputs: [
     { name: 'outputs', type: 'text', description: 'Each output’s type, shape and first values.' },
@@ -140,7 +148,9 @@ export const modelOnnx = defineNodeKind({
         `outputs ${signature.outputs.map((o) => `${o.name} ${describeValueInfo(o)}`).join(', ')}`,
     );
     if (ctx.params.sequence !== '') {
-      const last = await runOverSequence(ctx, { file, signature, map, data });
+      const samples =
+        ctx.inputs.samples === undefined ? null : expectTensor(ctx.inputs.samples, 'samples');
+      const last = await runOverSequence(ctx, { file, signature, map, data, samples });
       ctx.artifact(file.name, file.bytes, 'application/onnx');
       const lines = signature.outputs.flatMap((o) => {
         const t = last[o.name];

@@ -180,6 +180,19 @@ export function planSequence(
   return { input: input.name, frame, frameDims, carried, charted };
 }
 
+/**
+ * A frame of zeros as a nested array of `dims`: what the sequence input's
+ * feed is planned as while the other inputs' constants are made (and
+ * checked), so that their symbolic dims take the frame's sizes.
+ */
+export function frameStandIn(dims: readonly number[]): unknown[] {
+  const nest = (rest: readonly number[]): unknown[] | number => {
+    const [first, ...more] = rest;
+    return first === undefined ? 0 : Array.from({ length: first }, () => nest(more));
+  };
+  return nest(dims) as unknown[];
+}
+
 /** How many whole frames a sequence of `length` samples holds. */
 export function frameCount(length: number, frame: number): number {
   return Math.floor(length / frame);

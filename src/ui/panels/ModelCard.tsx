@@ -8,7 +8,12 @@
  * and whether it runs over a sequence (`ModelSequence`).
  */
 import { useQuery } from '@tanstack/react-query';
-import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
+import { planSequence } from '../../core/onnx/sequence';
+import {
+  describeValueInfo,
+  type OnnxSignature,
+  type OnnxValueInfo,
+} from '../../core/onnx/signature';
 import { useEngine } from '../engine/EngineContext';
 import { ModelFeeds } from './ModelFeeds';
 import { ModelSequence } from './ModelSequence';
@@ -27,6 +32,20 @@ function Values({ label, values }: { label: string; values: readonly OnnxValueIn
       </ul>
     </>
   );
+}
+
+/** Over a sequence whose plan fits: the input fed frame by frame and one frame's dims. */
+function sequenceFrame(
+  signature: OnnxSignature,
+  params: { sequence: string; frame: number; carry: string },
+): { input: string; dims: readonly number[] } | null {
+  if (params.sequence === '') return null;
+  try {
+    const plan = planSequence(signature, { ...params, input: params.sequence });
+    return { input: plan.input, dims: plan.frameDims };
+  } catch {
+    return null; // the sequence section says why
+  }
 }
 
 /** Output types the engine reads as they are; any other is shown in its own type. */
@@ -71,7 +90,12 @@ export function ModelCard({
         {card.producer || 'unknown producer'} · IR {card.irVersion} · opset {opsets || 'none'}
       </small>
       <Values label="Model inputs" values={card.inputs} />
-      <ModelFeeds inputs={card.inputs} value={inputs} onChange={onSetInputs} />
+      <ModelFeeds
+        inputs={card.inputs}
+        value={inputs}
+        onChange={onSetInputs}
+        frame={sequenceFrame(card, sequence)}
+      />
       <ModelSequence signature={card} {...sequence} onSetSequence={onSetSequence} />
       <Values label="Model outputs" values={card.outputs} />
       {card.outputs.some((o) => !ENGINE_TYPES.has(o.type)) && (

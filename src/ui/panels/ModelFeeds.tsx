@@ -17,6 +17,7 @@ import {
   type InputMap,
   type InputSource,
 } from '../../core/onnx/feeds';
+import { frameStandIn } from '../../core/onnx/sequence';
 import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
 import './panels.css';
 
@@ -67,11 +68,14 @@ export function ModelFeeds({
   inputs,
   value,
   onChange,
+  frame,
 }: {
   inputs: readonly OnnxValueInfo[];
   /** The node's `inputs` param. */
   value: string;
   onChange: (value: string) => void;
+  /** Over a sequence: the input fed frame by frame and one frame's dims (the others are checked at them). */
+  frame?: { input: string; dims: readonly number[] } | null;
 }) {
   let given: InputMap = {};
   let problem: string | null = null;
@@ -82,7 +86,10 @@ export function ModelFeeds({
   }
   const map = effectiveInputMap(inputs, given);
   // What can be told before the rows are read; the node checks the dims they fix.
-  problem ??= feedsProblem(inputs, given);
+  problem ??= feedsProblem(
+    inputs,
+    frame ? { ...given, [frame.input]: frameStandIn(frame.dims) } : given,
+  );
   const set = (name: string, source: InputSource | null) => {
     const others = Object.entries(map).filter(([other]) => other !== name);
     const next = source === null ? others : [...others, [name, source] as const];
