@@ -25,12 +25,13 @@ function stratifiedRows(
     rows.push(row);
     byClass.set(label, rows);
   }
-  const test: number[] = [];
-  const train: number[] = [];
+  let test: number[] = [];
+  let train: number[] = [];
+  // Concatenated, not pushed as spread arguments: a class can hold more rows than a call takes.
   for (const [, rows] of [...byClass].sort(([a], [b]) => a - b)) {
     const n = Math.round(rows.length * fraction);
-    test.push(...rows.slice(0, n));
-    train.push(...rows.slice(n));
+    test = test.concat(rows.slice(0, n));
+    train = train.concat(rows.slice(n));
   }
   // Classes in a shuffled order within each part, not one block per class.
   const shuffle = (rows: number[]) => Array.from(permutation(rows.length, random), (i) => rows[i]!);

@@ -149,4 +149,16 @@ describe('data.split on a table', () => {
     expect(test.count).toBe(25);
     expect(rare).toBe(5);
   });
+
+  it('splits a table of 200,000 rows, most of them of one class', async () => {
+    // More rows in a class than a function call takes arguments.
+    const rows = Array.from({ length: 200_000 }, (_, i) => `${i % 97},${i % 20 ? 'most' : 'few'}`);
+    const data = await table(['x,k', ...rows].join('\n'));
+    const split = await executeKind(dataSplit, {
+      inputs: { dataset: data },
+      params: { test_fraction: 0.1, seed: 1 },
+    });
+    expect((split.outputs.get('test') as Dataset).count).toBe(20_000);
+    expect((split.outputs.get('train') as Dataset).count).toBe(180_000);
+  });
 });

@@ -67,7 +67,8 @@ function tableOf(
       (header === 'auto' &&
         head.every((c) => typeof c === 'string') &&
         looksLikeHeader(asText(head), arrays.slice(1, 51).map(asText)));
-    const width = Math.max(...arrays.map((row) => row.length));
+    // A loop, not a spread: a file can hold more rows than a call takes arguments.
+    const width = arrays.reduce((most, row) => Math.max(most, row.length), 0);
     const names = named ? uniqueNames(asText(head)) : defaultNames(width);
     const body = named ? arrays.slice(1) : arrays;
     if (body.length === 0) throw new FlowbenchError('table-empty', { file });

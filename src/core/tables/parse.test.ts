@@ -103,6 +103,13 @@ describe('reading JSON', () => {
     expect(t.columns[1]).toEqual([2, null]);
   });
 
+  it('reads a JSON array of 200,000 rows', async () => {
+    // More rows than a function call takes arguments.
+    const rows = JSON.stringify(Array.from({ length: 200_000 }, (_, i) => [i, i % 3]));
+    const t = await read(rows, 'a.json');
+    expect(t.rowCount).toBe(200_000);
+  });
+
   it('reads JSON Lines, skipping blank lines', async () => {
     const t = await read('{"a":1}\n\n{"a":2}\r\n', 'a.jsonl');
     expect(t.format).toBe('jsonl');
