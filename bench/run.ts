@@ -6,7 +6,7 @@
  * headless Chromium against `vite preview` of the build. Every row sets our
  * figure beside a reference measured in the same run, by alternating trials.
  * The bench prints and writes `bench/results.json`; it never asserts, and a
- * target missed is shown as missed. `--only=engine,ort,cnn,loops,producers,tables,cache,cli,metrics,browser,charts,canvas,runs,parallel` runs a subset;
+ * target missed is shown as missed. `--only=engine,ort,cnn,attention,loops,producers,tables,cache,cli,metrics,browser,charts,canvas,runs,parallel` runs a subset;
  * `--no-build` serves `dist/` as it is.
  */
 import { spawn } from 'node:child_process';
@@ -53,6 +53,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   engine: () => nodeSuite('engine'),
   ort: () => nodeSuite('ort'),
   cnn: () => nodeSuite('cnn'),
+  attention: () => nodeSuite('attention'),
   loops: () => nodeSuite('loops'),
   producers: () => nodeSuite('producers'),
   tables: () => nodeSuite('tables'),

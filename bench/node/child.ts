@@ -9,6 +9,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchRow[]> }>> 
   engine: () => import('./engine'),
   ort: () => import('./ort'),
   cnn: () => import('./cnn'),
+  attention: () => import('./attention'),
   loops: () => import('./loops'),
   producers: () => import('./producers'),
   tables: () => import('./tables'),
