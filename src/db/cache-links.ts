@@ -10,9 +10,10 @@
  * person waits for it anyway.
  */
 import { parsePortRef } from '../core/flow/document';
-import type { RunId } from '../core/run/record';
+import type { RunId, RunNodeRow } from '../core/run/record';
+import type { Live } from './live';
 import { metricNames, metricSeriesEnds } from './metrics';
-import { runNodes } from './run-nodes';
+import { liveRunNodes, runNodes } from './run-nodes';
 import type { FlowbenchDb } from './schema';
 
 /** The runs among `ids` whose series something outside `ids` still links to. */
@@ -71,23 +72,63 @@ export async function seriesOfRun(db: FlowbenchDb, runId: RunId): Promise<Series
   };
 }
 
-/**
- * Each cached node of runs `ids`: the run it is in, the node, and the run
- * that computed it. Each run's rows are read as one range of the primary key
- * and filtered here: a filtered read of the `runId` index walked a cursor a
- * row, and the charts read this live, again at every batch of a running
- * run's node outcomes.
- */
-export async function cachedNodesOfRuns(
-  db: FlowbenchDb,
-  ids: readonly RunId[],
-): Promise<[run: RunId, node: string, source: RunId][]> {
-  const found: [run: RunId, node: string, source: RunId][] = [];
-  for (const rows of await Promise.all([...new Set(ids)].map((id) => runNodes(db, id))))
+/** A cached node: the run it is in, the node, and the run that computed it. */
+export type CachedNode = [run: RunId, node: string, source: RunId];
+
+/** The cached nodes among `rows` (the node rows of some runs), in their order. */
+function cachedNodesIn(rowsOfRuns: readonly (readonly RunNodeRow[])[]): CachedNode[] {
+  const found: CachedNode[] = [];
+  for (const rows of rowsOfRuns)
     for (const row of rows)
       if (row.status === 'cached' && row.cachedFrom)
         found.push([row.runId, row.node, row.cachedFrom.runId]);
   return found;
+}
+
+/**
+ * Each cached node of runs `ids`. Each run's rows are read as one range of
+ * the primary key and filtered here: a filtered read of the `runId` index
+ * walked a cursor a row.
+ */
+export async function cachedNodesOfRuns(
+  db: FlowbenchDb,
+  ids: readonly RunId[],
+): Promise<CachedNode[]> {
+  return cachedNodesIn(await Promise.all([...new Set(ids)].map((id) => runNodes(db, id))));
+}
+
+/**
+ * `cachedNodesOfRuns`, live, taken from the node rows every view of a run
+ * shares (`liveRunNodes`): the charts read no rows of their own, where a
+ * read of theirs came again at every batch of a running run's outcomes.
+ */
+export function liveCachedNodesOfRuns(db: FlowbenchDb, ids: readonly RunId[]): Live<CachedNode[]> {
+  return {
+    subscribe(observer) {
+      const runs = [...new Set(ids)];
+      const held = new Map<RunId, readonly RunNodeRow[]>();
+      // Told once every run's rows have come, then at each change of any of them.
+      const tell = () => {
+        if (held.size === runs.length)
+          observer.next?.(cachedNodesIn(runs.map((id) => held.get(id)!)));
+      };
+      tell();
+      const watches = runs.map((id) =>
+        liveRunNodes(db, id).subscribe({
+          next: (rows) => {
+            held.set(id, rows);
+            tell();
+          },
+          error: (error) => observer.error?.(error),
+        }),
+      );
+      return {
+        unsubscribe: () => {
+          for (const watch of watches) watch.unsubscribe();
+        },
+      };
+    },
+  };
 }
 
 /**

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RunId, RunNodeRow } from '../core/run/record';
-import { cachedNodesOfRuns } from './cache-links';
+import { cachedNodesOfRuns, liveCachedNodesOfRuns, type CachedNode } from './cache-links';
 import { liveRunNodes, putRunNodes, runNodes } from './run-nodes';
 import { FlowbenchDb } from './schema';
 
@@ -60,6 +60,25 @@ describe("a run's node outcomes", () => {
       ['r2', 'train', 'r1'],
     ]);
     expect(await cachedNodesOfRuns(db, [])).toEqual([]);
+  });
+
+  it('name the cached nodes live, from the rows the views of those runs share', async () => {
+    const db = freshDb();
+    await putRunNodes(db, [outcome('r1', 'data', 'running'), outcome('r2', 'data', 'ok')]);
+    const told: CachedNode[][] = [];
+    const watch = liveCachedNodesOfRuns(db, ['r1', 'r2'] as RunId[]).subscribe({
+      next: (found) => told.push(found),
+    });
+    try {
+      await expect.poll(() => told.length).toBe(1);
+      expect(told[0]).toEqual([]);
+      await putRunNodes(db, [
+        { ...outcome('r1', 'data', 'cached'), cachedFrom: { runId: 'r2' as RunId, node: 'data' } },
+      ]);
+      await expect.poll(() => told.at(-1)).toEqual([['r1', 'data', 'r2']]);
+    } finally {
+      watch.unsubscribe();
+    }
   });
 
   it('are read once for every view watching the same run, a later view told them at once', async () => {

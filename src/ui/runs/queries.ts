@@ -6,7 +6,7 @@ import { runIntervals } from '../../db/intervals';
 import { live } from '../../db/live';
 import { liveMetricNamesOfRuns, liveMetricSeriesOfRuns } from '../../db/metrics-live';
 import { liveRunNodes } from '../../db/run-nodes';
-import { cachedNodesOfRuns } from '../../db/cache-links';
+import { liveCachedNodesOfRuns, type CachedNode } from '../../db/cache-links';
 import { getRun, runsByIds } from '../../db/runs';
 import { liveRunList } from '../../db/run-list';
 import type { RunEntry } from '../../core/run/run-entry';
@@ -40,11 +40,9 @@ export function useRunNodes(id: RunId | null): RunNodeRow[] | undefined {
 }
 
 /** The cached nodes of runs `ids`, live: `[run, node, the run that computed it]`. */
-export function useCachedNodesOfRuns(
-  ids: readonly RunId[],
-): [run: RunId, node: string, source: RunId][] | undefined {
+export function useCachedNodesOfRuns(ids: readonly RunId[]): CachedNode[] | undefined {
   const key = idsKey(ids);
-  return useLive(() => live(() => cachedNodesOfRuns(db, idsOf(key))), [key]);
+  return useLive(() => liveCachedNodesOfRuns(db, idsOf(key)), [key]);
 }
 
 /** Ids as one dependency: a new array with the same ids must not re-subscribe. */
