@@ -73,14 +73,23 @@ export async function lookUp(store: NodeCacheStore, key: string): Promise<CacheL
   return { found: 'hit', entry, values };
 }
 
+/** The first part of the entry whose bytes no longer match their digest; all hashed at once. */
 async function mismatch(entry: CacheEntry): Promise<string | null> {
-  for (const { port, digest, bytes } of entry.outputs)
-    if ((await bytesDigest(bytes)) !== digest)
-      return `output '${port}' no longer matches its digest ${digest.slice(0, 19)}…`;
-  for (const { name, digest, bytes } of entry.artifacts)
-    if ((await bytesDigest(bytes)) !== digest)
-      return `artifact '${name}' no longer matches its digest ${digest.slice(0, 19)}…`;
-  return null;
+  const parts = [
+    ...entry.outputs.map(({ port, digest, bytes }) => ({
+      what: `output '${port}'`,
+      digest,
+      bytes,
+    })),
+    ...entry.artifacts.map(({ name, digest, bytes }) => ({
+      what: `artifact '${name}'`,
+      digest,
+      bytes,
+    })),
+  ];
+  const found = await Promise.all(parts.map(({ bytes }) => bytesDigest(bytes)));
+  const bad = parts.find(({ digest }, i) => found[i] !== digest);
+  return bad ? `${bad.what} no longer matches its digest ${bad.digest.slice(0, 19)}…` : null;
 }
 
 /** A store in memory: for tests, and for a host with no database. */

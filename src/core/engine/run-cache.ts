@@ -78,10 +78,13 @@ export class RunCacheGate {
 
   /** The node's key, or null when a value it received has no byte form. */
   async keyOf(state: CachedNodeState): Promise<string | null> {
+    // Every input's digest at once: each hash is a trip to the platform's crypto and back.
+    const ports = Object.entries(state.inputs);
+    const digests = await Promise.all(ports.map(([, value]) => valueDigest(value)));
     const inputs: Record<string, string> = {};
-    for (const [port, value] of Object.entries(state.inputs)) {
-      const digest = await valueDigest(value);
-      if (digest === null) return null;
+    for (const [i, [port]] of ports.entries()) {
+      const digest = digests[i];
+      if (digest === null || digest === undefined) return null;
       inputs[port] = digest;
     }
     const { [CACHE_PARAM]: _howToRun, ...params } = state.params;
@@ -122,17 +125,28 @@ export class RunCacheGate {
   }
 
   private async write(state: CachedNodeState, known: string | null): Promise<void> {
-    const key = known ?? (await this.keyOf(state));
+    // The key, the outputs' bytes and the artifacts' digests at once: each hash is a trip to the
+    // platform's crypto and back, and the run's end waits for its last node's store.
+    const [key, encoded, artifacts] = await Promise.all([
+      known ?? this.keyOf(state),
+      Promise.all(
+        [...state.last].map(async ([port, value]) => ({ port, bytes: await valueBytes(value) })),
+      ),
+      Promise.all(
+        (state.artifacts ?? []).map(async ({ name, mediaType, bytes }) => ({
+          name,
+          mediaType,
+          bytes,
+          digest: await bytesDigest(bytes),
+        })),
+      ),
+    ]);
     if (key === null) return;
     const outputs = [];
-    for (const [port, value] of state.last) {
-      const encoded = await valueBytes(value);
-      if (!encoded) return; // a value with no byte form: nothing of the node can stand in for it
-      outputs.push({ port, ...encoded });
+    for (const { port, bytes } of encoded) {
+      if (!bytes) return; // a value with no byte form: nothing of the node can stand in for it
+      outputs.push({ port, ...bytes });
     }
-    const artifacts = [];
-    for (const { name, mediaType, bytes } of state.artifacts ?? [])
-      artifacts.push({ name, mediaType, bytes, digest: await bytesDigest(bytes) });
     const entry: CacheEntry = {
       key,
       runId: this.cache.runId,
