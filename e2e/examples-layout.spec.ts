@@ -12,6 +12,7 @@ const EXAMPLES = [
   'spirals-lr-sweep',
   'onnx-inference',
   'iris-table',
+  'iris-attention',
   'digits-images',
   'digits-cnn',
 ];
