@@ -6,7 +6,8 @@
  * pool view shows the budget, the resident model and the requests, a budget
  * set too small fails training with the numbers, and a budget set survives a reload;
  * an imported `.onnx` model shows its signature and runs — once over its feeds, once over a
- * sequence with its state carried and its per-frame output charted — and a non-ONNX file fails.
+ * sequence with its state carried and its per-frame output charted — a non-ONNX file fails, and
+ * a WAV recording read by data.audio runs through the model frame by frame.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -282,4 +283,58 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   expect(failed.nodes.find((n) => n.node === 'infer')?.error).toMatch(
     /^model file 'notes.onnx': not an ONNX model: /,
   );
+
+  // A WAV recording through the same model: data.audio mixes its two channels down and
+  // resamples 32 kHz to 16 kHz (800 samples), the model runs over them in frames of 2.
+  await toolbar.importFile(fixtureFlowPath('onnx-audio'));
+  await expect(toolbar.flowName).toHaveText('onnx-audio');
+  await canvas.select('audio');
+  await inspector.param('file').setInputFiles({
+    name: 'speech.wav',
+    mimeType: 'audio/wav',
+    buffer: stereoWav(),
+  });
+  await canvas.select('infer');
+  await inspector.param('file').setInputFiles({
+    name: 'vad.onnx',
+    mimeType: 'application/octet-stream',
+    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
+  });
+  await expect(inspector.root.getByLabel('Sequence plan')).toContainText('carries stateN→state');
+  await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  await expect(charts.chart('infer.frames')).toBeVisible();
+  const { json: heard } = await runs.exportRun();
+  const heardFrames = (heard.metrics['infer.frames'] ?? []).map(pointValue);
+  expect(heardFrames).toHaveLength(400);
+  // Each frame: its two samples' sum (mixed-down values in [-0.25, 0.75]) + 16.
+  expect(heardFrames.every((v) => v >= 15.5 && v <= 17.5)).toBe(true);
+  expect(logsOf(heard, 'audio')).toContain(
+    'speech.wav: 2 channels of 16-bit pcm at 32000 Hz, mixed down, resampled to 16000 Hz: 800 samples (0.05 s)',
+  );
 });
+
+/** 0.05 s of 16-bit stereo PCM at 32 kHz: a 440 Hz tone at half scale on the left, 0.25 on the right. */
+function stereoWav(): Buffer {
+  const frames = 1600;
+  const out = Buffer.alloc(44 + frames * 4);
+  out.write('RIFF', 0);
+  out.writeUInt32LE(out.length - 8, 4);
+  out.write('WAVE', 8);
+  out.write('fmt ', 12);
+  out.writeUInt32LE(16, 16);
+  out.writeUInt16LE(1, 20); // PCM
+  out.writeUInt16LE(2, 22);
+  out.writeUInt32LE(32000, 24);
+  out.writeUInt32LE(32000 * 4, 28);
+  out.writeUInt16LE(4, 32);
+  out.writeUInt16LE(16, 34);
+  out.write('data', 36);
+  out.writeUInt32LE(frames * 4, 40);
+  for (let i = 0; i < frames; i++) {
+    out.writeInt16LE(Math.round(16384 * Math.sin((2 * Math.PI * 440 * i) / 32000)), 44 + 4 * i);
+    out.writeInt16LE(8192, 46 + 4 * i);
+  }
+  return out;
+}
