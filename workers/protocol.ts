@@ -68,6 +68,14 @@ export interface EngineCalls {
    * fails as the model node would.
    */
   describeModel: { params: { digest: string }; result: ModelCard };
+  /**
+   * Keep a file a person picked for a file param: read, hashed and stored
+   * here, so a file of tens of megabytes costs the page nothing. Resolves
+   * with its digest (what the flow names it by).
+   */
+  storeFile: { params: { file: File }; result: { digest: string } };
+  /** A stored file's name and size, or null when this browser does not have it. */
+  describeFile: { params: { digest: string }; result: { name: string; size: number } | null };
 }
 export type EngineCall = keyof EngineCalls;
 /** What call `C` takes. */

@@ -16,8 +16,8 @@ import { executeKind } from '../../src/core/nodes/testing';
 const ROWS = 200_000;
 const NUMERIC = 19;
 
-/** A CSV of `ROWS` rows: 19 numeric columns and a category label. */
-function makeCsv(): Uint8Array {
+/** A CSV of `ROWS` rows: 19 numeric columns and a category label (the in-app table row's file too). */
+export function makeCsv(): Uint8Array {
   const random = createRandom(1);
   const header = [...Array.from({ length: NUMERIC }, (_, i) => `x${i}`), 'kind'].join(',');
   const lines = [header];

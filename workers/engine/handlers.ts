@@ -19,6 +19,7 @@ import { importFiles } from './run-import';
 import { exportRunBundle } from './run-bundle';
 import { describeTable } from './table-preview';
 import { describeModel } from './model-card';
+import { findStoredFile, storeFile } from '../../src/db/files';
 import type { RunService, RunServiceOptions } from './run-service';
 
 /** What the handlers route to. */
@@ -80,5 +81,17 @@ export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
     exportRunBundle: ({ runId }) => exportRunBundle(db, catalog, runId),
     describeTable: ({ digest, header }) => describeTable(db, digest, header),
     describeModel: ({ digest }) => describeModel(db, digest),
+    storeFile: async ({ file }) => ({
+      digest: await storeFile(
+        db,
+        file.name,
+        new Uint8Array(await file.arrayBuffer()),
+        file.type || 'application/octet-stream',
+      ),
+    }),
+    describeFile: async ({ digest }) => {
+      const file = await findStoredFile(db, digest);
+      return file ? { name: file.name, size: file.size } : null;
+    },
   };
 }

@@ -1,15 +1,16 @@
 /**
  * A file param in the inspector: pick a file, keep its bytes in the browser
- * (by digest) and its digest in the flow, and show which file it is. What
+ * (by digest) and its digest in the flow, and show which file it is. The
+ * engine worker reads, hashes and stores the file and says its name and size:
+ * a table of tens of megabytes never passes through the page's thread. What
  * the file holds is shown by its node's own view, read by the engine (a
  * model's card, a table's columns).
  */
+import { useState } from 'react';
 import type { FileParam } from '../../core/catalog/params';
 import { formatBytes } from '../../core/programs/pool';
-import { findStoredFile, storeFile } from '../../db/files';
-import { live } from '../../db/live';
-import { db } from '../db';
-import { useLive } from '../live';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEngine } from '../engine/EngineContext';
 import { useEditorStore } from '../store/context';
 import './panels.css';
 
@@ -27,23 +28,29 @@ export function FileParamField({
   onChange: (value: string) => void;
 }) {
   const store = useEditorStore();
+  const engine = useEngine();
+  const queries = useQueryClient();
   // `undefined` until read, `null` when no file is named, `'missing'` when this browser lacks it.
-  const stored = useLive(
-    () =>
-      live(async () => {
-        if (value === '') return null;
-        const file = await findStoredFile(db, value);
-        return file ?? 'missing';
-      }),
-    [value],
-  );
+  const info = useQuery({
+    queryKey: ['stored-file', value],
+    queryFn: async () => (await engine.call('describeFile', { digest: value })) ?? 'missing',
+    enabled: value !== '',
+    staleTime: Infinity,
+  });
+  const stored = value === '' ? null : info.data;
+  const [keeping, setKeeping] = useState<string | null>(null);
   const pick = async (file: File | undefined) => {
     if (!file) return;
+    setKeeping(file.name);
     try {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      onChange(await storeFile(db, file.name, bytes, file.type || 'application/octet-stream'));
+      const { digest } = await engine.call('storeFile', { file });
+      // Picked again after it went missing: it is here now.
+      await queries.invalidateQueries({ queryKey: ['stored-file', digest] });
+      onChange(digest);
     } catch (error) {
-      store.getState().alert(`Could not keep ${file.name}: ${String(error)}`);
+      store.getState().alertError(error, `Could not keep ${file.name}: `);
+    } finally {
+      setKeeping(null);
     }
   };
   return (
@@ -55,7 +62,11 @@ export function FileParamField({
         accept={spec.accept}
         onChange={(e) => void pick(e.currentTarget.files?.[0])}
       />
-      {value === '' ? (
+      {keeping !== null ? (
+        <small className="fb-muted" role="status">
+          Keeping {keeping}…
+        </small>
+      ) : value === '' ? (
         <small className="fb-muted">{spec.description}</small>
       ) : stored === 'missing' ? (
         <small className="fb-invalid" role="alert">
