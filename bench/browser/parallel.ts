@@ -10,13 +10,12 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
-import playwrightConfig from '../../playwright.config';
+import type { Browser, Page } from '@playwright/test';
 import { ParallelCoordinates } from '../../e2e/pages/parallel-coordinates';
 import { absoluteRow, atMost, compareRow, noTarget, type BenchRow } from '../lib/rows';
 import { median, percentile } from '../lib/stats';
-import { describeFailure } from './chromium';
-import { ensureAppBuilt, repoRoot, serveApp } from './servers';
+import { appContext, withApp, type AppBenchOptions } from './app-session';
+import { repoRoot } from './servers';
 
 const SMALL = 100;
 const BIG = 1_000;
@@ -54,11 +53,7 @@ function sweepFiles(count: number): { name: string; mimeType: string; buffer: Bu
 }
 
 async function openSweep(browser: Browser, url: string, count: number): Promise<Page> {
-  // The app's service worker would precache the whole build beside what is measured.
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    serviceWorkers: 'block',
-  });
+  const context = await appContext(browser);
   const page = await context.newPage();
   await page.goto(url);
   await page.getByRole('banner').getByLabel('Import').setInputFiles(sweepFiles(count));
@@ -122,25 +117,13 @@ async function brushTimes(browser: Browser, url: string, count: number): Promise
   }
 }
 
-export async function parallelRows({
-  noBuild,
-  log,
-}: {
-  noBuild: boolean;
-  log: (line: string) => void;
-}): Promise<BenchRow[]> {
-  if (!noBuild) await ensureAppBuilt(log);
-  const app = await serveApp();
-  const browser = await chromium.launch({
-    ...playwrightConfig.use?.launchOptions,
-    headless: true,
-  });
+export async function parallelRows(options: AppBenchOptions): Promise<BenchRow[]> {
   const name = `parallel coordinates: a brush, ${BIG.toLocaleString('en-US')} runs`;
-  try {
-    log(`parallel: a sweep of ${SMALL}…`);
-    const small = await brushTimes(browser, app.url, SMALL);
-    log(`parallel: a sweep of ${BIG}…`);
-    const big = await brushTimes(browser, app.url, BIG);
+  return withApp(options, async (browser, url) => {
+    options.log(`parallel: a sweep of ${SMALL}…`);
+    const small = await brushTimes(browser, url, SMALL);
+    options.log(`parallel: a sweep of ${BIG}…`);
+    const big = await brushTimes(browser, url, BIG);
     return [
       absoluteRow({
         name: `${name}, p95`,
@@ -160,11 +143,5 @@ export async function parallelRows({
         note: `the same brushes on a sweep of ${SMALL}; the issue sets no ratio; ${load()}`,
       }),
     ];
-  } catch (error) {
-    log(`parallel: failed: ${describeFailure(error)}`);
-    throw error;
-  } finally {
-    await browser.close();
-    await app.close();
-  }
+  });
 }
