@@ -4,6 +4,7 @@
  * over onnxruntime-node gives; the carried pairs are proposed from names and
  * shapes; a plan that does not fit is refused naming the param.
  */
+import { zipSync } from 'fflate';
 import * as ortNode from 'onnxruntime-node';
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
@@ -83,10 +84,17 @@ function floatWav(samples: readonly number[], rate: number): Uint8Array {
   return out;
 }
 
+/** A node feeding the model's `samples` port from a file: data.audio or data.tensor. */
+interface Source {
+  readonly kind: 'data.audio' | 'data.tensor';
+  readonly file: NodeFile;
+  readonly port: string;
+}
+
 async function runSequence(
   file: NodeFile,
   params: Record<string, string | number>,
-  audio?: NodeFile,
+  source?: Source,
 ) {
   const flow: FlowDocument = {
     format: FLOW_FORMAT,
@@ -95,20 +103,20 @@ async function runSequence(
     outputs: ['outputs', 'frames'],
     nodes: [
       { id: 'vad', kind: 'model.onnx', params, position: { x: 300, y: 0 } },
-      ...(audio
+      ...(source
         ? [
             {
-              id: 'audio',
-              kind: 'data.audio',
-              params: { file: audio.digest, rate: 16000 },
+              id: 'source',
+              kind: source.kind,
+              params: { file: source.file.digest },
               position: { x: 0, y: 0 },
             },
           ]
         : []),
     ],
-    edges: audio ? [{ from: 'audio.samples', to: 'vad.samples' }] : [],
+    edges: source ? [{ from: `source.${source.port}`, to: 'vad.samples' }] : [],
   };
-  const files = audio ? [file, audio] : [file];
+  const files = source ? [file, source.file] : [file];
   const frames: number[] = [];
   const logs: string[] = [];
   const errors: Record<string, string> = {};
@@ -184,7 +192,7 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
         sequence: 'input',
         frame: 2,
       },
-      audio,
+      { kind: 'data.audio', file: audio, port: 'samples' },
     );
     expect(errors).toEqual({});
     expect(logs).toContain(
@@ -195,6 +203,38 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
     );
     expect(frames).toHaveLength(5);
     frames.forEach((value, i) => expect(value).toBeCloseTo(expected.probs[i]!, 6));
+  });
+
+  it('runs over a NumPy array from data.tensor (big-endian, Fortran order) read row-major', async () => {
+    const model = recurrentModel();
+    const file = await stored('recurrent.onnx', model);
+    // The first ten samples as a (5, 2) float64 array: one frame a row, stored column by column.
+    const body = new Uint8Array(80);
+    const view = new DataView(body.buffer);
+    for (let r = 0; r < 5; r++)
+      for (let c = 0; c < 2; c++) view.setFloat64(8 * (c * 5 + r), SAMPLES[2 * r + c]!, false);
+    const header = "{'descr': '>f8', 'fortran_order': True, 'shape': (5, 2), }";
+    const text = header + ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
+    const npy = new Uint8Array(10 + text.length + body.length);
+    npy.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, text.length, 0]);
+    npy.set(new TextEncoder().encode(text), 10);
+    npy.set(body, 10 + text.length);
+    const frames = await stored('frames.npz', zipSync({ 'speech.npy': npy }));
+    const expected = await byHand(model);
+    const run = await runSequence(
+      file,
+      {
+        file: file.digest,
+        inputs: JSON.stringify({ h: 0, sr: 16000 }),
+        sequence: 'input',
+        frame: 2,
+      },
+      { kind: 'data.tensor', file: frames, port: 'tensor' },
+    );
+    expect(run.errors).toEqual({});
+    expect(run.logs).toContain('frames.npz/speech: >f8 (5, 2) as float32');
+    expect(run.frames).toHaveLength(5);
+    run.frames.forEach((value, i) => expect(value).toBeCloseTo(expected.probs[i]!, 6));
   });
 
   it('without its state carried the model forgets: every frame starts from the constant', async () => {

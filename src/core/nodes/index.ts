@@ -8,6 +8,7 @@ import { dataSplit } from './data-split';
 import { dataSynthetic } from './data-synthetic';
 import { dataImages } from './data-images';
 import { dataTable } from './data-table';
+import { dataTensor } from './data-tensor';
 import { envCartPole } from './env-cartpole';
 import { envPendulum } from './env-pendulum';
 import { evalAccuracy } from './eval-accuracy';
@@ -27,6 +28,7 @@ export const builtinKinds: readonly NodeKind[] = [
   dataTable,
   dataImages,
   dataAudio,
+  dataTensor,
   dataSplit,
   modelMlp,
   modelCnn,

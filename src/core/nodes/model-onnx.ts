@@ -103,7 +103,7 @@ export const modelOnnx = defineNodeKind({
       type: 'tensor',
       optional: true,
       description:
-        'A sequence (a data.audio node’s samples) fed frame by frame to the input param `sequence` names, in place of its feed in `inputs`.',
+        'A sequence (a data.audio node’s samples, a data.tensor’s array read row-major) fed frame by frame to the input param `sequence` names, in place of its feed in `inputs`.',
     },
   ],
   outputs: [
