@@ -23,7 +23,7 @@ export function collectingArtifacts(
     nodeFinished: (node, outcome) => events.nodeFinished(node, outcome),
     emitted: (node, port, value, stream) => events.emitted(node, port, value, stream),
     log: (node, message) => events.log(node, message),
-    progress: (node, done, total) => events.progress(node, done, total),
+    progress: (node, done, total, perSecond) => events.progress(node, done, total, perSecond),
     interval: (node, kind, start, end) => events.interval(node, kind, start, end),
     artifact(node, name, bytes, mediaType) {
       const state = stateOf(node);

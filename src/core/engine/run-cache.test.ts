@@ -126,6 +126,52 @@ async function run(
 }
 
 describe('the node-output cache in a run', () => {
+  it('passes on every report of a node it may store, its progress rate included', async () => {
+    const steady = defineNodeKind({
+      kind: 't.steady',
+      title: 'Steady',
+      category: 'train',
+      description: 'Reports its progress with its own rate.',
+      params: {},
+      inputs: [],
+      outputs: [{ name: 'out', type: 'number', description: '' }],
+      execute(ctx) {
+        ctx.progress(1, 2, 40);
+        ctx.emit('out', 1);
+        return Promise.resolve();
+      },
+    });
+    const reports: [string, number, number, number?][] = [];
+    await executeFlow({
+      flow: {
+        format: FLOW_FORMAT,
+        name: 'steady',
+        inputs: [],
+        outputs: [],
+        nodes: [{ id: 'fit', kind: 't.steady', params: {}, position: { x: 0, y: 0 } }],
+        edges: [],
+      },
+      catalog: createCatalog([steady]),
+      inputs: {},
+      runtime,
+      producers: inProcessProducers,
+      events: {
+        nodeQueued: () => {},
+        nodeStarted: () => {},
+        nodeFinished: () => {},
+        emitted: () => {},
+        log: () => {},
+        progress: (...report) => reports.push(report),
+        interval: () => {},
+        artifact: () => {},
+      },
+      signal: new AbortController().signal,
+      now: () => 0,
+      cache: { store: memoryCacheStore(), runId: 'run-1' },
+    });
+    expect(reports).toEqual([['fit', 1, 2, 40]]);
+  });
+
   it('stands a stored node in for running it, naming the run that computed it', async () => {
     ran = {};
     const store = memoryCacheStore();
