@@ -6,7 +6,7 @@
  * headless Chromium against `vite preview` of the build. Every row sets our
  * figure beside a reference measured in the same run, by alternating trials.
  * The bench prints and writes `bench/results.json`; it never asserts, and a
- * target missed is shown as missed. `--only=engine,ort,cnn,attention,loops,producers,tables,cache,cli,metrics,browser,charts,canvas,runs,parallel,tablepage` runs a subset;
+ * target missed is shown as missed. `--only=engine,ort,cnn,attention,loops,producers,tables,cache,cli,sequence,metrics,browser,charts,canvas,runs,parallel,tablepage` runs a subset;
  * `--no-build` serves `dist/` as it is.
  */
 import { spawn } from 'node:child_process';
@@ -60,6 +60,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   tables: () => nodeSuite('tables'),
   cache: () => nodeSuite('cache'),
   cli: () => nodeSuite('cli'),
+  sequence: () => nodeSuite('sequence'),
   metrics: () => metricSuite({ log }),
   browser: () => browserRows({ noBuild: process.argv.includes('--no-build'), log }),
   charts: () => chartRows({ log }),

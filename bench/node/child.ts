@@ -15,6 +15,7 @@ const suites: Record<string, () => Promise<{ run: () => Promise<BenchRow[]> }>> 
   tables: () => import('./tables'),
   cache: () => import('./cache'),
   cli: () => import('./cli'),
+  sequence: () => import('./sequence'),
 };
 
 const [suite, out] = process.argv.slice(2);
