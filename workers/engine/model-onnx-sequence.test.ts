@@ -235,6 +235,15 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
     expect(run.logs).toContain('frames.npz/speech: >f8 (5, 2) as float32');
     expect(run.frames).toHaveLength(5);
     run.frames.forEach((value, i) => expect(value).toBeCloseTo(expected.probs[i]!, 6));
+    // Wired, but no input named to take it: said, not ignored.
+    const unnamed = await runSequence(
+      file,
+      { file: file.digest, inputs: JSON.stringify({ h: 0, sr: 16000 }) },
+      { kind: 'data.tensor', file: frames, port: 'tensor' },
+    );
+    expect(unnamed.errors.vad).toBe(
+      "a sequence is wired to port 'samples': name the model input it feeds frame by frame in param 'sequence' (the model's inputs: input, h, sr)",
+    );
   });
 
   it('without its state carried the model forgets: every frame starts from the constant', async () => {

@@ -147,6 +147,10 @@ export const modelOnnx = defineNodeKind({
         `inputs ${signature.inputs.map((i) => `${i.name} ${describeValueInfo(i)}`).join(', ')}; ` +
         `outputs ${signature.outputs.map((o) => `${o.name} ${describeValueInfo(o)}`).join(', ')}`,
     );
+    if (ctx.params.sequence === '' && ctx.inputs.samples !== undefined)
+      throw new FlowbenchError('node-input', {
+        problem: `a sequence is wired to port 'samples': name the model input it feeds frame by frame in param 'sequence' (the model's inputs: ${signature.inputs.map((i) => i.name).join(', ')})`,
+      });
     if (ctx.params.sequence !== '') {
       const samples =
         ctx.inputs.samples === undefined ? null : expectTensor(ctx.inputs.samples, 'samples');
