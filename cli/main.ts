@@ -16,6 +16,7 @@ import { jsonReporter, textReporter } from './report';
 import { runCommand } from './run-command';
 import { serveCommand } from './serve-command';
 import { sweepCommand } from './sweep-command';
+import { trialHostCommand } from './trial-host';
 import { workerCommand } from './worker-command';
 
 export { EXIT } from './args';
@@ -78,6 +79,8 @@ export async function main(args: string[]): Promise<number> {
     sweep: () => sweepCommand(rest),
     worker: () => workerCommand(rest),
     serve: () => serveCommand(rest),
+    // Not for people: the process `flowbench sweep` runs its trials in, one after another (trial-host.ts).
+    'trial-host': () => trialHostCommand(),
   };
   const chosen = commands[command];
   if (!chosen) {

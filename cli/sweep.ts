@@ -14,6 +14,7 @@ import type { RunExport } from '../src/core/run/export';
 import type { RunStatus } from '../src/core/run/record';
 import type { CliBackend } from './backend';
 import type { RunEvent } from './report';
+import type { HostMessage, HostRequest } from './trial-host';
 import { describeTrial, type Trial } from './trials';
 
 const bin = fileURLToPath(new URL('../bin/flowbench.mjs', import.meta.url));
@@ -62,48 +63,107 @@ export function trialArgs(
   return args;
 }
 
-/** Run one trial in a child process; resolves when it has exited. */
-async function runTrial(
-  sweep: LocalSweep,
-  trial: Trial,
-  children: Set<ChildProcess>,
-): Promise<TrialEnd> {
-  // A trial runs under the sweep's own Node flags.
-  const child = spawn(process.execPath, [...process.execArgv, bin, ...trialArgs(sweep, trial)], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // A process group of its own: Ctrl+C in a terminal signals the whole foreground group, and a
-    // trial that got it twice (from the terminal and passed on by the sweep) would leave at once,
-    // unrecorded. The sweep alone passes it on, once.
-    detached: true,
-  });
-  children.add(child);
-  // What the child's events said of its end.
-  const seen: { finished?: Extract<RunEvent, { event: 'finished' }>; failure: string } = {
-    failure: '',
-  };
-  let pending = '';
-  child.stdout.on('data', (chunk: Buffer) => {
-    pending += chunk.toString();
-    const lines = pending.split('\n');
-    pending = lines.pop()!;
+/** One lane's trial process: a `flowbench trial-host` that runs the lane's trials one after another. */
+class TrialProcess {
+  private readonly child: ChildProcess;
+  private pending = '';
+  /** The last lines of stderr, for the reason of a trial whose process died. */
+  private stderr = '';
+  /** The running trial's listener, if one is running. */
+  private current: ((message: HostMessage) => void) | null = null;
+  /** Resolves once the process has exited, with its code or signal. */
+  readonly exited: Promise<string>;
+  dead = false;
+
+  constructor() {
+    // Trials run under the sweep's own Node flags.
+    this.child = spawn(process.execPath, [...process.execArgv, bin, 'trial-host'], {
+      stdio: ['pipe', 'pipe', 'pipe'],
+      // A process group of its own: Ctrl+C in a terminal signals the whole foreground group, and a
+      // trial that got it twice (from the terminal and passed on by the sweep) would leave at once,
+      // unrecorded. The sweep alone passes it on, once.
+      detached: true,
+    });
+    this.child.stdout!.on('data', (chunk: Buffer) => this.read(chunk.toString()));
+    this.child.stderr!.on('data', (chunk: Buffer) => {
+      this.stderr = (this.stderr + chunk.toString()).slice(-4096);
+    });
+    // A process that has died refuses its stdin; its trial's end says why.
+    this.child.stdin!.on('error', () => undefined);
+    this.exited = new Promise((resolve) =>
+      this.child.on('close', (code, signal) => {
+        this.dead = true;
+        resolve(signal ?? `code ${code}`);
+      }),
+    );
+  }
+
+  private read(text: string) {
+    this.pending += text;
+    const lines = this.pending.split('\n');
+    this.pending = lines.pop()!;
     for (const line of lines) {
-      let event: RunEvent;
+      let message: HostMessage;
       try {
-        event = JSON.parse(line) as RunEvent;
+        message = JSON.parse(line) as HostMessage;
       } catch {
         continue;
       }
-      if (event.event === 'finished') seen.finished = event;
-      if (event.event === 'error') seen.failure = event.message;
-      sweep.events.trialEvent(trial, event);
+      this.current?.(message);
     }
-  });
-  let stderr = '';
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((resolve) =>
-    child.on('close', (...ended) => resolve(ended)),
+  }
+
+  /**
+   * Run `args` (a `flowbench run`'s), passing its events to `onEvent`;
+   * resolves with what they said of its end, or why the process died.
+   */
+  run(
+    args: string[],
+    onEvent: (event: RunEvent) => void,
+  ): Promise<{ finished?: FinishedEvent; failure: string; died?: string }> {
+    const seen: { finished?: FinishedEvent; failure: string; died?: string } = { failure: '' };
+    this.stderr = '';
+    return new Promise((resolve) => {
+      this.current = (message) => {
+        if (message.event === 'finished') seen.finished = message;
+        if (message.event === 'error') seen.failure = message.message;
+        if (message.event === 'trial-exit') {
+          this.current = null;
+          resolve(seen);
+        } else onEvent(message);
+      };
+      void this.exited.then((how) => {
+        if (!this.current) return;
+        this.current = null;
+        const said = this.stderr.trim().split('\n').at(-1);
+        seen.died = `its trial process died (${how})${said ? `: ${said}` : ''}`;
+        resolve(seen);
+      });
+      // `trialArgs` names the command, as a `flowbench run` of the trial's own would take it.
+      const request: HostRequest = { run: args[0] === 'run' ? args.slice(1) : args };
+      this.child.stdin!.write(JSON.stringify(request) + '\n');
+    });
+  }
+
+  /** Ctrl+C for the running trial: it ends its record `cancelled`. */
+  interrupt() {
+    if (this.current && !this.dead) this.child.kill('SIGINT');
+  }
+
+  /** No more trials: the host leaves once its stdin ends. */
+  close(): Promise<string> {
+    this.child.stdin!.end();
+    return this.exited;
+  }
+}
+
+type FinishedEvent = Extract<RunEvent, { event: 'finished' }>;
+
+/** Run one trial in `host`; resolves when it has ended. */
+async function runTrial(sweep: LocalSweep, trial: Trial, host: TrialProcess): Promise<TrialEnd> {
+  const seen = await host.run(trialArgs(sweep, trial), (event) =>
+    sweep.events.trialEvent(trial, event),
   );
-  children.delete(child);
   const ended = seen.finished;
   if (ended) {
     const run = await readFile(ended.file, 'utf8')
@@ -111,29 +171,45 @@ async function runTrial(
       .catch(() => null);
     return { trial, status: ended.status, reason: ended.statusReason, file: ended.file, run };
   }
-  const why = seen.failure || stderr.trim().split('\n').at(-1) || `exited ${code ?? signal}`;
+  const why = seen.failure || seen.died || 'it ended without a record';
   return { trial, status: 'error', reason: why, file: null, run: null };
 }
 
 /**
  * Run every trial, `parallel` at once, in grid order; resolves with their
- * ends in grid order. On abort no new trial starts and each running one is
- * sent SIGINT, so it ends its record `cancelled` and writes it.
+ * ends in grid order. Each lane starts its trial process once and runs its
+ * trials in it one after another; a process that dies ends its trial
+ * `error` and the lane's next trial starts a fresh one. On abort no new
+ * trial starts and each running one is sent SIGINT, so it ends its record
+ * `cancelled` and writes it.
  */
 export async function runLocalSweep(sweep: LocalSweep): Promise<TrialEnd[]> {
   const ends: TrialEnd[] = [];
-  const children = new Set<ChildProcess>();
+  const hosts = new Set<TrialProcess>();
   const interrupt = () => {
-    for (const child of children) child.kill('SIGINT');
+    for (const host of hosts) host.interrupt();
   };
   sweep.signal.addEventListener('abort', interrupt, { once: true });
   let next = 0;
   const lane = async () => {
-    while (next < sweep.trials.length && !sweep.signal.aborted) {
-      const trial = sweep.trials[next++]!;
-      const end = await runTrial(sweep, trial, children);
-      ends[trial.index] = end;
-      sweep.events.trialEnded(end);
+    let host: TrialProcess | null = null;
+    try {
+      while (next < sweep.trials.length && !sweep.signal.aborted) {
+        const trial = sweep.trials[next++]!;
+        if (!host || host.dead) {
+          if (host) hosts.delete(host);
+          host = new TrialProcess();
+          hosts.add(host);
+        }
+        const end = await runTrial(sweep, trial, host);
+        ends[trial.index] = end;
+        sweep.events.trialEnded(end);
+      }
+    } finally {
+      if (host) {
+        await host.close();
+        hosts.delete(host);
+      }
     }
   };
   try {
