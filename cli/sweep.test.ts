@@ -3,6 +3,7 @@
  * small grid over a shipped example run here two at once, one run file per
  * trial that the app imports, grouped under the sweep's id.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -67,6 +68,36 @@ describe('flowbench sweep', () => {
     const runs = importedRuns(out).map((record) => record.run);
     expect(runs.map((run) => run.status)).toEqual(['error', 'error']);
     expect(runs[0]!.statusReason).toContain('broken.csv, line 3');
+  });
+
+  it('ends a trial whose process dies error, saying so, and runs the next in a fresh process', async () => {
+    const out = outDir();
+    let killed = false;
+    const ended = await flowbench(
+      // Trial 0 would train for ever; trial 1 is short.
+      ['sweep', spirals, '--param', 'steps=100000,5', '--parallel', '1', '--out', out],
+      (line, sweep) => {
+        if (killed || !line.startsWith('sweep ')) return;
+        killed = true;
+        // The sweep's trial process, once it has started one: killed as a crash or the OOM killer would.
+        for (;;) {
+          const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(sweep.pid)], {
+            encoding: 'utf8',
+          }).trim();
+          if (pids === '') continue;
+          process.kill(Number(pids.split('\n')[0]), 'SIGKILL');
+          return;
+        }
+      },
+    );
+    expect(killed).toBe(true);
+    expect(ended.code).toBe(1);
+    expect(ended.stdout).toMatch(
+      /#0 steps=100000 ended error: its trial process died \(SIGKILL\)/,
+    );
+    expect(ended.stdout).toMatch(/#1 steps=5 ended ok/);
+    const runs = importedRuns(out).map((record) => record.run);
+    expect(runs.map((run) => [run.status, run.params.steps])).toEqual([['ok', 5]]);
   });
 
   it('refuses an input the flow lacks, or a range it cannot read, with exit 2 and runs nothing', async () => {
