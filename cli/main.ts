@@ -40,7 +40,8 @@ const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed
 sweep:
   --param name=values a value, a comma list (lr=0.01,0.1) or an integer range (seed=0..4); every
                       combination is one trial, one run file each, all under one sweep id
-  --parallel N        trials at once, each in a process of its own (default: the machine's cores)
+  --parallel N        trials at once: N processes, each running its trials in turn (default: the
+                      machine's cores)
   --redis URL         enqueue the trials on BullMQ in that Redis (redis://host:port) for workers
                       on any machine, instead of running them here; the same sweep enqueued
                       again runs nothing twice

@@ -1,11 +1,16 @@
 /**
- * `flowbench sweep` on this machine: every trial is a `flowbench run` child
- * process of its own (`--parallel` at once), so trials use as many cores as
- * they are given and one that crashes takes no other with it; each writes
- * its own run file, recorded under the sweep's id and the run id planned for
- * it. The parent only plans, starts, watches (each child's `--json` events)
- * and sums up. Trade-off: a child's start (loading the engine, about a
- * second) is paid per trial, which is small beside any trial worth sweeping.
+ * `flowbench sweep` on this machine: `--parallel` lanes, each a trial process
+ * (`flowbench trial-host`, trial-host.ts) started once and handed the
+ * sweep's trials one after another over its stdin, each run exactly as
+ * `flowbench run --json` runs it, writing its own run file under the sweep's
+ * id and the run id planned for it. The parent only plans, starts, watches
+ * (the trials' events) and sums up. A process per lane, not per trial: a
+ * trial's own start (loading the engine, compiling onnxruntime's WASM, V8
+ * optimising it as it runs) cost several times a short trial's training, so
+ * it is paid once per lane and later trials run on hot code. Trade-off: a
+ * lane's trials share a process; one that crashes it ends `error` alone
+ * (the lane's next trial starts a fresh process), but a trial that leaks
+ * leaks into its lane's next.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';

@@ -6,8 +6,8 @@
  *   and node outcomes written to its in-memory store, onnxruntime-node
  *   behind `OrtRuntime`) versus a bare onnxruntime-node loop on the same
  *   batches (ort.ts's `bareTrainer`), both on the node's default threads;
- * - sweep throughput: the same 4 trials run by the local sweep two processes
- *   at once versus one at a time (trials/min), on this machine's cores;
+ * - sweep throughput: the same 4 trials run by the local sweep in two lane
+ *   processes versus one (trials/min), on this machine's cores;
  * - queue overhead per trial: a trial enqueued on BullMQ with an idle
  *   `flowbench worker` waiting, from the job's creation to its start
  *   (BullMQ's own `timestamp` and `processedOn`), on a Redis started here.
@@ -131,7 +131,7 @@ async function sweepRow(): Promise<BenchRow> {
     ours: trials.a.map(perMinute),
     reference: trials.b.map(perMinute),
     target: ratioAtLeast(1.7),
-    note: `flowbench sweep's local runner, 4 trials of spirals-mlp (150 steps, WASM), each a flowbench run process, --parallel 2 vs 1; ${availableParallelism()} cores`,
+    note: `flowbench sweep's local runner, 4 trials of spirals-mlp (150 steps, WASM), each lane one trial process running its trials one after another, --parallel 2 vs 1; ${availableParallelism()} cores`,
   });
 }
 
