@@ -92,9 +92,7 @@ describe('flowbench sweep', () => {
     );
     expect(killed).toBe(true);
     expect(ended.code).toBe(1);
-    expect(ended.stdout).toMatch(
-      /#0 steps=100000 ended error: its trial process died \(SIGKILL\)/,
-    );
+    expect(ended.stdout).toMatch(/#0 steps=100000 ended error: its trial process died \(SIGKILL\)/);
     expect(ended.stdout).toMatch(/#1 steps=5 ended ok/);
     const runs = importedRuns(out).map((record) => record.run);
     expect(runs.map((run) => [run.status, run.params.steps])).toEqual([['ok', 5]]);
