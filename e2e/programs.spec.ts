@@ -207,6 +207,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   );
 
   await toolbar.run();
+  await expect(runs.rows).toHaveCount(1);
   await runs.expectStatus(runs.newest, 'ok');
   const { json: record } = await runs.exportRun();
   expect(record.run.result.accuracy).toBe(1);
@@ -237,6 +238,8 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await inspector.root.getByLabel('Constant for sr').fill('16000');
   await expect(feedProblem).toBeHidden();
   await toolbar.run();
+  // Its own row first: until then the newest row is the run before, already ended.
+  await expect(runs.rows).toHaveCount(2);
   await runs.expectStatus(runs.newest, 'ok');
   const { json: vad } = await runs.exportRun();
   expect(vad.run.result.outputs).toContain('stateShape: int64 [3] = [2, 200, 4]');
@@ -257,6 +260,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await inspector.setParam('frame', 2);
   await expect(sequencePlan).toBeVisible();
   await toolbar.run();
+  await expect(runs.rows).toHaveCount(3);
   await runs.expectStatus(runs.newest, 'ok');
   await expect(charts.chart('infer.frames')).toBeVisible();
   const { json: frames } = await runs.exportRun();
@@ -303,6 +307,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await expect(inspector.root.getByLabel('Sequence plan')).toContainText('carries stateN→state');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
   await toolbar.run();
+  await expect(runs.rows).toHaveCount(5);
   await runs.expectStatus(runs.newest, 'ok');
   await expect(charts.chart('infer.frames')).toBeVisible();
   const { json: heard } = await runs.exportRun();
