@@ -21,8 +21,7 @@
 import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import path from 'node:path';
-import { chromium, type Browser, type Page } from '@playwright/test';
-import playwrightConfig from '../../playwright.config';
+import type { Browser, Page } from '@playwright/test';
 import { executeFlow } from '../../src/core/engine/executor';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { inProcessProducers } from '../../src/core/live/producer-host';
@@ -48,7 +47,8 @@ import {
 import { median, percentile } from '../lib/stats';
 import { quietEvents } from '../node/events';
 import { describeFailure } from './chromium';
-import { ensureAppBuilt, repoRoot, serveApp } from './servers';
+import { appContext, longTasksSince, withApp, type AppBenchOptions } from './app-session';
+import { repoRoot } from './servers';
 
 const SMALL_SWEEP = 100;
 const BIG_SWEEP = 1_000;
@@ -63,24 +63,8 @@ const FILTER_TEXT_SLICE = 500;
 
 const load = () => `load average ${loadavg()[0]!.toFixed(1)}`;
 
-interface LongTaskWindow {
-  __longTasks: { start: number; duration: number }[];
-}
-
 async function openApp(browser: Browser, url: string): Promise<Page> {
-  // The app's service worker would precache the whole build (~42 MB) beside what is measured.
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
-    serviceWorkers: 'block',
-  });
-  await context.addInitScript(() => {
-    const tasks: { start: number; duration: number }[] = [];
-    (window as unknown as LongTaskWindow).__longTasks = tasks;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries())
-        tasks.push({ start: entry.startTime, duration: entry.duration });
-    }).observe({ type: 'longtask', buffered: true });
-  });
+  const context = await appContext(browser);
   const page = await context.newPage();
   await page.goto(url);
   await page.getByRole('button', { name: 'Run', exact: true }).waitFor();
@@ -162,10 +146,7 @@ async function sweep(
     await form.getByRole('button', { name: /^Run sweep\b/ }).click();
     await waitForOk(page, runs, 1_800_000, log);
     const wallMs = performance.now() - start;
-    const tasks = await page.evaluate(
-      (from) => (window as unknown as LongTaskWindow).__longTasks.filter((t) => t.start >= from),
-      since,
-    );
+    const tasks = await longTasksSince(page, since);
     return {
       runsPerSecond: runs / (wallMs / 1000),
       wallMs,
@@ -272,10 +253,7 @@ async function runInApp(browser: Browser, url: string, flow: FlowDocument): Prom
     const wallMs = performance.now() - start;
     const row = page.locator('table[aria-label="Runs"] tbody tr[data-index]').first();
     const duration = (await row.locator('td').nth(7).textContent()) ?? '';
-    const tasks = await page.evaluate(
-      (from) => (window as unknown as LongTaskWindow).__longTasks.filter((t) => t.start >= from),
-      since,
-    );
+    const tasks = await longTasksSince(page, since);
     return {
       wallMs,
       recordedMs: parseDuration(duration),
@@ -395,19 +373,15 @@ function listRows(): BenchRow[] {
   ];
 }
 
-export async function runScaleRows({
-  noBuild,
-  log,
-}: {
-  noBuild: boolean;
-  log: (line: string) => void;
-}): Promise<BenchRow[]> {
-  if (!noBuild) await ensureAppBuilt(log);
-  const app = await serveApp();
-  const browser = await chromium.launch({
-    ...playwrightConfig.use?.launchOptions,
-    headless: true,
-  });
+export async function runScaleRows(options: AppBenchOptions): Promise<BenchRow[]> {
+  return withApp(options, (browser, url) => measureRunScale(browser, url, options.log));
+}
+
+async function measureRunScale(
+  browser: Browser,
+  url: string,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   // Each row in the log as soon as it is measured, so a run cut short still tells what it had.
   const add = (...measured: BenchRow[]) => {
@@ -416,139 +390,134 @@ export async function runScaleRows({
   };
   // `FLOWBENCH_RUN_SCALE=nodes` (or `sweeps`, `list`) measures only those rows.
   const part = (name: string) => [undefined, '', name].includes(process.env.FLOWBENCH_RUN_SCALE);
-  try {
-    if (part('list')) add(...listRows());
-    if (part('nodes'))
-      try {
-        const results = new Map<number, { app: FlowRun; bare: number }>();
-        for (const nodes of [SMALL_FLOW, BIG_FLOW]) {
-          log(`run scale: a ${nodes}-node flow in the app and bare (${load()})…`);
-          const flow = fanOut(nodes);
-          const bare = await bareExecutor(flow);
-          const inApp = await runInApp(browser, app.url, flow);
-          results.set(nodes, { app: inApp, bare });
-        }
-        const perNode = (nodes: number, ms: number) => ms / (nodes + 1);
-        const big = results.get(BIG_FLOW)!;
-        const small = results.get(SMALL_FLOW)!;
-        add(
-          compareRow({
-            name: `per node through the real path, ${BIG_FLOW} trivial nodes vs the bare executor`,
-            unit: 'ms/node',
-            lowerIsBetter: true,
-            ours: [perNode(BIG_FLOW, big.app.wallMs)],
-            reference: [perNode(BIG_FLOW, big.bare)],
-            target: {
-              label: '≤ ref + 1 ms/node',
-              met: ({ value, reference }) => (reference === null ? null : value - reference <= 1),
-            },
-            note: `Run → ok in the table, ${(big.app.wallMs / 1000).toFixed(2)} s (recorded ${big.app.recordedMs} ms); longest main-thread task ${big.app.longest.toFixed(0)} ms; bare executor ${big.bare.toFixed(1)} ms; ${load()}`,
-          }),
-          compareRow({
-            name: `per node through the real path, ${BIG_FLOW} nodes vs ${SMALL_FLOW}`,
-            unit: 'ms/node',
-            lowerIsBetter: true,
-            ours: [perNode(BIG_FLOW, big.app.wallMs)],
-            reference: [perNode(SMALL_FLOW, small.app.wallMs)],
-            target: ratioAtMost(1.2),
-            note: `${SMALL_FLOW} nodes: ${(small.app.wallMs / 1000).toFixed(2)} s Run → ok (recorded ${small.app.recordedMs} ms); ${load()}`,
-          }),
-        );
-      } catch (error) {
-        const why = describeFailure(error);
-        log(`run scale: node rows failed: ${why}`);
-        add(
-          unmeasuredRow(
-            `per node through the real path, ${BIG_FLOW} trivial nodes`,
-            'ms/node',
-            atMost(1, 'ms'),
-            why,
-          ),
-        );
+  if (part('list')) add(...listRows());
+  if (part('nodes'))
+    try {
+      const results = new Map<number, { app: FlowRun; bare: number }>();
+      for (const nodes of [SMALL_FLOW, BIG_FLOW]) {
+        log(`run scale: a ${nodes}-node flow in the app and bare (${load()})…`);
+        const flow = fanOut(nodes);
+        const bare = await bareExecutor(flow);
+        const inApp = await runInApp(browser, url, flow);
+        results.set(nodes, { app: inApp, bare });
       }
-    if (part('sweeps'))
-      try {
-        log(`run scale: a ${SMALL_SWEEP}-run sweep (${load()})…`);
-        const small = await sweep(browser, app.url, SMALL_SWEEP, log);
-        log(`run scale: a ${BIG_SWEEP}-run sweep (${load()})…`);
-        const big = await sweep(browser, app.url, BIG_SWEEP, log);
-        const sweepNote = `tiny flow; ${BIG_SWEEP} runs in ${(big.wallMs / 1000).toFixed(1)} s, ${SMALL_SWEEP} in ${(small.wallMs / 1000).toFixed(1)} s; ${load()}`;
-        add(
-          compareRow({
-            name: `sweep throughput, ${BIG_SWEEP} runs vs ${SMALL_SWEEP}`,
-            unit: 'runs/s',
-            lowerIsBetter: false,
-            ours: [big.runsPerSecond],
-            reference: [small.runsPerSecond],
-            target: ratioAtLeast(0.9),
-            note: sweepNote,
-          }),
-          absoluteRow({
-            name: `main thread during a ${BIG_SWEEP}-run sweep: longest task`,
-            unit: 'ms',
-            value: big.longest,
-            target: atMost(50, 'ms'),
-            trials: 1,
-            note: load(),
-          }),
-          absoluteRow({
-            name: `main thread during a ${BIG_SWEEP}-run sweep: blocked share`,
-            unit: '%',
-            value: (100 * big.blockedMs) / big.wallMs,
-            target: atMost(2, '%'),
-            trials: 1,
-            note: `${(big.blockedMs / 1000).toFixed(1)} s of long tasks in ${(big.wallMs / 1000).toFixed(1)} s; ${load()}`,
-          }),
-        );
-        const page = browser.contexts().at(-1)!.pages()[0]!;
-        await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('all');
-        const selects: number[] = [];
-        for (let i = 0; i < SELECTS; i++) selects.push(await selectRow(page, i));
-        add(
-          absoluteRow({
-            name: `select a row, ${BIG_SWEEP} runs in the table, p95`,
-            unit: 'ms',
-            value: percentile(selects, 95),
-            target: atMost(50, 'ms'),
-            trials: SELECTS,
-            note: `median ${median(selects).toFixed(1)} ms; click to the run panel naming it; ${load()}`,
-          }),
-        );
-        const sorts: number[] = [];
-        // Newest first, the default, puts seed 999 on top as a seed sort does: alternate with the
-        // duration, which does not.
-        for (let i = 0; i < SORTS; i++) {
-          const took = await sortBy(page, i % 2 ? 'duration' : 'param:seed');
-          if (Number.isFinite(took)) sorts.push(took);
-        }
-        add(
-          absoluteRow({
-            name: `sort by a param, ${BIG_SWEEP} runs`,
-            unit: 'ms',
-            value: median(sorts),
-            p95: percentile(sorts, 95),
-            target: atMost(50, 'ms'),
-            trials: SORTS,
-            note: `until the first row changes; ${load()}`,
-          }),
-        );
-        await page.context().close();
-      } catch (error) {
-        const why = describeFailure(error);
-        log(`run scale: sweeps failed: ${why}`);
-        add(
-          unmeasuredRow(
-            `sweep throughput, ${BIG_SWEEP} runs vs ${SMALL_SWEEP}`,
-            'runs/s',
-            ratioAtLeast(0.9),
-            why,
-          ),
-        );
+      const perNode = (nodes: number, ms: number) => ms / (nodes + 1);
+      const big = results.get(BIG_FLOW)!;
+      const small = results.get(SMALL_FLOW)!;
+      add(
+        compareRow({
+          name: `per node through the real path, ${BIG_FLOW} trivial nodes vs the bare executor`,
+          unit: 'ms/node',
+          lowerIsBetter: true,
+          ours: [perNode(BIG_FLOW, big.app.wallMs)],
+          reference: [perNode(BIG_FLOW, big.bare)],
+          target: {
+            label: '≤ ref + 1 ms/node',
+            met: ({ value, reference }) => (reference === null ? null : value - reference <= 1),
+          },
+          note: `Run → ok in the table, ${(big.app.wallMs / 1000).toFixed(2)} s (recorded ${big.app.recordedMs} ms); longest main-thread task ${big.app.longest.toFixed(0)} ms; bare executor ${big.bare.toFixed(1)} ms; ${load()}`,
+        }),
+        compareRow({
+          name: `per node through the real path, ${BIG_FLOW} nodes vs ${SMALL_FLOW}`,
+          unit: 'ms/node',
+          lowerIsBetter: true,
+          ours: [perNode(BIG_FLOW, big.app.wallMs)],
+          reference: [perNode(SMALL_FLOW, small.app.wallMs)],
+          target: ratioAtMost(1.2),
+          note: `${SMALL_FLOW} nodes: ${(small.app.wallMs / 1000).toFixed(2)} s Run → ok (recorded ${small.app.recordedMs} ms); ${load()}`,
+        }),
+      );
+    } catch (error) {
+      const why = describeFailure(error);
+      log(`run scale: node rows failed: ${why}`);
+      add(
+        unmeasuredRow(
+          `per node through the real path, ${BIG_FLOW} trivial nodes`,
+          'ms/node',
+          atMost(1, 'ms'),
+          why,
+        ),
+      );
+    }
+  if (part('sweeps'))
+    try {
+      log(`run scale: a ${SMALL_SWEEP}-run sweep (${load()})…`);
+      const small = await sweep(browser, url, SMALL_SWEEP, log);
+      log(`run scale: a ${BIG_SWEEP}-run sweep (${load()})…`);
+      const big = await sweep(browser, url, BIG_SWEEP, log);
+      const sweepNote = `tiny flow; ${BIG_SWEEP} runs in ${(big.wallMs / 1000).toFixed(1)} s, ${SMALL_SWEEP} in ${(small.wallMs / 1000).toFixed(1)} s; ${load()}`;
+      add(
+        compareRow({
+          name: `sweep throughput, ${BIG_SWEEP} runs vs ${SMALL_SWEEP}`,
+          unit: 'runs/s',
+          lowerIsBetter: false,
+          ours: [big.runsPerSecond],
+          reference: [small.runsPerSecond],
+          target: ratioAtLeast(0.9),
+          note: sweepNote,
+        }),
+        absoluteRow({
+          name: `main thread during a ${BIG_SWEEP}-run sweep: longest task`,
+          unit: 'ms',
+          value: big.longest,
+          target: atMost(50, 'ms'),
+          trials: 1,
+          note: load(),
+        }),
+        absoluteRow({
+          name: `main thread during a ${BIG_SWEEP}-run sweep: blocked share`,
+          unit: '%',
+          value: (100 * big.blockedMs) / big.wallMs,
+          target: atMost(2, '%'),
+          trials: 1,
+          note: `${(big.blockedMs / 1000).toFixed(1)} s of long tasks in ${(big.wallMs / 1000).toFixed(1)} s; ${load()}`,
+        }),
+      );
+      const page = browser.contexts().at(-1)!.pages()[0]!;
+      await page.getByRole('combobox', { name: 'Status', exact: true }).selectOption('all');
+      const selects: number[] = [];
+      for (let i = 0; i < SELECTS; i++) selects.push(await selectRow(page, i));
+      add(
+        absoluteRow({
+          name: `select a row, ${BIG_SWEEP} runs in the table, p95`,
+          unit: 'ms',
+          value: percentile(selects, 95),
+          target: atMost(50, 'ms'),
+          trials: SELECTS,
+          note: `median ${median(selects).toFixed(1)} ms; click to the run panel naming it; ${load()}`,
+        }),
+      );
+      const sorts: number[] = [];
+      // Newest first, the default, puts seed 999 on top as a seed sort does: alternate with the
+      // duration, which does not.
+      for (let i = 0; i < SORTS; i++) {
+        const took = await sortBy(page, i % 2 ? 'duration' : 'param:seed');
+        if (Number.isFinite(took)) sorts.push(took);
       }
+      add(
+        absoluteRow({
+          name: `sort by a param, ${BIG_SWEEP} runs`,
+          unit: 'ms',
+          value: median(sorts),
+          p95: percentile(sorts, 95),
+          target: atMost(50, 'ms'),
+          trials: SORTS,
+          note: `until the first row changes; ${load()}`,
+        }),
+      );
+      await page.context().close();
+    } catch (error) {
+      const why = describeFailure(error);
+      log(`run scale: sweeps failed: ${why}`);
+      add(
+        unmeasuredRow(
+          `sweep throughput, ${BIG_SWEEP} runs vs ${SMALL_SWEEP}`,
+          'runs/s',
+          ratioAtLeast(0.9),
+          why,
+        ),
+      );
+    }
 
-    return rows;
-  } finally {
-    await browser.close();
-    await app.close();
-  }
+  return rows;
 }
