@@ -78,15 +78,20 @@ describe('flowbench sweep', () => {
       ['sweep', spirals, '--param', 'steps=100000,5', '--parallel', '1', '--out', out],
       (line, sweep) => {
         if (killed || !line.startsWith('sweep ')) return;
-        killed = true;
         // The sweep's trial process, once it has started one: killed as a crash or the OOM killer would.
-        for (;;) {
-          const pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(sweep.pid)], {
-            encoding: 'utf8',
-          }).trim();
+        const deadline = Date.now() + 30_000;
+        while (!killed && Date.now() < deadline) {
+          let pids = '';
+          try {
+            pids = execFileSync('ps', ['-o', 'pid=', '--ppid', String(sweep.pid)], {
+              encoding: 'utf8',
+            }).trim();
+          } catch {
+            // ps exits 1 while the sweep has no child yet.
+          }
           if (pids === '') continue;
           process.kill(Number(pids.split('\n')[0]), 'SIGKILL');
-          return;
+          killed = true;
         }
       },
     );
