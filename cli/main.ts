@@ -13,11 +13,6 @@
  */
 import { badOption, errorEvent, EXIT } from './args';
 import { jsonReporter, textReporter } from './report';
-import { runCommand } from './run-command';
-import { serveCommand } from './serve-command';
-import { sweepCommand } from './sweep-command';
-import { trialHostCommand } from './trial-host';
-import { workerCommand } from './worker-command';
 
 export { EXIT } from './args';
 
@@ -75,13 +70,15 @@ export async function main(args: string[]): Promise<number> {
     process.stdout.write(usage);
     return command === undefined ? EXIT.badInput : EXIT.ok;
   }
+  // Each command's modules load only when it runs: a `run` (and a sweep's trial process) has no
+  // use for the queue's client, whose load alone is a few hundred ms of a process's start.
   const commands: Record<string, () => Promise<number>> = {
-    run: () => runCommand(rest, reporter),
-    sweep: () => sweepCommand(rest),
-    worker: () => workerCommand(rest),
-    serve: () => serveCommand(rest),
+    run: async () => (await import('./run-command')).runCommand(rest, reporter),
+    sweep: async () => (await import('./sweep-command')).sweepCommand(rest),
+    worker: async () => (await import('./worker-command')).workerCommand(rest),
+    serve: async () => (await import('./serve-command')).serveCommand(rest),
     // Not for people: the process `flowbench sweep` runs its trials in, one after another (trial-host.ts).
-    'trial-host': () => trialHostCommand(),
+    'trial-host': async () => (await import('./trial-host')).trialHostCommand(),
   };
   const chosen = commands[command];
   if (!chosen) {
