@@ -104,6 +104,21 @@ test('a sweep of 6 runs: grouped, filtered, sorted, two deleted, one re-run exac
   await runs.filterStatus('all');
   await expect(runs.rows).toHaveCount(7);
 
+  // Pick all shown picks what the filter shows, and only that; ticked again, it unpicks them.
+  const ticks = runs.rows.getByRole('checkbox');
+  await runs.filterStatus('ok');
+  await runs.pickAllShown.check();
+  await expect(ticks).toHaveCount(6);
+  for (const tick of await ticks.all()) await expect(tick).toBeChecked();
+  await runs.filterStatus('all');
+  await expect(runs.pickAllShown).not.toBeChecked();
+  await expect(runs.pickAllShown).toHaveJSProperty('indeterminate', true);
+  await expect(runs.rows.getByRole('checkbox', { checked: true })).toHaveCount(6);
+  await runs.pickAllShown.check();
+  for (const tick of await ticks.all()) await expect(tick).toBeChecked();
+  await runs.pickAllShown.uncheck();
+  for (const tick of await ticks.all()) await expect(tick).not.toBeChecked();
+
   // Pick two runs of the sweep, keep their exports, delete them after confirming.
   await runs.filter('lr=0.05 seed=0');
   await runs.pick(runs.rows.first());

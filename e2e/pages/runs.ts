@@ -24,6 +24,8 @@ export class Runs {
   readonly sortSelect: Locator;
   readonly exportPickedButton: Locator;
   readonly deletePickedButton: Locator;
+  /** The header's checkbox: picks (or unpicks) every run the table shows. */
+  readonly pickAllShown: Locator;
   /** The `Delete n runs?` confirmation. */
   readonly deleteDialog: Locator;
   /** The line about this browser's storage: persistent or not, used of available. */
@@ -54,6 +56,7 @@ export class Runs {
     this.sortSelect = page.getByRole('combobox', { name: 'Sort by', exact: true });
     this.exportPickedButton = page.getByRole('button', { name: 'Export picked' });
     this.deletePickedButton = page.getByRole('button', { name: 'Delete picked' });
+    this.pickAllShown = this.table.getByRole('checkbox', { name: 'Pick all shown' });
     this.deleteDialog = page.getByRole('dialog', { name: /^Delete \d+ runs?\?$/ });
     this.storage = page.getByRole('status', { name: 'Storage' });
     this.count = page.getByRole('status', { name: 'Run count' });

@@ -15,6 +15,7 @@ import {
   type RunListQuery,
   type RunSortKey,
 } from '../../core/run/run-list';
+import type { RunId } from '../../core/run/record';
 import { useEditor, useEditorStore } from '../store/context';
 import { formatDuration, formatTime, formatValue, shortId } from './format';
 import { useRunList } from './queries';
@@ -46,6 +47,50 @@ function SortHeader({
         {active ? (query.descending ? ' ↓' : ' ↑') : ''}
       </button>
     </th>
+  );
+}
+
+/**
+ * The header's checkbox: ticked when every run the table shows (under its
+ * filter and the brushes) is picked, half-ticked when some are. A click picks
+ * them all, or, when all are picked, unpicks them; runs picked that the table
+ * does not show stay as they are.
+ */
+function PickAllShown({
+  shown,
+  picked,
+}: {
+  shown: readonly { id: RunId }[];
+  picked: ReadonlySet<RunId>;
+}) {
+  const store = useEditorStore();
+  const box = useRef<HTMLInputElement>(null);
+  const count = shown.filter((run) => picked.has(run.id)).length;
+  const all = shown.length > 0 && count === shown.length;
+  useEffect(() => {
+    if (box.current) box.current.indeterminate = count > 0 && !all;
+  }, [count, all]);
+  const toggle = () => {
+    const ids = new Set(shown.map((run) => run.id));
+    const current = store.getState().pickedRuns;
+    store
+      .getState()
+      .setPicked(
+        all
+          ? current.filter((id) => !ids.has(id))
+          : [...current, ...[...ids].filter((id) => !picked.has(id))],
+      );
+  };
+  return (
+    <input
+      ref={box}
+      type="checkbox"
+      aria-label="Pick all shown"
+      title={all ? 'Unpick the runs shown' : 'Pick every run shown'}
+      disabled={shown.length === 0}
+      checked={all}
+      onChange={toggle}
+    />
   );
 }
 
@@ -123,7 +168,7 @@ export function RunsTable() {
         <thead>
           <tr>
             <th scope="col">
-              <span className="fb-visually-hidden">Pick</span>
+              <PickAllShown shown={shown} picked={pickedSet} />
             </th>
             <th scope="col">Run</th>
             <SortHeader label="Flow" sortKey="flow" query={query} onSort={sort} />
