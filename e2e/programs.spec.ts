@@ -173,7 +173,7 @@ test('the pool view shows budget, resident model and requests; a budget too smal
   await expect(runs.rows).toHaveCount(2);
   await toolbar.useCache.uncheck();
   await toolbar.run();
-  await expect(runs.rows).toHaveCount(4);
+  await expect(runs.rows).toHaveCount(3);
   await runs.expectStatus(runs.newest, 'error');
   const { json: again } = await runs.exportRun();
   expect(again.nodes.find((n) => n.node === 'train')?.error).toMatch(/pool is 10 KB$/);
