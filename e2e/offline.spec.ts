@@ -70,16 +70,17 @@ test('after one visit the app is isolated, installable, and trains and exports o
   expect(exported.json.run.engine?.backend).toBe('wasm');
   await expect(alerts.all).toHaveCount(0);
 
-  // Back online, a new version is deployed while a run goes: the app says so, and waits for it.
+  // Back online, a new version is deployed: the app says so, and while a run goes it waits.
   await context.setOffline(false);
-  await params.set('steps', 100_000);
-  await toolbar.run();
-  await expect(runs.rows).toHaveCount(2);
-  await runs.expectStatus(runs.newest, 'running');
   host.deployNewVersion();
   await page.evaluate(async () => (await navigator.serviceWorker.getRegistration())?.update());
   const notice = page.getByRole('status').filter({ hasText: 'Update available' });
   const reload = notice.getByRole('button', { name: 'Reload' });
+  await expect(reload).toBeEnabled();
+  await params.set('steps', 100_000);
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(2);
+  await runs.expectStatus(runs.newest, 'running');
   await expect(reload).toBeDisabled();
   await expect(reload).toHaveAttribute('title', 'Reload when the running runs have finished');
   // The run ended, the new version loads when told to.
