@@ -7,15 +7,13 @@
  * frame after the view's count of brushed runs changed (the canvas redrawn,
  * the Runs table filtered), beside the same measure on a sweep of 100.
  */
-import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
-import path from 'node:path';
 import type { Browser, Page } from '@playwright/test';
 import { ParallelCoordinates } from '../../e2e/pages/parallel-coordinates';
 import { absoluteRow, atMost, compareRow, noTarget, type BenchRow } from '../lib/rows';
 import { median, percentile } from '../lib/stats';
 import { appContext, withApp, type AppBenchOptions } from './app-session';
-import { repoRoot } from './servers';
+import { importSweep } from './imported-sweep';
 
 const SMALL = 100;
 const BIG = 1_000;
@@ -27,40 +25,11 @@ interface BrushWindow {
   __brushed: Promise<number>;
 }
 
-/** `count` run files of one sweep: lr, batch and seed vary; every tenth run failed. */
-function sweepFiles(count: number): { name: string; mimeType: string; buffer: Buffer }[] {
-  const template = JSON.parse(
-    readFileSync(path.join(repoRoot, 'e2e/flows/non-finite.run.json'), 'utf8'),
-  ) as { run: Record<string, unknown> };
-  return Array.from({ length: count }, (_, i) => {
-    const id = `0193a1b2-c3d4-7e5f-8a6b-${i.toString(16).padStart(12, '0')}`;
-    const run = {
-      ...template.run,
-      id,
-      params: { lr: 10 ** -(1 + (i % 4)), batch: 2 ** (3 + (i % 5)), steps: 50 },
-      seed: i,
-      groupId: `bench-sweep-${count}`,
-      status: 'ok',
-      statusReason: '',
-      result: { accuracy: ((i * 7919) % count) / count },
-    };
-    return {
-      name: `${id}.run.json`,
-      mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify({ ...template, run })),
-    };
-  });
-}
-
 async function openSweep(browser: Browser, url: string, count: number): Promise<Page> {
   const context = await appContext(browser);
   const page = await context.newPage();
   await page.goto(url);
-  await page.getByRole('banner').getByLabel('Import').setInputFiles(sweepFiles(count));
-  await page
-    .getByRole('status', { name: 'Run count' })
-    .getByText(`${count.toLocaleString('en-US')} runs`, { exact: true })
-    .waitFor({ timeout: 300_000 });
+  await importSweep(page, count);
   await page.getByRole('table', { name: 'Runs' }).getByRole('row').nth(1).click();
   await new ParallelCoordinates(page).plot
     .and(page.locator(`[data-runs="${count}"]`))
