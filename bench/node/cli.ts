@@ -137,6 +137,113 @@ async function sweepRow(): Promise<BenchRow> {
 
 const QUEUE_TRIALS = 20;
 
+/** A `flowbench worker` on `queue`, resolved once it has loaded the engine and waits for trials. */
+async function startWorker(redisUrl: string, queue: string) {
+  const worker = spawn(
+    process.execPath,
+    [
+      path.join(repoRoot, 'bin/flowbench.mjs'),
+      'worker',
+      '--redis',
+      redisUrl,
+      '--queue',
+      queue,
+      '--json',
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise((resolve) => worker.once('exit', resolve));
+  await new Promise<void>((resolve) => {
+    worker.stdout.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('"event":"worker"')) resolve();
+    });
+  });
+  return {
+    stop: async () => {
+      worker.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+const QUEUED_SWEEP = 8;
+/** Steps per queued trial: about a second of training each, so the trials, not the queue, are timed. */
+const QUEUED_STEPS = 2_000;
+
+/**
+ * Ms for `QUEUED_SWEEP` trials enqueued on `queue` to complete, from the
+ * enqueue to the last job's end; `first` makes the seeds, so no trial is
+ * one already run (enqueuing a trial again is a no-op).
+ */
+async function queuedSweep(redisUrl: string, queue: Queue, first: number): Promise<number> {
+  const flow = JSON.parse(await readFile(spirals, 'utf8')) as FlowDocument;
+  const fields = {
+    lr: '0.05',
+    steps: String(QUEUED_STEPS),
+    seed: `${first}..${first + QUEUED_SWEEP - 1}`,
+  };
+  const start = performance.now();
+  const { trials } = await enqueueSweep({
+    redis: redisUrl,
+    queue: queue.name,
+    flow,
+    fields,
+    backend: 'wasm',
+    trials: planTrials(flow, fields, builtinCatalog, 'wasm'),
+    files: [],
+  });
+  for (;;) {
+    const states = await Promise.all(trials.map((trial) => queue.getJobState(trial.runId)));
+    if (states.includes('failed')) throw new Error('a queued trial failed');
+    if (states.every((state) => state === 'completed')) break;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return performance.now() - start;
+}
+
+/**
+ * The issue's "2 worker processes vs 1": warm `flowbench worker`s (each has
+ * loaded the engine before the clock starts, as the workers of a long sweep
+ * have), two on one queue against one on another, the same sweep on each in
+ * turn.
+ */
+async function workerSweepRow(): Promise<BenchRow> {
+  const redis = await startRedis();
+  const pair = new Queue('bench-pair', { connection: connectionOf(redis.url) });
+  const single = new Queue('bench-single', { connection: connectionOf(redis.url) });
+  const workers = await Promise.all([
+    startWorker(redis.url, pair.name),
+    startWorker(redis.url, pair.name),
+    startWorker(redis.url, single.name),
+  ]);
+  try {
+    let seed = 0;
+    const next = () => (seed += QUEUED_SWEEP) - QUEUED_SWEEP;
+    const trials = await alternate({
+      a: () => queuedSweep(redis.url, pair, next()),
+      b: () => queuedSweep(redis.url, single, next()),
+      warmups: 1,
+      minTrials: 2,
+      maxTrials: 3,
+      budgetMs: 90_000,
+    });
+    const perMinute = (ms: number) => (QUEUED_SWEEP * 60_000) / ms;
+    return compareRow({
+      name: 'Sweep throughput on the queue: 2 flowbench workers vs 1',
+      unit: 'trials/min',
+      lowerIsBetter: false,
+      ours: trials.a.map(perMinute),
+      reference: trials.b.map(perMinute),
+      target: ratioAtLeast(1.7),
+      note: `${QUEUED_SWEEP} trials of spirals-mlp (${QUEUED_STEPS} steps, WASM) enqueued with enqueueSweep, from the enqueue to the last job completed; warm workers (started and warmed up before the clock, one untimed sweep each); records kept in Redis; ${availableParallelism()} cores`,
+    });
+  } finally {
+    await Promise.all([pair.close(), single.close()]);
+    await Promise.all(workers.map((worker) => worker.stop()));
+    await redis.stop();
+  }
+}
+
 async function queueRow(): Promise<BenchRow> {
   const redis = await startRedis();
   const worker = spawn(
@@ -208,6 +315,8 @@ export async function run(): Promise<BenchRow[]> {
   const train = await trainRow();
   console.error('[cli] sweep throughput…');
   const sweep = await sweepRow();
+  console.error('[cli] sweep throughput on the queue…');
+  const queued = await workerSweepRow();
   console.error('[cli] queue overhead…');
-  return [train, sweep, await queueRow()];
+  return [train, sweep, queued, await queueRow()];
 }
