@@ -6,7 +6,7 @@
  * headless Chromium against `vite preview` of the build. Every row sets our
  * figure beside a reference measured in the same run, by alternating trials.
  * The bench prints and writes `bench/results.json`; it never asserts, and a
- * target missed is shown as missed. `--only=engine,ort,cnn,attention,loops,producers,tables,cache,cli,sequence,metrics,browser,charts,canvas,runs,parallel,tablepage` runs a subset;
+ * target missed is shown as missed. `--only=engine,ort,cnn,attention,loops,producers,tables,cache,cli,sequence,metrics,browser,charts,canvas,runs,parallel,tablepage,compare` runs a subset;
  * `--no-build` serves `dist/` as it is.
  */
 import { spawn } from 'node:child_process';
@@ -21,6 +21,7 @@ import { repoRoot } from './browser/servers';
 import { runScaleRows } from './browser/run-scale';
 import { parallelRows } from './browser/parallel';
 import { tablePageRows } from './browser/table-page';
+import { compareRows } from './browser/compare';
 import { formatTable, noTarget, unmeasuredRow, writeResults, type BenchRow } from './lib/rows';
 
 const started = performance.now();
@@ -68,6 +69,7 @@ const suites: Record<string, () => Promise<BenchRow[]>> = {
   runs: () => runScaleRows({ noBuild: process.argv.includes('--no-build'), log }),
   parallel: () => parallelRows({ noBuild: process.argv.includes('--no-build'), log }),
   tablepage: () => tablePageRows({ noBuild: process.argv.includes('--no-build'), log }),
+  compare: () => compareRows({ noBuild: process.argv.includes('--no-build'), log }),
 };
 
 log(
