@@ -6,120 +6,22 @@
  * optimises, the memory estimate knowing every op, and a few hundred steps
  * learning a fixed image problem.
  */
-import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random.ts';
 import { buildLossGraph } from './block-graphs.ts';
 import { buildCnnInference, cnnRowBlock, initCnnWeights, type CnnSpec } from './cnn.ts';
 import { buildCnnTrainStep } from './cnn-train.ts';
 import { estimateMemory, inferShapes } from './memory.ts';
-import type { MlpWeights } from './mlp.ts';
-import type { TrainStep } from './train-step.ts';
-
-type Feeds = Record<string, ort.Tensor>;
-type Arrays = Record<string, Float32Array>;
-const tensor = (data: Float32Array, dims: readonly number[]) =>
-  new ort.Tensor('float32', data, dims);
-const scalar = (v: number) => tensor(Float32Array.of(v), []);
-
-async function open(model: Uint8Array): Promise<(feeds: Feeds) => Promise<Arrays>> {
-  const session = await ort.InferenceSession.create(model);
-  return async (feeds) => {
-    const out = await session.run(feeds);
-    return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, t.data as Float32Array]));
-  };
-}
-
-function get<T>(record: Readonly<Record<string, T>>, key: string): T {
-  const v = record[key];
-  if (v === undefined) throw new Error(`missing ${key}`);
-  return v;
-}
-
-/** Non-zero biases too, so their gradients are checked off the origin. */
-function perturbBiases(weights: MlpWeights, random: () => number): MlpWeights {
-  for (const s of weights.layout)
-    if (s.dims.length === 1)
-      get(weights.values, s.name).forEach((_, i, a) => (a[i] = random() - 0.5));
-  return weights;
-}
-
-/** Hyperparameters, and the carried tensors (weights, optimizer state) by input name. */
-function stepFeeds(step: TrainStep, carried: Arrays, lr: number, t: number): Feeds {
-  const feeds: Feeds = { [step.inputs.lr]: scalar(lr) };
-  if (step.inputs.momentum !== null) feeds[step.inputs.momentum] = scalar(0.9);
-  if (step.inputs.adam !== null) {
-    feeds[step.inputs.adam.beta1] = scalar(0.9);
-    feeds[step.inputs.adam.beta2] = scalar(0.999);
-    feeds[step.inputs.adam.epsilon] = scalar(1e-8);
-    feeds[step.inputs.adam.step] = scalar(t);
-  }
-  for (const c of step.carried) feeds[c.input] = tensor(get(carried, c.input), c.dims);
-  return feeds;
-}
-
-function initialCarried(step: TrainStep, weights: MlpWeights): Arrays {
-  return Object.fromEntries(
-    step.carried.map((c) => {
-      const w = get(weights.values, c.weight);
-      return [c.input, c.role === 'weight' ? w.slice() : new Float32Array(w.length)];
-    }),
-  );
-}
-
-/** Compares every gradient the step emits with central differences of the step's own loss. */
-async function checkGradients(step: TrainStep, weights: MlpWeights, data: Feeds): Promise<number> {
-  const run = await open(step.model);
-  const carried = initialCarried(step, weights);
-  const lossAt = async () =>
-    get(await run({ ...data, ...stepFeeds(step, carried, 0, 1) }), step.outputs.loss)[0]!;
-  const analytic = await run({ ...data, ...stepFeeds(step, carried, 0, 1) });
-  const eps = 1e-3;
-  let checked = 0;
-  for (const slot of weights.layout) {
-    const grad = get(analytic, get(step.outputs.gradients, slot.name));
-    const values = get(carried, get(step.inputs.weights, slot.name));
-    expect(grad.length, slot.name).toBe(values.length);
-    for (let i = 0; i < values.length; i++) {
-      const original = values[i]!;
-      const plus = Math.fround(original + eps);
-      const minus = Math.fround(original - eps);
-      values[i] = plus;
-      const lossPlus = await lossAt();
-      values[i] = minus;
-      const lossMinus = await lossAt();
-      values[i] = original;
-      const numeric = (lossPlus - lossMinus) / (plus - minus);
-      expect(
-        Math.abs(grad[i]! - numeric),
-        `${slot.name}[${i}]: ${grad[i]} vs ${numeric}`,
-      ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
-      checked++;
-    }
-  }
-  return checked;
-}
-
-/** `steps` train steps on one fixed batch; returns the loss of each. */
-async function train(
-  step: TrainStep,
-  weights: MlpWeights,
-  data: Feeds,
-  lr: number,
-  steps: number,
-): Promise<number[]> {
-  const run = await open(step.model);
-  let carried = initialCarried(step, weights);
-  const losses: number[] = [];
-  for (let t = 1; t <= steps; t++) {
-    const out = await run({ ...data, ...stepFeeds(step, carried, lr, t) });
-    losses.push(get(out, step.outputs.loss)[0]!);
-    carried = Object.fromEntries(step.carried.map((c) => [c.input, get(out, c.output)]));
-  }
-  return losses;
-}
-
-const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+import {
+  tensor,
+  open,
+  get,
+  perturbBiases,
+  checkGradients,
+  train,
+  mean,
+  type Feeds,
+} from './testing.ts';
 
 describe.each([
   { loss: 'softmax_cross_entropy', kernel: 3, height: 7, width: 6 },
