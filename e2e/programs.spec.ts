@@ -6,8 +6,9 @@
  * pool view shows the budget, the resident model and the requests, a budget
  * set too small fails training with the numbers, and a budget set survives a reload;
  * an imported `.onnx` model shows its signature and runs — once over its feeds, once over a
- * sequence with its state carried and its per-frame output charted — a non-ONNX file fails, and
- * a WAV recording read by data.audio runs through the model frame by frame.
+ * sequence with its state carried and its per-frame output charted — a non-ONNX file fails, a
+ * WAV recording read by data.audio runs through the model frame by frame, and a NumPy array on
+ * the tensor port feeds one of its inputs, its shape checked.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -306,6 +307,9 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   });
   await expect(inspector.root.getByLabel('Sequence plan')).toContainText('carries stateN→state');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
+  // The sequence input is fed by the samples port: shown so, not as "not fed".
+  await expect(inspector.root.getByLabel('Feed input')).toHaveValue('samples');
+  await expect(inspector.root.getByLabel('Feed input')).toBeDisabled();
   await toolbar.run();
   await expect(runs.rows).toHaveCount(5);
   await runs.expectStatus(runs.newest, 'ok');
@@ -318,7 +322,50 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   expect(logsOf(heard, 'audio')).toContain(
     'speech.wav: 2 channels of 16-bit pcm at 32000 Hz, mixed down, resampled to 16000 Hz: 800 samples (0.05 s)',
   );
+
+  // A NumPy array on the tensor port feeds the model's input as it is shaped: [3×2] binds the
+  // batch the state is filled to; a [3×5] array is refused naming the input and the dimension.
+  await toolbar.importFile(fixtureFlowPath('onnx-tensor'));
+  await expect(toolbar.flowName).toHaveText('onnx-tensor');
+  await canvas.select('array');
+  await inspector.param('file').setInputFiles(npyFile('rows.npy', [3, 2]));
+  await canvas.select('infer');
+  await inspector.param('file').setInputFiles({
+    name: 'vad.onnx',
+    mimeType: 'application/octet-stream',
+    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
+  });
+  await expect(inspector.root.getByLabel('Feed input')).toHaveValue('tensor');
+  await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(6);
+  await runs.expectStatus(runs.newest, 'ok');
+  const { json: fromArray } = await runs.exportRun();
+  expect(fromArray.run.result.outputs).toContain('stateShape: int64 [3] = [2, 3, 4]');
+  expect(logsOf(fromArray, 'infer')).toContain('input ← the tensor rows.npy float32 [3×2]');
+
+  await canvas.select('array');
+  await inspector.param('file').setInputFiles(npyFile('wide.npy', [3, 5]));
+  await toolbar.run();
+  await expect(runs.rows).toHaveCount(7);
+  await runs.expectStatus(runs.newest, 'error');
+  const { json: wide } = await runs.exportRun();
+  expect(wide.nodes.find((n) => n.node === 'infer')?.error).toBe(
+    "the model's input 'input' takes float32 [batch×2]; dimension 1 is 2, the tensor wide.npy [3×5] has 5",
+  );
 });
+
+/** A float32 `.npy` file (little-endian, C order) of the given shape, counting up from 0. */
+function npyFile(name: string, dims: readonly number[]) {
+  const header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims.join(', ')},), }`;
+  const text = header + ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
+  const count = dims.reduce((a, b) => a * b, 1);
+  const buffer = Buffer.alloc(10 + text.length + 4 * count);
+  buffer.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, text.length, 0]);
+  buffer.write(text, 10, 'latin1');
+  for (let i = 0; i < count; i++) buffer.writeFloatLE(i, 10 + text.length + 4 * i);
+  return { name, mimeType: 'application/octet-stream', buffer };
+}
 
 /** 0.05 s of 16-bit stereo PCM at 32 kHz: a 440 Hz tone at half scale on the left, 0.25 on the right. */
 function stereoWav(): Buffer {

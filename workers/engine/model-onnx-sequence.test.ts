@@ -84,11 +84,12 @@ function floatWav(samples: readonly number[], rate: number): Uint8Array {
   return out;
 }
 
-/** A node feeding the model's `samples` port from a file: data.audio or data.tensor. */
+/** A node feeding the model's `samples` port (or `to`) from a file: data.audio or data.tensor. */
 interface Source {
   readonly kind: 'data.audio' | 'data.tensor';
   readonly file: NodeFile;
   readonly port: string;
+  readonly to?: 'samples' | 'tensor';
 }
 
 async function runSequence(
@@ -114,7 +115,7 @@ async function runSequence(
           ]
         : []),
     ],
-    edges: source ? [{ from: `source.${source.port}`, to: 'vad.samples' }] : [],
+    edges: source ? [{ from: `source.${source.port}`, to: `vad.${source.to ?? 'samples'}` }] : [],
   };
   const files = source ? [file, source.file] : [file];
   const frames: number[] = [];
@@ -235,6 +236,22 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
     expect(run.logs).toContain('frames.npz/speech: >f8 (5, 2) as float32');
     expect(run.frames).toHaveLength(5);
     run.frames.forEach((value, i) => expect(value).toBeCloseTo(expected.probs[i]!, 6));
+    // The same array on the `tensor` port, the sequence input mapped to it.
+    const mapped = await runSequence(
+      file,
+      {
+        file: file.digest,
+        inputs: JSON.stringify({ input: 'tensor', h: 0, sr: 16000 }),
+        sequence: 'input',
+        frame: 2,
+      },
+      { kind: 'data.tensor', file: frames, port: 'tensor', to: 'tensor' },
+    );
+    expect(mapped.errors).toEqual({});
+    expect(mapped.logs).toContain(
+      'sequence input ← the tensor frames.npz/speech [5×2] read row-major: 5 frames of 2 samples, frame [1×2]; carried hn→h; charted prob',
+    );
+    expect(mapped.frames).toEqual(run.frames);
     // Wired, but no input named to take it: said, not ignored.
     const unnamed = await runSequence(
       file,
@@ -283,7 +300,7 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
       (await runSequence(file, { ...base, inputs: JSON.stringify({ input: SAMPLES, sr: 16000 }) }))
         .errors.vad,
     ).toBe(
-      "the model's input 'h' is not fed: map it to the dataset or to a constant in the inspector",
+      "the model's input 'h' is not fed: map it to the dataset, the tensor or a constant in the inspector",
     );
   });
 });

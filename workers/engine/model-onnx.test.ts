@@ -94,18 +94,47 @@ function flow(
   };
 }
 
-async function run(
+function run(
   files: NodeFile[],
   file: string,
   inputs = '',
   wired = true,
   more: Record<string, string | number> = {},
 ) {
+  return runFlow(files, flow(file, inputs, wired, more));
+}
+
+/** A float32 `.npy` file (little-endian, C order) of `values` shaped `dims`. */
+function npy(dims: readonly number[], values: readonly number[]): Uint8Array {
+  const header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims.join(', ')},), }`;
+  const text = header + ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
+  const out = new Uint8Array(10 + text.length + 4 * values.length);
+  out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, text.length, 0]);
+  out.set(new TextEncoder().encode(text), 10);
+  const view = new DataView(out.buffer, 10 + text.length);
+  values.forEach((v, i) => view.setFloat32(4 * i, v, true));
+  return out;
+}
+
+/** The model fed from a data.tensor node's array on its `tensor` port, with no dataset. */
+function tensorFlow(model: string, array: string, inputs: string): FlowDocument {
+  const base = flow(model, inputs, false);
+  return {
+    ...base,
+    nodes: [
+      ...base.nodes.filter((n) => n.id !== 'data'),
+      { id: 'array', kind: 'data.tensor', params: { file: array }, position: { x: 0, y: 0 } },
+    ],
+    edges: [{ from: 'array.tensor', to: 'infer.tensor' }],
+  };
+}
+
+async function runFlow(files: NodeFile[], document: FlowDocument) {
   const logs: string[] = [];
   const errors: Record<string, string> = {};
   const artifacts: string[] = [];
   const result = await executeFlow({
-    flow: flow(file, inputs, wired, more),
+    flow: document,
     catalog: builtinCatalog,
     inputs: {},
     runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
@@ -171,7 +200,7 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
     const open = await stored('open.onnx', buildMlpInference(spec).model);
     expect((await run([open], open.digest)).errors.infer).toBe(
       'the model has 3 inputs (x float32 [batch×2], W0 float32 [2×2], b0 float32 [2]); ' +
-        'map each to the dataset or to a constant in the inspector',
+        'map each to the dataset, the tensor or a constant in the inspector',
     );
   });
 
@@ -228,6 +257,51 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
     );
     expect(bad.errors.infer).toBe(
       "the model's input 'sr' takes int64; the constant 16000.5 is not an int64 typed exactly (a whole number within ±2^53)",
+    );
+  });
+
+  it('feeds any input the array on the tensor port, and names the dimension that does not fit', async () => {
+    const model = await stored('vad.onnx', vadModel());
+    const rows = await stored('rows.npy', npy([3, 2], [1, 2, 3, 4, -5, -6]));
+    const fed = await runFlow(
+      [model, rows],
+      tensorFlow(
+        model.digest,
+        rows.digest,
+        JSON.stringify({ input: 'tensor', state: 0, sr: 8000 }),
+      ),
+    );
+    expect(fed.errors).toEqual({});
+    expect(fed.logs).toContain(
+      'infer: feeds input ← the tensor rows.npy float32 [3×2], state ← constant float32 [2×3×4], sr ← constant int64 []',
+    );
+    // The array's rows, its batch of 3 binding the state's.
+    expect(String(fed.result.outputs.outputs).split('\n').slice(0, 3)).toEqual([
+      'output: float32 [3×1] = [11, 15, -3]',
+      'stateN: float32 [2×3×4] = [1, 1, 1, 1, …]',
+      'stateShape: int64 [3] = [2, 3, 4]',
+    ]);
+
+    // The state fed from the array instead: the batch it binds (a port binds before a constant) is 3.
+    const state = await stored('state.npy', npy([2, 3, 4], Array<number>(24).fill(2)));
+    const wide = await runFlow(
+      [model, state],
+      tensorFlow(
+        model.digest,
+        state.digest,
+        JSON.stringify({ input: [[1, 2]], state: 'tensor', sr: 8000 }),
+      ),
+    );
+    expect(wide.errors.infer).toBe(
+      "the model's input 'input' takes float32 [batch×2]; dimension 0 ('batch') is 3 as input 'state' has it, the constant [1×2] has 1",
+    );
+    // Wired but mapped to no input: said, not ignored.
+    const unmapped = await runFlow(
+      [model, rows],
+      tensorFlow(model.digest, rows.digest, JSON.stringify({ input: [[1, 2]], state: 0, sr: 1 })),
+    );
+    expect(unmapped.errors.infer).toBe(
+      `a tensor is wired to port 'tensor': map the model input it feeds to "tensor" in param 'inputs' (the model's inputs: input, state, sr)`,
     );
   });
 

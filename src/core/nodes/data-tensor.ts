@@ -2,8 +2,9 @@
  * `data.tensor`: an array from a NumPy file the person brings — one `.npy`,
  * or one array of an `.npz` — picked in the inspector and kept by digest.
  * It is read in the engine (`arrays/npy.ts`: any byte order, C or Fortran
- * order) into a float32 tensor, row-major, which `model.onnx` can run over
- * as a sequence (its `samples` port).
+ * order) into a float32 tensor, row-major, which `model.onnx` feeds to a
+ * model input as it is shaped (its `tensor` port) or runs over as a
+ * sequence (its `samples` port).
  */
 import { readNpy, readNpz } from '../arrays/npy';
 import { defineNodeKind } from '../catalog/kind';

@@ -52,9 +52,11 @@ export async function runOverSequence(
     data: Dataset | null;
     /** The `samples` port's sequence, which takes the place of the input's feed in `map`. */
     samples: TensorValue | null;
+    /** The `tensor` port's array: the sequence when `map` feeds it the tensor, else another input's feed. */
+    tensor: TensorValue | null;
   },
 ): Promise<Record<string, Tensor>> {
-  const { file, signature, map, data, samples } = model;
+  const { file, signature, map, data, samples, tensor } = model;
   const { backend } = ctx.params;
   const plan = planSequence(signature, {
     input: ctx.params.sequence,
@@ -75,13 +77,22 @@ export async function runOverSequence(
       });
     sequence = data.features;
     from = `the dataset's features (${data.count} rows × ${data.featureSize})`;
+  } else if (source === 'tensor') {
+    if (tensor === null)
+      throw new FlowbenchError('model-feed', {
+        input: plan.input,
+        problem:
+          "is the sequence, mapped to the tensor, but no tensor is wired to the node's 'tensor' port",
+      });
+    sequence = tensor.data;
+    from = `the tensor ${tensor.name} [${tensor.dims.join('×')}] read row-major`;
   } else if (Array.isArray(source)) {
     sequence = sequenceOf(plan.input, source);
     from = 'its constant';
   } else
     throw new FlowbenchError('model-feed', {
       input: plan.input,
-      problem: `is the sequence: wire samples to the node's 'samples' port, or map it to the dataset or to an array in param 'inputs'`,
+      problem: `is the sequence: wire samples to the node's 'samples' port, or map it to the dataset, the tensor or an array in param 'inputs'`,
     });
   const frames = frameCount(sequence.length, plan.frame);
   if (frames === 0)
@@ -89,13 +100,23 @@ export async function runOverSequence(
       input: plan.input,
       problem: `is the sequence; ${from} holds ${sequence.length} samples, less than one frame of ${plan.frame}`,
     });
-  // Every other input's constant, planned at the frame's shape (a `batch` of 1).
-  const { constants } = planFeeds(
+  // Every other input's feed, planned at the frame's shape (a `batch` of 1).
+  const others = planFeeds(
     signature.inputs,
     { ...map, [plan.input]: frameStandIn(plan.frameDims) },
     null,
+    tensor,
   );
-  const { [plan.input]: _frame, ...feeds } = constants;
+  const { [plan.input]: _frame, ...constants } = others.constants;
+  const feeds: Record<string, TypedConstant> = { ...constants };
+  // A float32 input the tensor feeds: the same array every frame (a carried input's first value).
+  if (others.tensor !== null && tensor !== null)
+    feeds[others.tensor] = {
+      location: 'constant',
+      type: 'float32',
+      dims: [...tensor.dims],
+      values: Array.from(tensor.data),
+    };
   const carriedBytes = plan.carried.reduce((sum, p) => sum + constantBytes(feeds[p.input]!), 0);
   const otherBytes = Object.values(feeds).reduce((sum, c) => sum + constantBytes(c), 0);
   const left = sequence.length - frames * plan.frame;

@@ -2,13 +2,15 @@
  * `model.onnx`: inference with a model the person brings, as a `.onnx` file
  * picked in the inspector. The flow keeps the file's digest; the bytes are
  * read from the browser's store when the node runs, checked (is it ONNX, does
- * every input's feed — the dataset's rows or a constant, as param `inputs`
- * maps them — fit its type and shape), recorded as an artifact of the run,
+ * every input's feed — the dataset's rows, the `tensor` port's array or a
+ * constant, as param `inputs` maps them — fit its type and shape), recorded
+ * as an artifact of the run,
  * and run as a one-step program over the model made resident for it. The
  * map is a param, so it is in the run record, the digest and the cache key.
  *
  * With param `sequence` naming an input, the model runs over a sequence
- * instead: that input's feed (the dataset's features, or an array) is cut
+ * instead: that input's feed (the `samples` port, the dataset's features,
+ * the tensor or an array) is cut
  * into frames, the model runs once per frame as a program loop, the carried
  * outputs (`stateN→state`) feed the next frame, and the first other output
  * is emitted once per frame on the streaming `frames` port (see
@@ -16,7 +18,7 @@
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind } from '../catalog/kind';
-import { expectDataset, expectTensor, type Dataset } from '../catalog/values';
+import { expectDataset, expectTensor, type Dataset, type TensorValue } from '../catalog/values';
 import {
   float32,
   isDeviceTensor,
@@ -24,12 +26,32 @@ import {
   type Feed,
   type Tensor,
 } from '../runtime/tensor-runtime';
-import { parseInputMap, planFeeds } from '../onnx/feeds';
+import {
+  effectiveInputMap,
+  parseInputMap,
+  planFeeds,
+  type FeedPlan,
+  type InputSource,
+} from '../onnx/feeds';
 import { describeValueInfo, readOnnxSignature, type OnnxSignature } from '../onnx/signature';
 import { component, formatBytes, modelId, requestId } from '../programs';
 import { runOverSequence } from './model-onnx-sequence';
 import { describeOutput } from '../onnx/output-values';
 import { FlowbenchError, isFlowbenchError } from '../errors';
+
+/** How one input is fed, for the node's log. */
+function describeFeed(
+  input: string,
+  source: InputSource | undefined,
+  plan: FeedPlan,
+  tensor: TensorValue | null,
+): string {
+  if (input === plan.dataset) return `${input} ← the dataset's rows`;
+  const c = plan.constants[input];
+  if (source === 'tensor' && tensor !== null)
+    return `${input} ← the tensor ${tensor.name} ${c?.type ?? 'float32'} [${tensor.dims.join('×')}]`;
+  return `${input} ← constant ${c?.type ?? '?'} [${c?.dims.join('×') ?? ''}]`;
+}
 
 /** The share of rows whose largest score is at their label, when `t` is `[rows, classes]`. */
 function accuracyOf(t: Tensor, data: Dataset): number | null {
@@ -50,12 +72,13 @@ export const modelOnnx = defineNodeKind({
   // 3: runs over a sequence, carrying state (params sequence, frame, carry).
   // 4: outputs of every type described in their own type (int64 exactly, bool as true/false).
   // 5: a sequence from the `samples` port.
-  version: 5,
+  // 6: any input fed from the `tensor` port.
+  version: 6,
   cache: 'backend',
   title: 'ONNX model',
   category: 'model',
   description:
-    'Runs inference with an imported .onnx model; each model input is fed the dataset’s rows or a constant. Reports each output in its own type (int64, bool, float16 …), and the accuracy when the first output scores the dataset’s classes.',
+    'Runs inference with an imported .onnx model; each model input is fed the dataset’s rows, the tensor port’s array or a constant. Reports each output in its own type (int64, bool, float16 …), and the accuracy when the first output scores the dataset’s classes.',
   params: {
     file: {
       type: 'file',
@@ -67,13 +90,13 @@ export const modelOnnx = defineNodeKind({
       type: 'string',
       default: '',
       description:
-        'How each model input is fed, as JSON: {"name": "dataset" | a number | an array}. A number fills the input’s shape; values take the model’s type (int64 within ±2^53). Empty: a one-input model takes the dataset’s rows.',
+        'How each model input is fed, as JSON: {"name": "dataset" | "tensor" | a number | an array}. A number fills the input’s shape; values take the model’s type (int64 within ±2^53). Empty: a one-input model takes the dataset’s rows.',
     },
     sequence: {
       type: 'string',
       default: '',
       description:
-        'The model input fed a sequence frame by frame: its feed in `inputs` (the dataset — its features row after row — or an array) is cut into frames. Empty: one run over the whole feed.',
+        'The model input fed a sequence frame by frame: the `samples` port, or its feed in `inputs` (the dataset — its features row after row —, the tensor or an array), cut into frames. Empty: one run over the whole feed.',
     },
     frame: {
       type: 'int',
@@ -97,6 +120,13 @@ export const modelOnnx = defineNodeKind({
       optional: true,
       description:
         'Rows fed as float32 [rows × features] to the model input mapped to the dataset.',
+    },
+    {
+      name: 'tensor',
+      type: 'tensor',
+      optional: true,
+      description:
+        'An array (a data.tensor node’s .npy) fed, as it is shaped, to the model input mapped to "tensor".',
     },
     {
       name: 'samples',
@@ -131,6 +161,8 @@ export const modelOnnx = defineNodeKind({
     const map = parseInputMap(inputMap);
     const data =
       ctx.inputs.dataset === undefined ? null : expectDataset(ctx.inputs.dataset, 'dataset');
+    const tensor =
+      ctx.inputs.tensor === undefined ? null : expectTensor(ctx.inputs.tensor, 'tensor');
     const file = await ctx.readFile(digest);
     let signature: OnnxSignature;
     try {
@@ -151,10 +183,15 @@ export const modelOnnx = defineNodeKind({
       throw new FlowbenchError('node-input', {
         problem: `a sequence is wired to port 'samples': name the model input it feeds frame by frame in param 'sequence' (the model's inputs: ${signature.inputs.map((i) => i.name).join(', ')})`,
       });
+    const mapped = effectiveInputMap(signature.inputs, map);
+    if (tensor !== null && !Object.values(mapped).includes('tensor'))
+      throw new FlowbenchError('node-input', {
+        problem: `a tensor is wired to port 'tensor': map the model input it feeds to "tensor" in param 'inputs' (the model's inputs: ${signature.inputs.map((i) => i.name).join(', ')})`,
+      });
     if (ctx.params.sequence !== '') {
       const samples =
         ctx.inputs.samples === undefined ? null : expectTensor(ctx.inputs.samples, 'samples');
-      const last = await runOverSequence(ctx, { file, signature, map, data, samples });
+      const last = await runOverSequence(ctx, { file, signature, map, data, samples, tensor });
       ctx.artifact(file.name, file.bytes, 'application/onnx');
       const lines = signature.outputs.flatMap((o) => {
         const t = last[o.name];
@@ -164,24 +201,20 @@ export const modelOnnx = defineNodeKind({
       ctx.emit('outputs', lines.join('\n'));
       return;
     }
-    const plan = planFeeds(signature.inputs, map, data);
+    const plan = planFeeds(signature.inputs, map, data, tensor);
     ctx.log(
       'feeds ' +
-        signature.inputs
-          .map((i) => {
-            const c = plan.constants[i.name];
-            return c === undefined
-              ? `${i.name} ← the dataset's rows`
-              : `${i.name} ← constant ${c.type} [${c.dims.join('×')}]`;
-          })
-          .join(', '),
+        signature.inputs.map((i) => describeFeed(i.name, mapped[i.name], plan, tensor)).join(', '),
     );
     const feeds: Record<string, Feed> = { ...plan.constants };
     if (plan.dataset !== null && data !== null)
       feeds[plan.dataset] = float32(data.features, [data.count, data.featureSize]);
+    if (plan.tensor !== null && tensor !== null)
+      feeds[plan.tensor] = float32(tensor.data, tensor.dims);
     const fedBytes = Object.values(plan.constants).reduce(
       (sum, c) => sum + 8 * c.values.length,
-      plan.dataset === null || data === null ? 0 : 4 * data.features.length,
+      (plan.dataset === null || data === null ? 0 : 4 * data.features.length) +
+        (plan.tensor === null || tensor === null ? 0 : 4 * tensor.data.length),
     );
     ctx.artifact(file.name, file.bytes, 'application/onnx');
 

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { isFlowbenchError } from '../errors';
-import { feedsProblem, formatInputMap, parseInputMap, planFeeds, type InputMap } from './feeds';
+import {
+  feedsProblem,
+  formatInputMap,
+  parseInputMap,
+  planFeeds,
+  type InputMap,
+  type PortTensor,
+} from './feeds';
 import type { OnnxValueInfo } from './signature';
 
 /** A voice-activity detector's inputs: rows, a state carried between frames, a sample rate. */
@@ -118,10 +125,10 @@ describe('feeding a model’s inputs', () => {
 
   it('asks for a map when a model has several inputs, and refuses names it does not have', () => {
     expect(refusal(() => planFeeds(vad, {}, rows)).message).toBe(
-      'the model has 3 inputs (input float32 [batch×3], state float32 [2×batch×4], sr int64 []); map each to the dataset or to a constant in the inspector',
+      'the model has 3 inputs (input float32 [batch×3], state float32 [2×batch×4], sr int64 []); map each to the dataset, the tensor or a constant in the inspector',
     );
     expect(refusal(() => planFeeds(vad, { input: 'dataset', state: 0 }, rows)).message).toBe(
-      "the model's input 'sr' is not fed: map it to the dataset or to a constant in the inspector",
+      "the model's input 'sr' is not fed: map it to the dataset, the tensor or a constant in the inspector",
     );
     expect(
       refusal(() => planFeeds(vad, { input: 'dataset', state: 0, sr: 1, rate: 1 }, rows)).message,
@@ -145,7 +152,7 @@ describe('feeding a model’s inputs', () => {
       "param 'inputs': expected a JSON object of model input name → source",
     );
     expect(refusal(() => parseInputMap('{"x": "rows"}')).message).toBe(
-      `param 'inputs': input 'x' is fed from "dataset", a number, true/false or an array; got "rows"`,
+      `param 'inputs': input 'x' is fed from "dataset", "tensor", a number, true/false or an array; got "rows"`,
     );
   });
 
@@ -165,5 +172,88 @@ describe('feeding a model’s inputs', () => {
       "the model's input 'state' takes float32 [2×batch×4]; the dataset gives float32 [rows×features]",
     );
     expect(feedsProblem(vad, { input: 'dataset', state: 0 })).toMatch(/'sr' is not fed/);
+  });
+
+  describe('from the tensor port', () => {
+    /** A `data.tensor` array as it arrives: float32, row-major, with its shape. */
+    const array = (dims: number[], values: number[]): PortTensor => ({
+      name: 'frames.npy',
+      dims,
+      data: Float32Array.from(values),
+    });
+
+    it('feeds a float32 input the array as it is, and fills the state to the batch it binds', () => {
+      const tensor = array([4, 3], [...Array(12).keys()]);
+      const plan = planFeeds(vad, { input: 'tensor', state: 0, sr: 16000 }, null, tensor);
+      expect(plan.tensor).toBe('input');
+      expect(plan.dataset).toBeNull();
+      expect(plan.dims).toEqual({ batch: 4 });
+      expect(plan.constants.input).toBeUndefined();
+      expect(plan.constants.state!.dims).toEqual([2, 4, 4]);
+    });
+
+    it('feeds it beside the dataset, which binds the batch the tensor must agree with', () => {
+      const state = array([2, 5, 4], Array<number>(40).fill(0.5));
+      const plan = planFeeds(vad, { input: 'dataset', state: 'tensor', sr: 1 }, rows, state);
+      expect(plan).toMatchObject({ dataset: 'input', tensor: 'state', dims: { batch: 5 } });
+      const short = array([2, 3, 4], Array<number>(24).fill(0));
+      expect(
+        refusal(() => planFeeds(vad, { input: 'dataset', state: 'tensor', sr: 1 }, rows, short)),
+      ).toEqual({
+        code: 'model-feed',
+        message:
+          "the model's input 'state' takes float32 [2×batch×4]; dimension 1 ('batch') is 5 as input 'input' has it, the tensor frames.npy [2×3×4] has 3",
+      });
+    });
+
+    it('names the input and the dimension of the array that does not fit', () => {
+      const wide = array([4, 5], Array<number>(20).fill(0));
+      expect(
+        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, wide)).message,
+      ).toBe(
+        "the model's input 'input' takes float32 [batch×3]; dimension 1 is 3, the tensor frames.npy [4×5] has 5",
+      );
+      const flat = array([12], Array<number>(12).fill(0));
+      expect(
+        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, flat)).message,
+      ).toBe(
+        "the model's input 'input' takes float32 [batch×3]; the tensor frames.npy [12] has 1 dimension, not 2",
+      );
+    });
+
+    it('types the array for an input of another type, value by value', () => {
+      const ids: OnnxValueInfo[] = [{ name: 'ids', type: 'int64', shape: ['batch', 2] }];
+      const plan = planFeeds(ids, { ids: 'tensor' }, null, array([2, 2], [1, 2, 3, 4]));
+      expect(plan.tensor).toBeNull();
+      expect(plan.constants.ids).toEqual({
+        location: 'constant',
+        type: 'int64',
+        dims: [2, 2],
+        values: [1, 2, 3, 4],
+      });
+      expect(
+        refusal(() => planFeeds(ids, { ids: 'tensor' }, null, array([1, 2], [7, 0.5]))).message,
+      ).toBe(
+        "the model's input 'ids' takes int64; the tensor frames.npy's element 1 (0.5) is not an int64 typed exactly (a whole number within ±2^53)",
+      );
+    });
+
+    it('refuses a tensor mapped with none wired, or mapped to two inputs', () => {
+      expect(
+        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null)).message,
+      ).toBe(
+        "the model's input 'input' is mapped to the tensor, but no tensor is wired to the node's 'tensor' port",
+      );
+      expect(feedsProblem(vad, { input: 'tensor', state: 'tensor', sr: 1 })).toBe(
+        "the model's input 'state' is mapped to the tensor, which already feeds 'input'",
+      );
+    });
+
+    it('tells the inspector nothing the array may fix before it is read', () => {
+      // The state's batch comes from the array, not read yet: no complaint.
+      expect(feedsProblem(vad, { input: 'tensor', state: 0, sr: 16000 })).toBeNull();
+      expect(feedsProblem(vad, { input: 'tensor', state: 0, sr: 1.5 })).toMatch(/not an int64/);
+      expect(parseInputMap('{"input": "tensor"}')).toEqual({ input: 'tensor' });
+    });
   });
 });

@@ -1,24 +1,28 @@
 /**
  * Feeding a model's inputs, mapped rather than assumed: each input the model
  * declares is fed from the node's dataset (its rows, float32 [rows ×
- * features]) or from a constant typed in the inspector, and every feed is
- * checked against the input's element type and shape before anything runs.
+ * features]), from the tensor on its `tensor` port (a `data.tensor` array,
+ * as it is shaped) or from a constant typed in the inspector, and every feed
+ * is checked against the input's element type and shape before anything runs.
  *
  * Symbolic dims (`batch`) are bound by the first feed that fixes them — the
- * dataset, then array constants in the model's order — and must agree
+ * dataset, the tensor, then array constants in the model's order — and must agree
  * everywhere else, so a state input [2 × batch × 128] given as one number is
  * filled to the batch of the rows fed beside it. Constants stay plain numbers
  * here (`TypedConstant`); the typed array a model wants is made only where
  * the runtime hands it to onnxruntime. Trade-off: constants are typed as
  * JSON, so an int64 must be a safe integer (within ±2^53); larger ones could
- * not be written exactly.
+ * not be written exactly. A tensor arrives as float32 (that is how arrays
+ * travel between nodes): a float32 input takes it as it is, an input of
+ * another type takes it as a constant of that type, value by value checked,
+ * so an integer array beyond float32's 2^24 does not reach the model exactly.
  */
 import { FlowbenchError } from '../errors';
 import { constantTypes, type ConstantType, type TypedConstant } from '../runtime/tensor-runtime';
 import { describeValueInfo, type OnnxValueInfo } from './signature';
 
-/** Where one model input's values come from: the dataset's rows, or a constant (JSON). */
-export type InputSource = 'dataset' | number | boolean | readonly unknown[];
+/** Where one model input's values come from: the dataset's rows, the `tensor` port's array, or a constant (JSON). */
+export type InputSource = 'dataset' | 'tensor' | number | boolean | readonly unknown[];
 
 /** Model input name → its source; the node's `inputs` param, as JSON. */
 export type InputMap = Readonly<Record<string, InputSource>>;
@@ -29,10 +33,22 @@ export interface RowsShape {
   readonly featureSize: number;
 }
 
+/** What the planner needs of the `tensor` port's array: its name, shape and values. */
+export interface PortTensor {
+  readonly name: string;
+  readonly dims: readonly number[];
+  readonly data: Float32Array;
+}
+
 /** How a model is fed, checked against its signature. */
 export interface FeedPlan {
-  /** The input the dataset's rows feed, or null when every input is a constant. */
+  /** The input the dataset's rows feed, or null when none is mapped to them. */
   readonly dataset: string | null;
+  /**
+   * The float32 input the `tensor` port's array feeds as it is, or null (an
+   * input of another type mapped to the tensor is among `constants`).
+   */
+  readonly tensor: string | null;
   /** The constant of every other input, by input name. */
   readonly constants: Readonly<Record<string, TypedConstant>>;
   /** Each symbolic dim's size as the feeds bound it. */
@@ -49,6 +65,7 @@ function paramError(problem: string): FlowbenchError<'node-input'> {
 function isSource(value: unknown): value is InputSource {
   return (
     value === 'dataset' ||
+    value === 'tensor' ||
     typeof value === 'number' ||
     typeof value === 'boolean' ||
     Array.isArray(value)
@@ -69,7 +86,7 @@ export function parseInputMap(text: string): InputMap {
   for (const [name, source] of Object.entries(parsed))
     if (!isSource(source))
       throw paramError(
-        `input '${name}' is fed from "dataset", a number, true/false or an array; got ${JSON.stringify(source)}`,
+        `input '${name}' is fed from "dataset", "tensor", a number, true/false or an array; got ${JSON.stringify(source)}`,
       );
   return parsed as InputMap;
 }
@@ -178,16 +195,30 @@ function isConstantType(type: string): type is ConstantType {
   return (constantTypes as readonly string[]).includes(type);
 }
 
-/** A constant checked value by value against the input's type. */
-function typed(input: OnnxValueInfo & { type: ConstantType }, dims: number[], values: unknown[]) {
+/** The input as one a constant can be typed for; throws naming its type when it is not. */
+function constantInput(input: OnnxValueInfo): OnnxValueInfo & { type: ConstantType } {
+  if (isConstantType(input.type)) return input as OnnxValueInfo & { type: ConstantType };
+  throw feedError(
+    input.name,
+    `takes ${input.type}, which a constant cannot be typed as (${constantTypes.join(', ')})`,
+  );
+}
+
+/** A constant checked value by value against the input's type; `what` names it in messages. */
+function typed(
+  input: OnnxValueInfo & { type: ConstantType },
+  dims: number[],
+  values: unknown[],
+  what = 'the constant',
+) {
   values.forEach((v, i) => {
     const why = misfit(input.type, v);
     if (why !== null)
       throw feedError(
         input.name,
         values.length === 1 && dims.length === 0
-          ? `takes ${input.type}; the constant ${JSON.stringify(v)} is ${why}`
-          : `takes ${input.type}; the constant's element ${i} (${JSON.stringify(v)}) is ${why}`,
+          ? `takes ${input.type}; ${what} ${JSON.stringify(v)} is ${why}`
+          : `takes ${input.type}; ${what}'s element ${i} (${JSON.stringify(v)}) is ${why}`,
       );
   });
   const numbers = values.map((v) => (v === true ? 1 : v === false ? 0 : (v as number)));
@@ -232,14 +263,18 @@ function fillDims(
 }
 
 /**
- * Checks the map against the model's inputs and the rows, and makes each
- * constant. Throws `node-input` for a map that does not cover the model, and
- * `model-feed` naming the input, and the dimension or value, that does not fit.
+ * Checks the map against the model's inputs, the rows and the tensor, and
+ * makes each constant. Throws `node-input` for a map that does not cover the
+ * model, and `model-feed` naming the input, and the dimension or value, that
+ * does not fit. `rows` is `'unknown'` in the inspector, before the node
+ * runs: then the tensor is not known either, and only what the map itself
+ * says is checked.
  */
 export function planFeeds(
   inputs: readonly OnnxValueInfo[],
   given: InputMap,
   rows: RowsShape | null | 'unknown',
+  tensor: PortTensor | null = null,
 ): FeedPlan {
   const names = new Set(inputs.map((i) => i.name));
   const listed = inputs.map((i) => `${i.name} ${describeValueInfo(i)}`).join(', ') || 'none';
@@ -249,17 +284,43 @@ export function planFeeds(
   const map = effectiveInputMap(inputs, given);
   if (Object.keys(map).length === 0)
     throw new FlowbenchError('node-input', {
-      problem: `the model has ${inputs.length} inputs (${listed}); map each to the dataset or to a constant in the inspector`,
+      problem: `the model has ${inputs.length} inputs (${listed}); map each to the dataset, the tensor or a constant in the inspector`,
     });
+  const unknown = rows === 'unknown';
   const bound: Bindings = new Map();
+  const constants: Record<string, TypedConstant> = {};
   let dataset: string | null = null;
+  let fromTensor: string | null = null;
+  let tensorFeed: string | null = null;
   for (const input of inputs) {
     const source = map[input.name];
     if (source === undefined)
       throw feedError(
         input.name,
-        'is not fed: map it to the dataset or to a constant in the inspector',
+        'is not fed: map it to the dataset, the tensor or a constant in the inspector',
       );
+    if (source === 'tensor') {
+      if (fromTensor !== null)
+        throw feedError(input.name, `is mapped to the tensor, which already feeds '${fromTensor}'`);
+      fromTensor = input.name;
+      if (!unknown && tensor === null)
+        throw feedError(
+          input.name,
+          "is mapped to the tensor, but no tensor is wired to the node's 'tensor' port",
+        );
+      if (input.type !== 'float32') constantInput(input); // a type a constant can take
+      if (unknown || tensor === null) continue;
+      fitShape(input, tensor.dims, `the tensor ${tensor.name}`, bound);
+      if (input.type === 'float32') tensorFeed = input.name;
+      else
+        constants[input.name] = typed(
+          constantInput(input),
+          [...tensor.dims],
+          [...tensor.data],
+          `the tensor ${tensor.name}`,
+        );
+      continue;
+    }
     if (source !== 'dataset') continue;
     if (dataset !== null)
       throw feedError(input.name, `is mapped to the dataset, which already feeds '${dataset}'`);
@@ -279,14 +340,6 @@ export function planFeeds(
       throw feedError(input.name, `takes ${describeValueInfo(input)}; the dataset gives ${gives}`);
     fitShape(input, [rows.count, rows.featureSize], "the dataset's rows", bound);
   }
-  const constants: Record<string, TypedConstant> = {};
-  const constantInput = (input: OnnxValueInfo) => {
-    if (isConstantType(input.type)) return input as OnnxValueInfo & { type: ConstantType };
-    throw feedError(
-      input.name,
-      `takes ${input.type}, which a constant cannot be typed as (${constantTypes.join(', ')})`,
-    );
-  };
   // Arrays first: their sizes bind symbolic dims a single number is filled to.
   for (const input of inputs) {
     const source = map[input.name];
@@ -295,12 +348,15 @@ export function planFeeds(
     fitShape(input, dims, 'the constant', bound);
     constants[input.name] = typed(constantInput(input), dims, values);
   }
+  // Before the node runs, a dim the rows or the tensor bind is not known yet.
+  const unsure = unknown && (dataset !== null || fromTensor !== null);
   for (const input of inputs) {
     const source = map[input.name];
-    if (source === 'dataset' || Array.isArray(source) || source === undefined) continue;
+    if (source === 'dataset' || source === 'tensor' || Array.isArray(source)) continue;
+    if (source === undefined) continue;
     const typedInput = constantInput(input);
     const value = typed(typedInput, [], [source]).values[0]!; // checked once, then filled
-    const dims = fillDims(input, source, bound, rows === 'unknown' && dataset !== null);
+    const dims = fillDims(input, source, bound, unsure);
     if (dims === null) continue;
     const count = dims.reduce((a, b) => a * b, 1);
     constants[input.name] = {
@@ -312,16 +368,18 @@ export function planFeeds(
   }
   return {
     dataset,
+    tensor: tensorFeed,
     constants,
     dims: Object.fromEntries([...bound].map(([dim, { size }]) => [dim, size])),
   };
 }
 
 /**
- * What can be told of a map before the rows are known (the inspector's
- * check): inputs not fed or unknown, a dataset mapped to an input that takes
- * no rows, constants of the wrong type or shape. Null when nothing is wrong
- * yet; the node checks the rest (dims the rows fix) when it runs.
+ * What can be told of a map before the rows and the tensor are known (the
+ * inspector's check): inputs not fed or unknown, a dataset mapped to an
+ * input that takes no rows, the tensor mapped twice or to a type no array
+ * can be, constants of the wrong type or shape. Null when nothing is wrong
+ * yet; the node checks the rest (dims the rows and the tensor fix) when it runs.
  */
 export function feedsProblem(inputs: readonly OnnxValueInfo[], map: InputMap): string | null {
   try {

@@ -128,6 +128,14 @@ export function Inspector() {
   const store = useEditorStore();
   const selected = useEditor((s) => s.selectedNode);
   const node = useEditor((s) => s.doc?.nodes.find((n) => n.id === selected));
+  // The selected node's wired input ports, as one string so the selection stays equal between renders.
+  const wiredPorts = useEditor((s) =>
+    (s.doc?.edges ?? [])
+      .filter((e) => e.to.startsWith(`${selected}.`))
+      .map((e) => e.to.slice(e.to.indexOf('.') + 1))
+      .sort()
+      .join(' '),
+  );
   const run = useSelectedRun();
   const { run: runFlow } = useRunActions();
   const outcomes = useRunNodes(run?.id ?? null);
@@ -193,6 +201,11 @@ export function Inspector() {
           onSetSequence={(value) =>
             store.getState().changeDoc(edits.setParam(node.id, 'sequence', value))
           }
+          wired={{
+            dataset: wiredPorts.split(' ').includes('dataset'),
+            tensor: wiredPorts.split(' ').includes('tensor'),
+            samples: wiredPorts.split(' ').includes('samples'),
+          }}
         />
       )}
       {table && (

@@ -16,6 +16,7 @@ import {
 } from '../../core/onnx/signature';
 import { useEngine } from '../engine/EngineContext';
 import { ModelFeeds } from './ModelFeeds';
+import type { WiredPorts } from './model-feeds';
 import { ModelSequence } from './ModelSequence';
 import './panels.css';
 
@@ -57,6 +58,7 @@ export function ModelCard({
   onSetInputs,
   sequence,
   onSetSequence,
+  wired,
 }: {
   digest: string;
   /** The node's `inputs` param: how each model input is fed. */
@@ -65,6 +67,8 @@ export function ModelCard({
   /** The node's `sequence`, `frame` and `carry` params. */
   sequence: { sequence: string; frame: number; carry: string };
   onSetSequence: (value: string) => void;
+  /** Which of the node's ports have an edge. */
+  wired?: WiredPorts;
 }) {
   const engine = useEngine();
   const query = useQuery({
@@ -95,6 +99,8 @@ export function ModelCard({
         value={inputs}
         onChange={onSetInputs}
         frame={sequenceFrame(card, sequence)}
+        sequence={sequence.sequence}
+        wired={wired}
       />
       <ModelSequence signature={card} {...sequence} onSetSequence={onSetSequence} />
       <Values label="Model outputs" values={card.outputs} />

@@ -1,7 +1,8 @@
 /**
  * How each of a model's inputs is fed, picked in the inspector: the node's
- * dataset (its rows) or a constant typed as JSON — one number fills the
- * input's shape, an array is taken as it is. The choices write the node's
+ * dataset (its rows), the array on its `tensor` port, or a constant typed as
+ * JSON — one number fills the input's shape, an array is taken as it is; the
+ * sequence input shows the `samples` port when that feeds it (`model-feeds.ts`). The choices write the node's
  * `inputs` param (so they are in the run record and the cache key); the
  * engine checks types and shapes when the node runs; what can be told
  * before the rows are read is said here already. A constant being typed
@@ -9,16 +10,9 @@
  * reaches the flow.
  */
 import { useState } from 'react';
-import {
-  effectiveInputMap,
-  feedsProblem,
-  formatInputMap,
-  parseInputMap,
-  type InputMap,
-  type InputSource,
-} from '../../core/onnx/feeds';
-import { frameStandIn } from '../../core/onnx/sequence';
+import { formatInputMap, type InputSource } from '../../core/onnx/feeds';
 import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
+import { feedsView, type WiredPorts } from './model-feeds';
 import './panels.css';
 
 /** A constant's text as JSON, or why it is not one. */
@@ -69,6 +63,8 @@ export function ModelFeeds({
   value,
   onChange,
   frame,
+  sequence,
+  wired,
 }: {
   inputs: readonly OnnxValueInfo[];
   /** The node's `inputs` param. */
@@ -76,20 +72,12 @@ export function ModelFeeds({
   onChange: (value: string) => void;
   /** Over a sequence: the input fed frame by frame and one frame's dims (the others are checked at them). */
   frame?: { input: string; dims: readonly number[] } | null;
+  /** The node's `sequence` param: the input its `samples` port feeds, when wired. */
+  sequence?: string;
+  /** Which of the node's ports have an edge. */
+  wired?: WiredPorts;
 }) {
-  let given: InputMap = {};
-  let problem: string | null = null;
-  try {
-    given = parseInputMap(value);
-  } catch (error) {
-    problem = error instanceof Error ? error.message : String(error);
-  }
-  const map = effectiveInputMap(inputs, given);
-  // What can be told before the rows are read; the node checks the dims they fix.
-  problem ??= feedsProblem(
-    inputs,
-    frame ? { ...given, [frame.input]: frameStandIn(frame.dims) } : given,
-  );
+  const { rows, map, problem } = feedsView(inputs, value, { wired, sequence, frame });
   const set = (name: string, source: InputSource | null) => {
     const others = Object.entries(map).filter(([other]) => other !== name);
     const next = source === null ? others : [...others, [name, source] as const];
@@ -99,44 +87,45 @@ export function ModelFeeds({
     <section aria-label="Model input feeds">
       <small>Feeds (a constant takes the input’s type; one number fills its shape)</small>
       <ul className="fb-signature">
-        {inputs.map((input) => {
-          const source = map[input.name];
-          const choice = source === undefined ? '' : source === 'dataset' ? 'dataset' : 'constant';
-          return (
-            <li key={input.name}>
-              <code>{input.name}</code> {describeValueInfo(input)}{' '}
-              <select
-                aria-label={`Feed ${input.name}`}
-                value={choice}
-                onChange={(e) => {
-                  const picked = e.currentTarget.value;
-                  set(
-                    input.name,
-                    picked === 'dataset'
-                      ? 'dataset'
-                      : picked === 'constant'
-                        ? input.type === 'bool'
-                          ? false
-                          : 0
-                        : null,
-                  );
-                }}
-              >
-                <option value="">not fed</option>
-                <option value="dataset">the dataset’s rows</option>
-                <option value="constant">a constant</option>
-              </select>
-              {source !== undefined && source !== 'dataset' && (
-                <ConstantField
-                  key={`${input.name}:${choice}`}
-                  input={input}
-                  value={source}
-                  onChange={(v) => set(input.name, v)}
-                />
+        {rows.map(({ input, choice, constant }) => (
+          <li key={input.name}>
+            <code>{input.name}</code> {describeValueInfo(input)}{' '}
+            <select
+              aria-label={`Feed ${input.name}`}
+              value={choice}
+              disabled={choice === 'samples'}
+              onChange={(e) => {
+                const picked = e.currentTarget.value;
+                set(
+                  input.name,
+                  picked === 'dataset' || picked === 'tensor'
+                    ? picked
+                    : picked === 'constant'
+                      ? input.type === 'bool'
+                        ? false
+                        : 0
+                      : null,
+                );
+              }}
+            >
+              <option value="">not fed</option>
+              <option value="dataset">the dataset’s rows</option>
+              <option value="tensor">the tensor (port ‘tensor’)</option>
+              <option value="constant">a constant</option>
+              {choice === 'samples' && (
+                <option value="samples">the sequence on port ‘samples’, frame by frame</option>
               )}
-            </li>
-          );
-        })}
+            </select>
+            {constant !== undefined && (
+              <ConstantField
+                key={`${input.name}:${choice}`}
+                input={input}
+                value={constant}
+                onChange={(v) => set(input.name, v)}
+              />
+            )}
+          </li>
+        ))}
       </ul>
       {problem !== null && (
         <small className="fb-invalid" aria-label="Feed problem">

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import type { OnnxValueInfo } from '../../core/onnx/signature';
+import { feedsView } from './model-feeds';
+
+/** A voice-activity detector's inputs: a frame of samples, a state, a sample rate. */
+const vad: OnnxValueInfo[] = [
+  { name: 'input', type: 'float32', shape: ['batch', 2] },
+  { name: 'state', type: 'float32', shape: [2, 'batch', 4] },
+  { name: 'sr', type: 'int64', shape: [] },
+];
+const wired = { dataset: false, tensor: false, samples: false };
+const choices = (view: ReturnType<typeof feedsView>) =>
+  Object.fromEntries(view.rows.map((r) => [r.input.name, r.choice]));
+
+describe('the inspector’s feeds list', () => {
+  it('shows the sequence input fed by the samples port, not as “not fed”', () => {
+    const view = feedsView(vad, '{"state":0,"sr":16000}', {
+      wired: { ...wired, samples: true },
+      sequence: 'input',
+      frame: { input: 'input', dims: [1, 2] },
+    });
+    expect(choices(view)).toEqual({ input: 'samples', state: 'constant', sr: 'constant' });
+    expect(view.problem).toBeNull();
+    // Without the samples wired, the same map leaves the input unfed.
+    const unwired = feedsView(vad, '{"state":0,"sr":16000}', { wired, sequence: 'input' });
+    expect(choices(unwired).input).toBe('');
+    expect(unwired.problem).toBe(
+      "the model's input 'input' is not fed: map it to the dataset, the tensor or a constant in the inspector",
+    );
+  });
+
+  it('offers the tensor port, and says when it is mapped but not wired, or wired but not mapped', () => {
+    const map = '{"input":"tensor","state":0,"sr":16000}';
+    const fed = feedsView(vad, map, { wired: { ...wired, tensor: true } });
+    expect(choices(fed)).toEqual({ input: 'tensor', state: 'constant', sr: 'constant' });
+    expect(fed.problem).toBeNull();
+    expect(feedsView(vad, map, { wired }).problem).toBe(
+      "the model's input 'input' is mapped to the tensor, but nothing is wired to the node's 'tensor' port",
+    );
+    expect(
+      feedsView(vad, '{"input":[[1,2]],"state":0,"sr":1}', { wired: { ...wired, tensor: true } })
+        .problem,
+    ).toBe("a tensor is wired to port 'tensor': feed a model input from it");
+  });
+
+  it('keeps the checks of the map itself: a constant of the wrong type is named', () => {
+    const view = feedsView(vad, '{"input":"tensor","state":0,"sr":0.5}', {
+      wired: { ...wired, tensor: true },
+    });
+    expect(view.problem).toMatch(/^the model's input 'sr' takes int64; the constant 0.5/);
+    expect(view.rows.find((r) => r.input.name === 'sr')?.constant).toBe(0.5);
+  });
+});

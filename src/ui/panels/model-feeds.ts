@@ -1,0 +1,104 @@
+/**
+ * What the inspector's feeds list shows for each model input, worked out
+ * apart from the component so it can be tested without a page: the choice
+ * each input's select holds (the dataset, the tensor port, a constant, not
+ * fed — or, for the sequence input while the `samples` port is wired, that
+ * sequence, which no map entry stands for), and the one problem to show.
+ * What the node's wiring tells (a port mapped but not wired, a wired tensor
+ * no input takes) is said here already; dims the rows and the tensor fix
+ * are checked by the node when it runs.
+ */
+import {
+  effectiveInputMap,
+  feedsProblem,
+  parseInputMap,
+  type InputMap,
+  type InputSource,
+} from '../../core/onnx/feeds';
+import { frameStandIn } from '../../core/onnx/sequence';
+import type { OnnxValueInfo } from '../../core/onnx/signature';
+
+/** Which of the node's input ports have an edge. */
+export interface WiredPorts {
+  readonly dataset: boolean;
+  readonly tensor: boolean;
+  readonly samples: boolean;
+}
+
+/** A select's value: where one input is fed from. */
+export type FeedChoice = '' | 'dataset' | 'tensor' | 'constant' | 'samples';
+
+/** One input's row of the list. */
+export interface FeedRow {
+  readonly input: OnnxValueInfo;
+  readonly choice: FeedChoice;
+  /** The constant, when `choice` is `constant`. */
+  readonly constant?: InputSource;
+}
+
+/** The list and what is wrong with it, if anything. */
+export interface FeedsView {
+  readonly rows: readonly FeedRow[];
+  /** The map as it is fed (a one-input model's implied dataset included). */
+  readonly map: InputMap;
+  readonly problem: string | null;
+}
+
+function choiceOf(source: InputSource | undefined): FeedChoice {
+  if (source === undefined) return '';
+  if (source === 'dataset' || source === 'tensor') return source;
+  return 'constant';
+}
+
+/**
+ * The feeds list for the node's `inputs` param. `frame`: over a sequence
+ * whose plan fits, the input fed frame by frame and one frame's dims (the
+ * others are checked at them); `sequence`: the input param `sequence` names.
+ */
+export function feedsView(
+  inputs: readonly OnnxValueInfo[],
+  value: string,
+  options: {
+    wired?: WiredPorts;
+    sequence?: string;
+    frame?: { input: string; dims: readonly number[] } | null;
+  } = {},
+): FeedsView {
+  const { wired, sequence = '', frame = null } = options;
+  let given: InputMap = {};
+  let problem: string | null = null;
+  try {
+    given = parseInputMap(value);
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  const map = effectiveInputMap(inputs, given);
+  // The samples port takes the place of the sequence input's feed, whatever the map says.
+  const fromSamples = wired?.samples === true && sequence !== '' ? sequence : null;
+  const rows = inputs.map((input): FeedRow => {
+    if (input.name === fromSamples) return { input, choice: 'samples' };
+    const source = map[input.name];
+    const choice = choiceOf(source);
+    return choice === 'constant' ? { input, choice, constant: source } : { input, choice };
+  });
+  if (problem === null && wired !== undefined) {
+    const takes = (port: 'dataset' | 'tensor') =>
+      rows.find((r) => r.choice === port)?.input.name ?? null;
+    for (const port of ['dataset', 'tensor'] as const) {
+      const input = takes(port);
+      if (input !== null && !wired[port]) {
+        problem = `the model's input '${input}' is mapped to the ${port}, but nothing is wired to the node's '${port}' port`;
+        break;
+      }
+    }
+    if (problem === null && wired.tensor && takes('tensor') === null)
+      problem = `a tensor is wired to port 'tensor': feed a model input from it`;
+  }
+  if (problem === null) {
+    if (frame !== null)
+      problem = feedsProblem(inputs, { ...given, [frame.input]: frameStandIn(frame.dims) });
+    // The sequence comes through `samples` but its plan does not fit: the sequence section says why.
+    else if (fromSamples === null) problem = feedsProblem(inputs, given);
+  }
+  return { rows, map, problem };
+}
