@@ -5,7 +5,9 @@
  * charts are drawn when the file opens, by uPlot and a small viewer, both
  * inlined, from the report's data inlined as JSON. So the charts stay
  * interactive (hover shows each run's value, drag zooms, double-click
- * resets) while the file stays one file.
+ * resets) while the file stays one file. Runs grouped by a param are drawn
+ * as the charts draw them: each group's mean, its min–max band filled
+ * behind it, the smoothed mean over the faint raw one when smoothing was on.
  *
  * Everything that comes from a person (flow, run, metric and param names,
  * values) is escaped for where it goes: as text in markup, as JSON inside a
@@ -27,7 +29,7 @@ import { rampColour } from '../analysis/colour-ramp';
 import { formatDiffValue } from '../../core/run/diff';
 import type { InputValue } from '../../core/run/params';
 import { formatValue } from '../../core/series/summary';
-import type { ReportData, ReportRun } from './report-data';
+import type { ReportData } from './report-data';
 
 /** What the report inlines besides its data: uPlot's script and stylesheet. */
 export interface ReportAssets {
@@ -67,7 +69,8 @@ function styleText(css: string): string {
 
 const colourPattern = /^#[0-9a-f]{6}$/i;
 /** A run's colour, only if it is one: it goes into a style attribute. */
-const colourOf = (run: ReportRun) => (colourPattern.test(run.colour) ? run.colour : '#888888');
+const colourOf = (run: { readonly colour: string }) =>
+  colourPattern.test(run.colour) ? run.colour : '#888888';
 
 const text = (value: InputValue | undefined) => escapeHtml(formatDiffValue(value));
 /** A number as people read it, its exact value kept in `<data value>` (what tests and tools read). */
@@ -76,7 +79,7 @@ const number = (value: number | undefined) =>
     ? '—'
     : `<data value="${escapeHtml(String(value))}">${escapeHtml(formatValue(value))}</data>`;
 
-function swatch(run: ReportRun): string {
+function swatch(run: { readonly colour: string }): string {
   return `<span class="swatch" style="background:${colourOf(run)}"></span>`;
 }
 
@@ -110,15 +113,25 @@ function fingerprintsTable(data: ReportData): string {
   return `<table aria-label="Fingerprints"><thead><tr><th scope="col">Fact</th>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+/** The last non-null value, or undefined. */
+const lastOf = (values: readonly (number | null)[]) =>
+  values.findLast((v) => v !== null) ?? undefined;
+
 function chartFigures(data: ReportData): string {
   return data.metrics
     .map((metric, i) => {
-      const legend = metric.series.map((series) => {
-        const run = data.runs.find((r) => r.id === series.run);
-        if (!run) return '';
-        const last = [...series.value].reverse().find((v) => v !== null);
-        return `<li>${swatch(run)}${escapeHtml(run.label)} <span class="last">last ${number(last ?? undefined)}</span></li>`;
-      });
+      const legend = metric.groups
+        ? metric.groups.map((group) => {
+            const n = group.runs.length;
+            const last = lastOf(group.smoothed ?? group.mean);
+            return `<li>${swatch(group)}${escapeHtml(group.label)} <span class="muted">· mean of ${String(n)} run${n === 1 ? '' : 's'}${group.band ? ', min–max band' : ''}</span> <span class="last">last ${number(last)}</span></li>`;
+          })
+        : metric.series.map((series) => {
+            const run = data.runs.find((r) => r.id === series.run);
+            if (!run) return '';
+            const last = lastOf(series.value);
+            return `<li>${swatch(run)}${escapeHtml(run.label)} <span class="last">last ${number(last)}</span></li>`;
+          });
       return `<figure class="chart"><figcaption>${escapeHtml(metric.name)}</figcaption><div class="plot" role="img" aria-label="${escapeHtml(`Chart: ${metric.name}`)}" data-metric="${String(i)}" title="Drag to zoom, double-click to reset"></div><ul aria-label="${escapeHtml(`Legend: ${metric.name}`)}">${legend.join('')}</ul></figure>`;
     })
     .join('');
@@ -254,48 +267,84 @@ function viewReport(data: ReportData, UPlot: typeof uPlot): void {
   for (const element of Array.from(document.querySelectorAll<HTMLElement>('[data-metric]'))) {
     const metric = data.metrics[Number(element.dataset.metric)];
     if (!metric) continue;
-    const shown = metric.series.filter((s) => data.runs.some((r) => r.id === s.run));
     let points = 0;
     const drop = (value: number | null) =>
       data.settings.log && value !== null && value <= 0 ? null : value;
-    const tables = shown.map((s) => {
-      const xs: number[] = [];
-      const ys: (number | null)[] = [];
-      const smooth: (number | null)[] = [];
-      s.step.forEach((step, i) => {
-        const ts = s.ts[i] ?? 0;
-        const x =
-          data.settings.xMode === 'step'
+    const tables: uPlot.AlignedData[] = [];
+    const series: uPlot.Series[] = [{ label: xLabel }];
+    const bands: uPlot.Band[] = [];
+    /** One table of columns over `xs`, keeping only the x a log axis can show. */
+    const table = (xs: readonly number[], columns: readonly (readonly (number | null)[])[]) => {
+      const kept = xs.flatMap((x, i) => (logX && !(x > 0) ? [] : [i]));
+      points += kept.length;
+      const out: uPlot.AlignedData = [
+        kept.map((i) => xs[i]!),
+        ...columns.map((column) => kept.map((i) => drop(column[i] ?? null))),
+      ];
+      tables.push(out);
+    };
+    if (metric.groups) {
+      // As the charts draw a group: its band (max, min) filled, then its mean (or smoothed mean
+      // over the faint raw one) on top.
+      for (const group of metric.groups) {
+        const columns: (readonly (number | null)[])[] = [];
+        if (group.band) {
+          columns.push(group.band.high, group.band.low);
+          const high = series.length;
+          series.push(
+            { label: `${group.label} max`, stroke: 'transparent', width: 0, spanGaps: true },
+            { label: `${group.label} min`, stroke: 'transparent', width: 0, spanGaps: true },
+          );
+          bands.push({ series: [high, high + 1], fill: `${group.colour}33` });
+        }
+        if (group.smoothed) {
+          columns.push(group.mean, group.smoothed);
+          series.push(
+            {
+              label: `${group.label} (raw)`,
+              stroke: `${group.colour}4d`,
+              width: 1,
+              spanGaps: true,
+            },
+            { label: group.label, stroke: group.colour, width: 1.5, spanGaps: true },
+          );
+        } else {
+          columns.push(group.mean);
+          series.push({ label: group.label, stroke: group.colour, width: 1.5, spanGaps: true });
+        }
+        table(group.x, columns);
+      }
+    } else {
+      for (const s of metric.series) {
+        const run = data.runs.find((r) => r.id === s.run);
+        if (!run) continue;
+        const xs = s.step.map((step, i) => {
+          const ts = s.ts[i] ?? 0;
+          return data.settings.xMode === 'step'
             ? step
             : data.settings.xMode === 'wall'
               ? ts
               : ts - (s.ts[0] ?? 0);
-        if (logX && !(x > 0)) return;
-        xs.push(x);
-        ys.push(drop(s.value[i] ?? null));
-        if (s.smoothed) smooth.push(drop(s.smoothed[i] ?? null));
-        points += 1;
-      });
-      const table: uPlot.AlignedData = s.smoothed ? [xs, ys, smooth] : [xs, ys];
-      return table;
-    });
+        });
+        // Smoothed, the recorded values show faint behind the smoothed line, as in the app.
+        if (s.smoothed) {
+          table(xs, [s.value, s.smoothed]);
+          series.push(
+            { label: `${run.label} (raw)`, stroke: `${run.colour}4d`, width: 1, spanGaps: true },
+            { label: run.label, stroke: run.colour, width: 1.5, spanGaps: true },
+          );
+        } else {
+          table(xs, [s.value]);
+          series.push({ label: run.label, stroke: run.colour, width: 1.5, spanGaps: true });
+        }
+      }
+    }
     const aligned =
       tables.length === 1
         ? tables[0]!
         : tables.length === 0
           ? ([[]] as uPlot.AlignedData)
           : UPlot.join(tables);
-    const series: uPlot.Series[] = [{ label: xLabel }];
-    for (const s of shown) {
-      const run = data.runs.find((r) => r.id === s.run)!;
-      // Smoothed, the recorded values show faint behind the smoothed line, as in the app.
-      if (s.smoothed)
-        series.push(
-          { label: `${run.label} (raw)`, stroke: `${run.colour}4d`, width: 1, spanGaps: true },
-          { label: run.label, stroke: run.colour, width: 1.5, spanGaps: true },
-        );
-      else series.push({ label: run.label, stroke: run.colour, width: 1.5, spanGaps: true });
-    }
     new UPlot(
       {
         width: Math.max(320, element.clientWidth),
@@ -308,11 +357,13 @@ function viewReport(data: ReportData, UPlot: typeof uPlot): void {
         },
         axes: [{ label: xLabel }, { size: 60 }],
         series,
+        bands,
       },
       aligned,
       element,
     );
     element.dataset.points = String(points);
+    element.dataset.bands = String(bands.length);
     element.dataset.drawn = 'true';
   }
 }
@@ -330,13 +381,30 @@ svg text { font-size: 11px; }
 svg text.tick, svg tspan.tick { fill: #59636e; }
 svg rect.brush { fill: rgba(31, 78, 121, 0.18); stroke: rgba(31, 78, 121, 0.8); }
 p.muted { color: #59636e; margin: 4px 0; }
+span.muted { color: #59636e; }
 code { font-size: 12px; color: #59636e; }
 `;
 
 /** The report as one HTML file: every part inlined, every inlined name escaped. */
 export function reportHtml(report: ReportData, assets: ReportAssets): string {
   // A colour goes into style attributes and the charts' strokes: only a real one.
-  const data = { ...report, runs: report.runs.map((run) => ({ ...run, colour: colourOf(run) })) };
+  const data: ReportData = {
+    ...report,
+    runs: report.runs.map((run) => ({ ...run, colour: colourOf(run) })),
+    metrics: report.metrics.map((metric) =>
+      metric.groups
+        ? {
+            ...metric,
+            groups: metric.groups.map((group) => ({ ...group, colour: colourOf(group) })),
+          }
+        : metric,
+    ),
+  };
+  const groupBy = data.settings.groupBy ?? null;
+  const grouping =
+    groupBy === null
+      ? ''
+      : `<p class="muted">Runs grouped by ${escapeHtml(groupBy)}: each group’s mean, its min–max band shaded.</p>`;
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -349,7 +417,7 @@ export function reportHtml(report: ReportData, assets: ReportAssets): string {
 <body>
 <header><h1>${escapeHtml(data.title)}</h1><p>Made by Flowbench on <time datetime="${escapeHtml(data.created)}">${escapeHtml(data.created)}</time>: ${String(data.runs.length)} run${data.runs.length === 1 ? '' : 's'}.</p></header>
 <section aria-label="Runs"><h2>Runs</h2>${runsTable(data)}</section>
-<section aria-label="Charts"><h2>Charts</h2><div class="charts">${chartFigures(data)}</div></section>
+<section aria-label="Charts"><h2>Charts</h2>${grouping}<div class="charts">${chartFigures(data)}</div></section>
 ${parallelCoordinates(data)}
 ${runDiff(data)}
 <section aria-label="Fingerprints"><h2>What each run ran on</h2>${fingerprintsTable(data)}</section>

@@ -15,9 +15,16 @@ import { readRunDiff } from '../analysis/diff-data';
 import type { ChartSettings, ShownRun } from '../charts/plot-model';
 import { db } from '../db';
 import type { ParallelView } from '../../core/run/parallel';
-import type { ReportData, ReportMetric, ReportRun } from './report-data';
+import type { ReportData, ReportMetric, ReportRun, ReportSeries } from './report-data';
+import { reportGroups } from './report-groups';
 
 const finite = (value: number) => (Number.isFinite(value) ? value : null);
+
+/** A run `shown` does not name (never, in practice): by its id, grouped by its own params. */
+const shownAs = (run: RunRow): ShownRun => {
+  const { params, seed } = runValues(run);
+  return { id: run.id, label: run.id, colour: '#888888', params, seed };
+};
 
 /** The report of `runs` (shown as `shown`, same order) over `metrics`, under `settings`. */
 export async function readReport(
@@ -30,30 +37,35 @@ export async function readReport(
   const sources = await Promise.all(runs.map((run) => seriesOfRun(db, run.id)));
   const finals: Record<string, number>[] = runs.map(() => ({}));
   const charted: ReportMetric[] = await Promise.all(
-    metrics.map(async (name) => ({
-      name,
-      series: (
-        await Promise.all(
-          runs.map(async (run, i) => {
-            if (!sources[i]!.names.includes(name)) return null;
-            const columns = await metricSeriesColumns(db, sources[i]!.runOf(name), name);
-            const value = Array.from(columns.value, finite);
-            const last = value.findLast((v) => v !== null);
-            if (last !== undefined) finals[i]![name] = last;
-            return {
-              run: run.id,
-              step: Array.from(columns.step),
-              value,
-              ts: Array.from(columns.ts),
-              // Smoothed over the whole series, as the charts do.
-              ...(settings.smoothing > 0 && {
-                smoothed: Array.from(smoothEma(columns.value, settings.smoothing), finite),
-              }),
-            };
-          }),
-        )
-      ).filter((series) => series !== null),
-    })),
+    metrics.map(async (name) => {
+      const read = await Promise.all(
+        runs.map(async (run, i) => {
+          if (!sources[i]!.names.includes(name)) return null;
+          const columns = await metricSeriesColumns(db, sources[i]!.runOf(name), name);
+          const value = Array.from(columns.value, finite);
+          const last = value.findLast((v) => v !== null);
+          if (last !== undefined) finals[i]![name] = last;
+          const series: ReportSeries = {
+            run: run.id,
+            step: Array.from(columns.step),
+            value,
+            ts: Array.from(columns.ts),
+            // Smoothed over the whole series, as the charts do.
+            ...(settings.smoothing > 0 && {
+              smoothed: Array.from(smoothEma(columns.value, settings.smoothing), finite),
+            }),
+          };
+          return { series, columns, shown: shown[i] ?? shownAs(run) };
+        }),
+      );
+      const charting = read.filter((r) => r !== null);
+      const groups = reportGroups(
+        charting.map((r) => r.shown),
+        charting.map((r) => r.columns),
+        settings,
+      );
+      return { name, series: charting.map((r) => r.series), ...(groups && { groups }) };
+    }),
   );
   const reportRuns: ReportRun[] = runs.map((run, i) => {
     const values = runValues(run);
@@ -86,6 +98,7 @@ export async function readReport(
       log: settings.log,
       logX: settings.logX,
       smoothing: settings.smoothing,
+      groupBy: settings.groupBy,
     },
     runs: reportRuns,
     metrics: charted,

@@ -2,7 +2,8 @@
  * What a portable report holds: plain data, no store, no database. The
  * runs as the comparison shows them (label, colour, params, seed, result,
  * fingerprint facts, final values), every point of every charted series,
- * the chart settings as they were on screen (x unit, log scales, smoothing),
+ * the chart settings as they were on screen (x unit, log scales, smoothing,
+ * grouping — with each group's mean and min–max band as the charts drew them),
  * the parallel coordinates as they were set (axes shown, log and flipped
  * axes, brushes, the colouring metric), and the run diff of the first two
  * runs. `html.ts` turns it into one file.
@@ -41,9 +42,33 @@ export interface ReportSeries {
   readonly smoothed?: readonly (number | null)[];
 }
 
+/**
+ * Runs grouped by a param, as the charts draw them: the group's mean at each
+ * step, its min–max band when it has several runs, and the smoothed mean
+ * when smoothing was on. x is in the chart's unit already (for time, the
+ * mean of the runs' times at the step); a step with no finite value is `null`.
+ */
+export interface ReportGroup {
+  /** `lr=0.1`, as the charts' legend names it. */
+  readonly label: string;
+  /** `#rrggbb`. */
+  readonly colour: string;
+  /** The runs behind it. */
+  readonly runs: readonly string[];
+  readonly x: readonly number[];
+  readonly mean: readonly (number | null)[];
+  readonly band: {
+    readonly low: readonly (number | null)[];
+    readonly high: readonly (number | null)[];
+  } | null;
+  readonly smoothed?: readonly (number | null)[];
+}
+
 export interface ReportMetric {
   readonly name: string;
   readonly series: readonly ReportSeries[];
+  /** When the charts grouped runs by a param: one curve per group, drawn in place of the runs'. */
+  readonly groups?: readonly ReportGroup[];
 }
 
 /** The run diff of the report's first two runs, as the dialog shows it. */
@@ -67,6 +92,8 @@ export interface ReportData {
     readonly logX: boolean;
     /** TensorBoard smoothing weight, 0 (off) to 0.99. */
     readonly smoothing: number;
+    /** The param runs were grouped by in the charts, if any (each metric's `groups`). */
+    readonly groupBy?: string | null;
   };
   readonly runs: readonly ReportRun[];
   readonly metrics: readonly ReportMetric[];
