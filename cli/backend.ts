@@ -16,8 +16,12 @@ import { WASM_THREADS } from '../workers/engine/ort-runtime';
 export const cliBackends = ['wasm', 'cpu'] as const;
 export type CliBackend = (typeof cliBackends)[number];
 
-/** onnxruntime for `backend`, loaded once per process. */
-export async function loadOrt(backend: CliBackend): Promise<OrtModule> {
+/**
+ * onnxruntime for `backend`, loaded once per process. `threads` caps the
+ * native CPU provider's threads per session (default: onnxruntime's, one per
+ * core); the WASM build always runs on one (`WASM_THREADS`).
+ */
+export async function loadOrt(backend: CliBackend, threads?: number): Promise<OrtModule> {
   if (backend === 'wasm') {
     const ort = await import('onnxruntime-web');
     ort.env.logLevel = 'error';
@@ -29,7 +33,11 @@ export async function loadOrt(backend: CliBackend): Promise<OrtModule> {
   // The common API's types are the same package's; only the provider list differs.
   // The engine opens every session from bytes, with options (`OrtRuntime.createSession`).
   const create = (model: Uint8Array, options?: Ort.InferenceSession.SessionOptions) =>
-    native.InferenceSession.create(model, { ...options, executionProviders: ['cpu'] });
+    native.InferenceSession.create(model, {
+      ...options,
+      executionProviders: ['cpu'],
+      ...(threads !== undefined && { intraOpNumThreads: threads, interOpNumThreads: 1 }),
+    });
   return {
     ...(native as unknown as OrtModule),
     InferenceSession: { create } as unknown as OrtModule['InferenceSession'],

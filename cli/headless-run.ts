@@ -49,6 +49,8 @@ export interface HeadlessRun {
   catalog?: Catalog;
   /** Where its sessions run (backend.ts); default `wasm`, the browser's engine. */
   backend?: CliBackend;
+  /** Threads per session on `cpu` (default onnxruntime's: one per core); `wasm` runs on one. */
+  threads?: number;
   /** Files the flow's file params may name (by their `sha256:` digest), as if picked in the app. */
   files?: readonly GivenFile[];
   signal: AbortSignal;
@@ -56,6 +58,9 @@ export interface HeadlessRun {
 }
 
 let databases = 0;
+
+/** A turn of Node's event loop: what a run lets in between its loop's units. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * Check, journal and drive one run to its end; resolves with its status and
@@ -66,7 +71,7 @@ export async function runHeadless(
   run: HeadlessRun,
 ): Promise<{ status: RunStatus; file: RunExport }> {
   const backend = run.backend ?? 'wasm';
-  const ort = await loadOrt(backend);
+  const ort = await loadOrt(backend, run.threads);
   const db = new FlowbenchDb(`flowbench-cli-${process.pid}-${++databases}`);
   try {
     for (const file of run.files ?? []) await storeFile(db, file.name, file.bytes, file.mediaType);
@@ -106,6 +111,7 @@ export async function runHeadless(
       onProgress: (node, done, total, perSecond) =>
         run.events.progress(node, done, total, perSecond),
       onLive: (node, port, value) => run.events.live(node, port, value),
+      yieldNow: nextTurn,
     });
     // The engine knows only the browser's backends; the record says where a `cpu` run really ran.
     if (backend === 'cpu')

@@ -19,7 +19,7 @@ export { EXIT } from './args';
 const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--out DIR] [--json]
        flowbench sweep <flow.json> --param name=values … [--parallel N] [run's other options]
        flowbench sweep <flow.json> --param name=values … --redis URL [--queue NAME] [--wait]
-       flowbench worker --redis URL [--queue NAME] [--concurrency N] [--out DIR] [--json]
+       flowbench worker --redis URL [--queue NAME] [--concurrency N] [--threads N] [--out DIR] [--json]
        flowbench serve --redis URL [--queue NAME] [--port P] [--host H] [--allow-origin O …] [--token T]
 
   --param name=value  set a flow input (repeat for more)
@@ -45,6 +45,8 @@ sweep:
 
 worker:
   --concurrency N     trials at once in this process (default 1; start a worker per core)
+  --threads N         onnxruntime threads per trial on --backend cpu (default 1, for a worker
+                      per core; WASM trials always run on one)
   --out DIR           also write each run file here (they are always stored in Redis)
   --lock-ms MS        how long a trial stays locked without a sign of life from its worker
                       before another worker runs it again (default 30000)
@@ -78,7 +80,7 @@ export async function main(args: string[]): Promise<number> {
     worker: async () => (await import('./worker-command')).workerCommand(rest),
     serve: async () => (await import('./serve-command')).serveCommand(rest),
     // Not for people: the process `flowbench sweep` runs its trials in, one after another (trial-host.ts).
-    'trial-host': async () => (await import('./trial-host')).trialHostCommand(),
+    'trial-host': async () => (await import('./trial-host')).trialHostCommand(rest),
   };
   const chosen = commands[command];
   if (!chosen) {

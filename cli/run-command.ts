@@ -20,6 +20,7 @@ import {
 } from './args';
 import { applyFiles } from './files';
 import { runHeadless, type HeadlessRun } from './headless-run';
+import { progressGate } from './progress-gate';
 import type { Reporter } from './report';
 
 /** `flowbench run`'s arguments, run; resolves with its exit status. */
@@ -93,6 +94,7 @@ export async function runToFile(
     process.on('SIGTERM', onInterrupt);
   }
   const steps = new Map<string, { at: number; done: number }>();
+  const printable = progressGate();
   try {
     const { status, file } = await runHeadless({
       ...run,
@@ -100,6 +102,7 @@ export async function runToFile(
       events: {
         started: (runId: RunId) => report.event({ event: 'started', runId, flow: run.flow.name }),
         progress(node, done, total, perSecond) {
+          if (!printable(node, done, total)) return;
           const now = performance.now();
           const first = steps.get(node) ?? { at: now, done };
           steps.set(node, first);

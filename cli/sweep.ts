@@ -80,15 +80,19 @@ class TrialProcess {
   readonly exited: Promise<string>;
   dead = false;
 
-  constructor() {
-    // Trials run under the sweep's own Node flags.
-    this.child = spawn(process.execPath, [...process.execArgv, bin, 'trial-host'], {
-      stdio: ['pipe', 'pipe', 'pipe'],
-      // A process group of its own: Ctrl+C in a terminal signals the whole foreground group, and a
-      // trial that got it twice (from the terminal and passed on by the sweep) would leave at once,
-      // unrecorded. The sweep alone passes it on, once.
-      detached: true,
-    });
+  constructor(backend: CliBackend) {
+    // Trials run under the sweep's own Node flags; the host warms the sweep's backend as it starts.
+    this.child = spawn(
+      process.execPath,
+      [...process.execArgv, bin, 'trial-host', '--backend', backend],
+      {
+        stdio: ['pipe', 'pipe', 'pipe'],
+        // A process group of its own: Ctrl+C in a terminal signals the whole foreground group, and a
+        // trial that got it twice (from the terminal and passed on by the sweep) would leave at once,
+        // unrecorded. The sweep alone passes it on, once.
+        detached: true,
+      },
+    );
     this.child.stdout!.on('data', (chunk: Buffer) => this.read(chunk.toString()));
     this.child.stderr!.on('data', (chunk: Buffer) => {
       this.stderr = (this.stderr + chunk.toString()).slice(-4096);
@@ -209,7 +213,7 @@ export async function runLocalSweep(sweep: LocalSweep): Promise<TrialEnd[]> {
         const trial = sweep.trials[next++]!;
         if (!host || host.dead) {
           if (host) hosts.delete(host);
-          host = new TrialProcess();
+          host = new TrialProcess(sweep.backend);
           hosts.add(host);
         }
         const end = await runTrial(sweep, trial, host);

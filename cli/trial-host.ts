@@ -15,9 +15,15 @@
  * `trial-exit` line with the status `flowbench run` would have exited with.
  * When stdin ends, the host leaves. Ctrl+C (SIGINT from the sweep) cancels
  * the running trial as it cancels a `flowbench run`.
+ *
+ * A host warms its engine as it starts (`--backend`, the sweep's): onnxruntime
+ * compiles its WASM on V8's background threads while the first trial's flow
+ * is read, checked and journaled on this one, rather than after.
  */
 import { createInterface } from 'node:readline';
-import { badOption, errorEvent, EXIT } from './args';
+import { parseArgs } from 'node:util';
+import { badOption, errorEvent, EXIT, parseBackend } from './args';
+import { warmUp } from './backend';
 import { jsonReporter, type RunEvent } from './report';
 import { runCommand } from './run-command';
 
@@ -29,8 +35,11 @@ export interface HostRequest {
 /** Host → sweep: a trial's events, as `flowbench run --json` prints them, then how it ended. */
 export type HostMessage = RunEvent | { event: 'trial-exit'; code: number };
 
-/** `flowbench trial-host`: run trials from stdin until it ends; resolves with 0. */
-export async function trialHostCommand(): Promise<number> {
+/** `flowbench trial-host [--backend B]`: run trials from stdin until it ends; resolves with 0. */
+export async function trialHostCommand(args: string[]): Promise<number> {
+  const { values } = parseArgs({ args, options: { backend: { type: 'string', default: 'wasm' } } });
+  // Not awaited: a warm-up that fails leaves the first trial to load the engine, and say why.
+  void warmUp(parseBackend(values.backend)).catch(() => undefined);
   const write = (message: HostMessage) => process.stdout.write(JSON.stringify(message) + '\n');
   const requests = createInterface({ input: process.stdin, crlfDelay: Infinity });
   for await (const line of requests) {

@@ -27,6 +27,7 @@ import { warmUp } from './backend';
 import type { GivenFile } from './files';
 import { DEFAULT_LIVE_INTERVAL_MS } from '../workers/engine/live-values';
 import { runHeadless } from './headless-run';
+import { progressGate } from './progress-gate';
 import {
   connectionOf,
   DEFAULT_QUEUE,
@@ -63,6 +64,7 @@ export async function workerCommand(args: string[]): Promise<number> {
       concurrency: { type: 'string', default: '1' },
       out: { type: 'string' },
       'lock-ms': { type: 'string', default: '30000' },
+      threads: { type: 'string', default: '1' },
       json: { type: 'boolean', default: false },
     },
   });
@@ -78,6 +80,9 @@ export async function workerCommand(args: string[]): Promise<number> {
     const url = values.redis;
     const concurrency = positive('--concurrency', values.concurrency);
     const lockMs = positive('--lock-ms', values['lock-ms']);
+    // A worker per core is the way to use a machine's cores (README): onnxruntime's default of a
+    // thread per core in each would put N workers' N×N threads on N cores, each waiting on the others.
+    const threads = positive('--threads', values.threads);
     const out = values.out === undefined ? null : resolve(values.out);
     if (out) await mkdir(out, { recursive: true });
     const me = `${hostname()}:${process.pid}`;
@@ -112,6 +117,7 @@ export async function workerCommand(args: string[]): Promise<number> {
         void redis.publish(keys.live(trial.runId), JSON.stringify(message)).catch(() => undefined);
       const steps = new Map<string, number>();
       const published = new Map<string, number>();
+      const printable = progressGate();
       let run;
       try {
         run = await runHeadless({
@@ -119,6 +125,7 @@ export async function workerCommand(args: string[]): Promise<number> {
           params: trial.params,
           ...(trial.seed !== undefined && { seed: trial.seed }),
           backend: trial.backend,
+          threads,
           files: await filesOf(job),
           runId: trial.runId,
           groupId: trial.sweepId,
@@ -132,7 +139,7 @@ export async function workerCommand(args: string[]): Promise<number> {
               );
             },
             progress: (node, done, total) => {
-              if (json)
+              if (json && printable(node, done, total))
                 print(JSON.stringify({ event: 'progress', runId: trial.runId, node, done, total }));
               steps.set(node, done);
               // At most one a node per live interval: a loop reports every step.

@@ -84,6 +84,12 @@ export interface RunDriverOptions {
   metricBatch?: { maxPoints?: number; maxDelayMs?: number };
   /** The node-output cache (`src/db/node-cache.ts`); without it every node runs. */
   nodeCache?: NodeCacheStore;
+  /**
+   * One turn of the event loop, between a loop's units (default `messageTurn`, a worker's
+   * cheapest turn). Node's cheapest is `setImmediate`: a MessageChannel there is a pair of
+   * native ports made and closed each time.
+   */
+  yieldNow?: () => Promise<void>;
 }
 
 /** How long a lease vouches for a run, by default; it is refreshed every third of it. */
@@ -247,7 +253,7 @@ export async function driveClaimedRun(
       readFile: (digest) => readStoredFile(db, digest),
       signal: abort.signal,
       now,
-      yieldNow: messageTurn,
+      yieldNow: options.yieldNow ?? messageTurn,
       ...cacheOptions(run, options.nodeCache),
       events: {
         nodeQueued(node) {
