@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { canonicalJson, paramsDigest, sha256Hex } from './digest';
+import { createHash } from 'node:crypto';
+import { canonicalJson, HASH_HERE_BYTES, paramsDigest, sha256Hex } from './digest';
 
 describe('paramsDigest', () => {
   it('is 64 lowercase hex characters', async () => {
@@ -33,5 +34,18 @@ describe('paramsDigest', () => {
     expect(await sha256Hex('abc')).toBe(
       'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad',
     );
+  });
+});
+
+describe('sha256Hex', () => {
+  it('gives the standard digest whether it hashes in JavaScript or on the platform', async () => {
+    // Short inputs are hashed in JavaScript, longer ones by crypto.subtle: both sides of the
+    // line, and the line itself, against Node's own hash.
+    for (const size of [0, 1, 55, 56, 64, HASH_HERE_BYTES, HASH_HERE_BYTES + 1, 100_000]) {
+      const bytes = Uint8Array.from({ length: size }, (_, i) => (i * 31 + 7) % 256);
+      expect(await sha256Hex(bytes), `${size} bytes`).toBe(
+        createHash('sha256').update(bytes).digest('hex'),
+      );
+    }
   });
 });

@@ -5,11 +5,27 @@
  * finds "the same experiment" without comparing objects field by field.
  */
 import canonicalize from 'canonicalize';
+// Picked for small inputs: an audited, dependency-free SHA-256 in plain JavaScript, so core
+// hashes a short key without a trip to the platform's crypto and back.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 
+/**
+ * Inputs up to this many bytes are hashed here, in JavaScript; longer ones
+ * by the platform (`crypto.subtle`). Each `crypto.subtle.digest` is a trip
+ * to another thread and back — tens of µs however short the input — and a
+ * run with the cache on hashes a key and every output of every node: for a
+ * thousand trivial nodes, thousands of trips. Up to a few KiB hashing here
+ * costs less than the trip; past that the platform's native hash is faster.
+ */
+export const HASH_HERE_BYTES = 8 * 1024;
+
+/** The SHA-256 of `bytes` (text as UTF-8), as lower-case hex. Same digest either way it is made. */
 export async function sha256Hex(bytes: Uint8Array | string): Promise<string> {
   const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
+  if (data.byteLength <= HASH_HERE_BYTES) return bytesToHex(sha256(data));
   const hash = await crypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>);
-  return Array.from(new Uint8Array(hash), (b) => b.toString(16).padStart(2, '0')).join('');
+  return bytesToHex(new Uint8Array(hash));
 }
 
 export function canonicalJson(value: unknown): string {
