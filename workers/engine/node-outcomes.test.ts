@@ -88,15 +88,13 @@ describe('NodeOutcomes', () => {
     expect(written).toHaveLength(1); // due twice, but the first batch has not landed
     landings.shift()!();
     await new Promise((resolve) => setTimeout(resolve, 0));
+    // `b` started since the first batch was cut: its `running` waits for the next batch.
     expect(written).toEqual([
       [
         ['a', 'queued'],
         ['b', 'queued'],
       ],
-      [
-        ['a', 'ok'],
-        ['b', 'running'],
-      ],
+      [['a', 'ok']],
     ]);
     outcomes.update('b', { status: 'ok' });
     const drained = outcomes.drain();
@@ -107,6 +105,39 @@ describe('NodeOutcomes', () => {
     expect(written[2]).toEqual([['b', 'ok']]);
     landings.shift()!();
     await drained;
+    expect(timers.pending()).toBe(0);
+  });
+
+  it('writes a node that starts and ends between two batches once, and a slow one running a batch later', async () => {
+    const timers = manualTimers();
+    const written: [string, string][][] = [];
+    const outcomes = new NodeOutcomes({
+      runId: 'r' as RunId,
+      write: (rows) => written.push(rows.map((r) => [r.node, r.status])),
+      setTimer: timers.setTimer,
+      delayMs: 100,
+    });
+    for (const node of ['quick', 'slow']) outcomes.queued(node);
+    await Promise.resolve();
+    outcomes.update('quick', { status: 'running' });
+    outcomes.update('slow', { status: 'running' });
+    timers.fireAll();
+    expect(written).toHaveLength(1); // both just started: nothing to write yet
+    outcomes.update('quick', { status: 'ok' });
+    timers.fireAll();
+    expect(written[1]).toEqual([
+      ['quick', 'ok'],
+      ['slow', 'running'],
+    ]);
+    outcomes.update('slow', { status: 'ok' });
+    timers.fireAll();
+    expect(written[2]).toEqual([['slow', 'ok']]);
+    // The last batch holds nothing back: a node running as the run ends is written so.
+    outcomes.queued('late');
+    timers.fireAll();
+    outcomes.update('late', { status: 'running' });
+    await outcomes.drain();
+    expect(written.at(-1)).toEqual([['late', 'running']]);
     expect(timers.pending()).toBe(0);
   });
 

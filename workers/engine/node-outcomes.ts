@@ -14,9 +14,14 @@
  * node's latest row meanwhile: when storage is slower than the batches (a
  * thousand rows a batch, a loaded machine), a node that started and ended
  * in that time is written once, not in a line of batches that each rewrite
- * it and all land late. Trade-off: a status reaches storage (and the canvas)
- * up to `delayMs` late, or once the write before it has landed, and a crash
- * loses at most the batch not yet written.
+ * it and all land late. A node that started since the last batch was cut
+ * and is still running waits for the next one: most nodes are quick, so by
+ * then it has ended, and it is written once (queued, then its outcome)
+ * instead of twice; a slow node is written `running` a batch later. Trade-off:
+ * a status reaches storage (and the canvas) up to `delayMs` late (`running`,
+ * up to two batches), or once the write before it has landed, and a crash
+ * loses at most the batch not yet written (its nodes stay `queued`, and are
+ * marked interrupted like a `running` one).
  */
 import type { RunId, RunNodeRow } from '../../src/core/run/record';
 
@@ -49,6 +54,12 @@ export class NodeOutcomes {
   private writing: Promise<void> | null = null;
   /** A batch fell due while one was being written: it goes when that one lands. */
   private due = false;
+  /** Batches cut so far; a node that turns `running` notes the count it did so at. */
+  private cuts = 0;
+  private readonly startedAt = new Map<string, number>();
+  /** Nodes with a row in storage (or on its way): only those may wait for their `running`. */
+  private readonly written = new Set<string>();
+  private closed = false;
 
   constructor(private readonly options: NodeOutcomesOptions) {}
 
@@ -70,6 +81,8 @@ export class NodeOutcomes {
   update(node: string, changes: Partial<RunNodeRow>): void {
     const row = this.rows.get(node);
     if (!row) return;
+    if (changes.status === 'running' && row.status !== 'running')
+      this.startedAt.set(node, this.cuts);
     this.rows.set(node, { ...row, ...changes });
     this.mark(node);
   }
@@ -84,7 +97,11 @@ export class NodeOutcomes {
     return this.rows.values();
   }
 
-  /** Write every changed row in one batch: now, or when the batch being written lands. */
+  /**
+   * Write the changed rows in one batch: now, or when the batch being written
+   * lands. A node that turned `running` since the last batch was cut waits
+   * for the next one (unless this is the last: `close` was called).
+   */
   flush(): void {
     this.stopTimer?.();
     this.stopTimer = null;
@@ -93,8 +110,21 @@ export class NodeOutcomes {
       this.due = true;
       return;
     }
-    const rows = [...this.changed].map((node) => this.rows.get(node)!);
-    this.changed.clear();
+    const rows: RunNodeRow[] = [];
+    for (const node of this.changed) {
+      const row = this.rows.get(node)!;
+      if (!this.closed && this.justStarted(row)) continue;
+      rows.push(row);
+    }
+    this.cuts++;
+    for (const { node } of rows) {
+      this.changed.delete(node);
+      this.written.add(node);
+    }
+    // What waited goes with the next batch, at the latest after the usual delay.
+    if (this.changed.size > 0 && !this.closed)
+      this.stopTimer = this.options.setTimer(() => this.flush(), this.options.delayMs);
+    if (rows.length === 0) return;
     const landed = this.options.write(rows);
     if (!isPromiseLike(landed)) return;
     const writing: Promise<void> = Promise.resolve(landed).then(
@@ -114,10 +144,20 @@ export class NodeOutcomes {
     }
   }
 
-  /** Stop the timer; what changed since the last batch is left to a last `flush`. */
+  /** Stop the timer; what changed since the last batch is left to a last `flush`, which holds nothing back. */
   close(): void {
+    this.closed = true;
     this.stopTimer?.();
     this.stopTimer = null;
+  }
+
+  /** `row` is `running`, stored before, and started since the last batch was cut. */
+  private justStarted(row: RunNodeRow): boolean {
+    return (
+      row.status === 'running' &&
+      this.written.has(row.node) &&
+      this.startedAt.get(row.node) === this.cuts
+    );
   }
 
   private landed(writing: Promise<void>): void {
@@ -138,7 +178,8 @@ export class NodeOutcomes {
       return;
     }
     if (this.changed.size >= (this.options.maxRows ?? NODE_BATCH_ROWS)) this.flush();
-    else this.stopTimer ??= this.options.setTimer(() => this.flush(), this.options.delayMs);
+    else if (!this.closed)
+      this.stopTimer ??= this.options.setTimer(() => this.flush(), this.options.delayMs);
   }
 }
 

@@ -379,6 +379,9 @@ export async function driveClaimedRun(
           leaseUntil: null,
         },
         options.setTimer,
+        // Every batch of node outcomes landed, the last holding each node's final row: the
+        // ending need not read the nodes back to find any left unfinished.
+        { nodesFinal: storageFailure === null },
       ),
     );
   } finally {
