@@ -91,6 +91,8 @@ export interface AttentionArchitecture {
   readonly width: number;
   /** Hidden units of the feed-forward sublayer; 0: none. */
   readonly feedForward: number;
+  /** Attention heads, dividing `width` (absent in models made before heads: one). */
+  readonly heads?: number;
 }
 
 /** What a `model` edge can carry: each model kind's architecture. */

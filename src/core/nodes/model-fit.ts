@@ -108,6 +108,7 @@ export function blockFor(model: ModelValue, data: Dataset, port: string): Traina
       const block: TrainableBlock = {
         architecture: 'pooled-attention',
         ...{ channels, positions, width: model.width, feedForward: model.feedForward, outputSize },
+        ...(model.heads !== undefined && { heads: model.heads }),
       };
       return checked(block, data, port);
     }

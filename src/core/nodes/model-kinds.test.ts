@@ -265,6 +265,49 @@ describe('model.attention', () => {
       "node 'model' param 'width': expected an integer from 1 to 256, got 0",
     ]);
   });
+
+  it('trains with four heads, its exported file taking the heads along', async () => {
+    const { report, values } = await run(irisWith('model.attention', { width: 16, heads: 4 }), {
+      epochs: 30,
+      seed: 0,
+    });
+    expect(report.result.status).toBe('ok');
+    const losses = report.metrics.get('train.loss')!;
+    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+    expect(values.get('eval.accuracy')).toBeGreaterThan(0.85);
+    const trained = values.get('train.model') as TrainedModel;
+    expect(trained).toMatchObject({ architecture: 'attention', width: 16, heads: 4 });
+    // The file splits the attention into the same four heads: it answers as Flowbench does.
+    const raw = values.get('data.dataset') as Dataset;
+    const block = trainedBlockFor(trained, raw, 'dataset');
+    expect(block).toMatchObject({ architecture: 'pooled-attention', heads: 4 });
+    const artifact = report.artifacts.find((a) => a.node === 'train' && a.name === 'model')!;
+    const rows = standardiseLike(raw, trained).features;
+    const ours = await ort.InferenceSession.create(
+      buildBlockInference(block, trained.weights).model,
+    );
+    const expected = (await ours.run({ x: new ort.Tensor('float32', rows, [raw.count, 1, 4]) }))
+      .probabilities!.data as Float32Array;
+    const exported = await ort.InferenceSession.create(artifact.bytes);
+    const answered = (
+      await exported.run({
+        [EXPORT_INPUT]: new ort.Tensor('float32', raw.features, [raw.count, 1, 4]),
+      })
+    ).probabilities!.data as Float32Array;
+    expect(answered.reduce((m, v, i) => Math.max(m, Math.abs(v - expected[i]!)), 0)).toBeLessThan(
+      1e-5,
+    );
+  });
+
+  it('refuses heads that do not divide the width before anything runs, saying which widths fit', () => {
+    const issues = validateFlow(
+      irisWith('model.attention', { width: 16, heads: 3 }),
+      builtinCatalog,
+    );
+    expect(issues.map((i) => i.message)).toEqual([
+      "node 'model' param 'heads': 3 does not divide the width 16: each head takes width / heads of every position's vector, so the width must be a multiple of 3 (15 or 18); or pick heads that divide 16",
+    ]);
+  });
 });
 
 describe('a trained model on rows of another shape', () => {

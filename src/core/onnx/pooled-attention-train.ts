@@ -11,7 +11,10 @@
  *   gradient is one Gemm summed over batch and positions at once; the
  *   feed-forward's ReLU keeps the gradient where its input was positive;
  * - softmax's gradient is `p ⊙ (dp − Σ dp ⊙ p)` along each row, scaled as
- *   the scores were;
+ *   the scores were; with several heads, the gradient of the concatenated
+ *   heads is split as the forward split them, each head's attention is
+ *   differentiated on its own (batched over the heads axis), and the
+ *   heads' gradients are merged back before the projections;
  * - each layer norm's backward is in layer-norm.ts; a residual adds the
  *   gradient that went through its sublayer to the one that skipped it;
  * - the per-position embedding's gradient is one batched MatMul per
@@ -22,18 +25,21 @@
  */
 import type { ValueRef } from './graph.ts';
 import { TracingGraphBuilder } from './graph-trace.ts';
-import { swapLast } from './attention.ts';
 import { need, weightRefs } from './block-weights.ts';
 import { layerNormBackward } from './layer-norm.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
 import { declareOptimizer } from './mlp-optim.ts';
 import {
+  headsOf,
+  mergeHeads,
   pooledAttentionForward,
   pooledAttentionScale,
   pooledAttentionWeightLayout,
   rowsOf,
   sequencesOf,
+  splitHeads,
+  swapLastOfHeads,
   type PooledAttentionSpec,
 } from './pooled-attention.ts';
 import {
@@ -116,19 +122,23 @@ export function buildPooledAttentionTrainStep(
   // The attention sublayer, back to the embedding.
   gradients.set('Wo', weightGradient(rows(f.attended), rows(dh)));
   gradients.set('bo', g.op('ReduceSum', [dh, batchAndPositions], { keepdims: 0 }));
-  const dAttended = sequences(backThrough(rows(dh), 'Wo'));
-  const dp = g.op('MatMul', [dAttended, swapLast(g, f.v)]);
-  const dv = g.op('MatMul', [swapLast(g, f.p), dAttended]);
-  const dpAlongP = g.op('ReduceSum', [g.op('Mul', [dp, f.p]), g.constant([2], 'int64')], {
+  const dAttended = splitHeads(g, spec, sequences(backThrough(rows(dh), 'Wo')));
+  const swap = (value: ValueRef) => swapLastOfHeads(g, spec, value);
+  const dp = g.op('MatMul', [dAttended, swap(f.v)]);
+  const dv = g.op('MatMul', [swap(f.p), dAttended]);
+  // The rows' axis: 2, or 3 behind the heads axis.
+  const rowAxis = headsOf(spec) === 1 ? 2 : 3;
+  const dpAlongP = g.op('ReduceSum', [g.op('Mul', [dp, f.p]), g.constant([rowAxis], 'int64')], {
     keepdims: 1,
   });
   const dScores = g.op('Mul', [
     g.op('Mul', [f.p, g.op('Sub', [dp, dpAlongP])]),
     g.constant(pooledAttentionScale(spec)),
   ]);
-  const dq = rows(g.op('MatMul', [dScores, f.k]));
-  const dk = rows(g.op('MatMul', [swapLast(g, dScores), f.q]));
-  const dvRows = rows(dv);
+  const merged = (value: ValueRef) => rows(mergeHeads(g, spec, value));
+  const dq = merged(g.op('MatMul', [dScores, f.k]));
+  const dk = merged(g.op('MatMul', [swap(dScores), f.q]));
+  const dvRows = merged(dv);
   const normedRows = rows(f.norm.y);
   gradients.set('Wq', weightGradient(normedRows, dq));
   gradients.set('Wk', weightGradient(normedRows, dk));

@@ -45,11 +45,31 @@ describe.each([
   },
   { loss: 'huber', channels: 1, positions: 5, width: 3, feedForward: 0, outputSize: 2 },
   { loss: 'mse', channels: 3, positions: 1, width: 2, feedForward: 2, outputSize: 1 },
+  // Several heads: each attends over its own slice of the projections.
+  {
+    loss: 'softmax_cross_entropy',
+    channels: 1,
+    positions: 4,
+    width: 4,
+    feedForward: 3,
+    outputSize: 2,
+    heads: 2,
+  },
+  { loss: 'mse', channels: 2, positions: 3, width: 6, feedForward: 0, outputSize: 1, heads: 3 },
 ] as const)(
-  'pooled attention gradients ($loss, $channels×$positions, width $width, feed-forward $feedForward)',
-  ({ loss, channels, positions, width, feedForward, outputSize }) => {
+  'pooled attention gradients ($loss, $channels×$positions, width $width, feed-forward $feedForward, heads $heads)',
+  (example) => {
+    const { loss, channels, positions, width, feedForward, outputSize } = example;
+    const heads = 'heads' in example ? example.heads : undefined;
     it('match central finite differences for every weight', async () => {
-      const spec: PooledAttentionSpec = { channels, positions, width, feedForward, outputSize };
+      const spec: PooledAttentionSpec = {
+        channels,
+        positions,
+        width,
+        feedForward,
+        outputSize,
+        ...(heads !== undefined && { heads }),
+      };
       const random = createRandom(11);
       const weights = perturbVectors(initPooledAttentionWeights(spec, random), random);
       const rows = 3;
@@ -136,6 +156,52 @@ describe('pooled attention block', () => {
     expect(mean(losses.slice(-10))).toBeLessThan(0.25 * mean(losses.slice(0, 10)));
   });
 
+  it('builds the single-head graph for one head, and attends differently with several', async () => {
+    const one = buildPooledAttentionTrainStep(
+      { ...spec, heads: 1 },
+      { optimizer: 'sgd', loss: 'softmax_cross_entropy' },
+    );
+    const unnamed = buildPooledAttentionTrainStep(spec, {
+      optimizer: 'sgd',
+      loss: 'softmax_cross_entropy',
+    });
+    expect(one.model).toEqual(unnamed.model);
+    // Heads split the projections: the same weights, the same layout, other logits.
+    const two: PooledAttentionSpec = { ...spec, heads: 2 };
+    expect(pooledAttentionWeightLayout(two)).toEqual(pooledAttentionWeightLayout(spec));
+    const random = createRandom(19);
+    const weights = initPooledAttentionWeights(spec, random);
+    const { x } = peaks(4, spec.positions, random);
+    const logits = async (s: PooledAttentionSpec) =>
+      get(await (await open(buildPooledAttentionInference(s, weights).model))({ x }), 'logits');
+    const single = await logits(spec);
+    const split = await logits(two);
+    expect(split).toHaveLength(single.length);
+    expect(Math.max(...split.map((v, i) => Math.abs(v - single[i]!)))).toBeGreaterThan(1e-4);
+  });
+
+  it('refuses heads that do not divide the width, naming the widths that would fit', () => {
+    expect(() => pooledAttentionWeightLayout({ ...spec, heads: 3 })).toThrow(
+      "PooledAttentionSpec.heads 3 does not divide the width 8: each head takes width / heads of every position's vector, so the width must be a multiple of 3 (6 or 9)",
+    );
+    expect(() => pooledAttentionWeightLayout({ ...spec, heads: 0 })).toThrow(
+      'PooledAttentionSpec.heads must be a positive integer, got 0',
+    );
+  });
+
+  it('learns where the peak of a sequence is with two heads too', async () => {
+    const two: PooledAttentionSpec = { ...spec, heads: 2 };
+    const random = createRandom(17);
+    const weights = initPooledAttentionWeights(two, random);
+    const data = peaks(64, two.positions, random);
+    const step = buildPooledAttentionTrainStep(two, {
+      optimizer: 'adam',
+      loss: 'softmax_cross_entropy',
+    });
+    const losses = await train(step, weights, data, 0.02, 300);
+    expect(mean(losses.slice(-10))).toBeLessThan(0.25 * mean(losses.slice(0, 10)));
+  });
+
   it('is sized for the device pool: every gradient the shape of its weight', () => {
     const wide: PooledAttentionSpec = {
       channels: 2,
@@ -160,6 +226,20 @@ describe('pooled attention block', () => {
     // The attention weights and their gradient alone: [batch, 12, 12] floats each.
     const attention = 12 * 12 * 4;
     expect(at(64).peakBytes - at(8).peakBytes).toBeGreaterThan(56 * 2 * attention);
+
+    // Four heads: the same gradients, and attention weights [batch, 4, 12, 12] each.
+    const headed = buildPooledAttentionTrainStep(
+      { ...wide, heads: 4 },
+      { optimizer: 'adam', loss: 'softmax_cross_entropy', emitGradients: true },
+    );
+    const headedShapes = inferShapes(headed.graph, { dims: { batch: 8 } });
+    for (const [weight, grad] of Object.entries(headed.outputs.gradients)) {
+      const slot = headed.carried.find((c) => c.weight === weight && c.role === 'weight');
+      expect(headedShapes.get(grad)?.dims, grad).toEqual(slot?.dims);
+    }
+    const headedAt = (batch: number) =>
+      estimateMemory(headed.graph, { dims: { batch }, resident }).peakBytes;
+    expect(headedAt(64) - headedAt(8)).toBeGreaterThan(56 * 2 * 4 * attention);
   });
 });
 

@@ -5,8 +5,10 @@
  *
  * Each position gets its own embedding (`x_t · E_t + e_t`, so a table's
  * columns keep their identity, as a feature tokenizer does), then one
- * pre-norm transformer layer — `h = e + Attn(LN₁(e))`, single-head scaled
- * dot-product attention with Q, K, V and output projections, then
+ * pre-norm transformer layer — `h = e + Attn(LN₁(e))`, multi-head scaled
+ * dot-product attention with Q, K, V and output projections (each head
+ * attends over its own `width / heads` slice of the projections, scaled by
+ * `1/√(width / heads)`, and the heads' outputs are concatenated), then
  * `h' = h + FF(LN₂(h))`, a ReLU feed-forward applied to each position
  * (left out when its width is 0) — then the mean over positions, a last
  * layer norm (as pre-norm transformers end with one: the residual stream
@@ -17,9 +19,12 @@
  * inference, loss and train-step graphs — pooled-attention-train.ts writes
  * the backward pass), so a training node sizes and trains it as it trains
  * the CNN. Rows come channel-major, as the conv1d block takes them, so one
- * dataset feeds either. Trade-off: one layer and one head — attention's
- * cost grows with positions², so it suits rows of tens of columns or short
- * sequences, not long signals or images.
+ * dataset feeds either. Heads split the projections rather than adding
+ * weights, so a model's weight layout (and its count of parameters) is the
+ * same for any number of heads; one head builds exactly the single-head
+ * graph, with no reshapes. Trade-off: one layer — attention's cost grows
+ * with positions² (and its activations with heads × positions²), so it
+ * suits rows of tens of columns or short sequences, not long signals or images.
  */
 import { finishInference, type InferenceModel } from './inference.ts';
 import type { ValueRef } from './graph.ts';
@@ -42,7 +47,12 @@ export interface PooledAttentionSpec {
   /** Hidden units of the feed-forward sublayer; 0 leaves the sublayer out. */
   readonly feedForward: number;
   readonly outputSize: number;
+  /** Attention heads, dividing `width` (absent: 1, as models trained before heads were). */
+  readonly heads?: number;
 }
+
+/** The spec's heads: 1 when it names none. */
+export const headsOf = (spec: PooledAttentionSpec): number => spec.heads ?? 1;
 
 /** Throws a RangeError naming the field when a spec is not a valid block. */
 export function validatePooledAttentionSpec(spec: PooledAttentionSpec): void {
@@ -55,6 +65,22 @@ export function validatePooledAttentionSpec(spec: PooledAttentionSpec): void {
     throw new RangeError(
       `PooledAttentionSpec.feedForward must be 0 or a positive integer, got ${spec.feedForward}`,
     );
+  const heads = headsOf(spec);
+  if (!Number.isSafeInteger(heads) || heads < 1)
+    throw new RangeError(`PooledAttentionSpec.heads must be a positive integer, got ${heads}`);
+  if (spec.width % heads !== 0)
+    throw new RangeError(`PooledAttentionSpec.heads ${headsProblem(spec.width, heads)}`);
+}
+
+/**
+ * Why `heads` cannot split `width`, in words (after "heads"), naming the
+ * widths that would fit; null when they divide it.
+ */
+export function headsProblem(width: number, heads: number): string | null {
+  if (width % heads === 0) return null;
+  const below = Math.floor(width / heads) * heads;
+  const fits = [below, below + heads].filter((w) => w >= heads);
+  return `${heads} does not divide the width ${width}: each head takes width / heads of every position's vector, so the width must be a multiple of ${heads} (${fits.join(' or ')})`;
 }
 
 /**
@@ -145,10 +171,11 @@ export interface PooledAttentionTrace {
   /** The embedded sequence, `[batch, positions, width]`. */
   readonly embedded: ValueRef;
   readonly norm: LayerNormTrace;
+  /** The projections split into heads: `[batch, heads, positions, width / heads]` (one head: `[batch, positions, width]`). */
   readonly q: ValueRef;
   readonly k: ValueRef;
   readonly v: ValueRef;
-  /** Attention weights, `[batch, positions, positions]`, rows summing to 1. */
+  /** Attention weights, `[batch, heads, positions, positions]` (one head: no heads axis), rows summing to 1. */
   readonly p: ValueRef;
   /** `p·v`, before the output projection. */
   readonly attended: ValueRef;
@@ -159,9 +186,40 @@ export interface PooledAttentionTrace {
   readonly logits: ValueRef;
 }
 
-/** The score scale `1/√width` that keeps dot products of wide vectors in softmax's useful range. */
+/** The score scale `1/√(width / heads)` that keeps a head's dot products in softmax's useful range. */
 export const pooledAttentionScale = (spec: PooledAttentionSpec): number =>
-  1 / Math.sqrt(spec.width);
+  1 / Math.sqrt(spec.width / headsOf(spec));
+
+/**
+ * `[batch, positions, width]` as heads `[batch, heads, positions, width /
+ * heads]`; with one head, the value itself.
+ */
+export function splitHeads(g: TracingGraphBuilder, spec: PooledAttentionSpec, value: ValueRef) {
+  const heads = headsOf(spec);
+  if (heads === 1) return value;
+  const shape = g.constant([-1, spec.positions, heads, spec.width / heads], 'int64');
+  return g.op('Transpose', [g.op('Reshape', [value, shape])], { perm: [0, 2, 1, 3] });
+}
+
+/** Heads `[batch, heads, positions, width / heads]` back as `[batch, positions, width]`. */
+export function mergeHeads(g: TracingGraphBuilder, spec: PooledAttentionSpec, value: ValueRef) {
+  if (headsOf(spec) === 1) return value;
+  return g.op('Reshape', [
+    g.op('Transpose', [value], { perm: [0, 2, 1, 3] }),
+    g.constant([-1, spec.positions, spec.width], 'int64'),
+  ]);
+}
+
+/** Swaps the last two axes of a value split into heads (rank 4), or of one head's (rank 3). */
+export function swapLastOfHeads(
+  g: TracingGraphBuilder,
+  spec: PooledAttentionSpec,
+  value: ValueRef,
+) {
+  return headsOf(spec) === 1
+    ? swapLast(g, value)
+    : g.op('Transpose', [value], { perm: [0, 1, 3, 2] });
+}
 
 /** `[batch, positions, ·]` as rows `[batch·positions, size]`. */
 export const rowsOf = (g: TracingGraphBuilder, value: ValueRef, size: number): ValueRef =>
@@ -187,15 +245,15 @@ export function pooledAttentionForward(
     need(w, 'embed.b'),
   ]);
   const norm = layerNorm(g, embedded, need(w, 'norm1.g'), need(w, 'norm1.b'));
-  const q = g.op('MatMul', [norm.y, need(w, 'Wq')]);
-  const k = g.op('MatMul', [norm.y, need(w, 'Wk')]);
-  const v = g.op('MatMul', [norm.y, need(w, 'Wv')]);
+  const q = splitHeads(g, spec, g.op('MatMul', [norm.y, need(w, 'Wq')]));
+  const k = splitHeads(g, spec, g.op('MatMul', [norm.y, need(w, 'Wk')]));
+  const v = splitHeads(g, spec, g.op('MatMul', [norm.y, need(w, 'Wv')]));
   const scores = g.op('Mul', [
-    g.op('MatMul', [q, swapLast(g, k)]),
+    g.op('MatMul', [q, swapLastOfHeads(g, spec, k)]),
     g.constant(pooledAttentionScale(spec)),
   ]);
   const p = g.op('Softmax', [scores], { axis: -1 });
-  const attended = g.op('MatMul', [p, v]);
+  const attended = mergeHeads(g, spec, g.op('MatMul', [p, v]));
   const projected = g.op('Add', [g.op('MatMul', [attended, need(w, 'Wo')]), need(w, 'bo')]);
   let h = g.op('Add', [embedded, projected]);
   let feedForward: FeedForwardTrace | null = null;
