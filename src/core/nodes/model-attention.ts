@@ -7,7 +7,7 @@
 import { defineNodeKind } from '../catalog/kind';
 import type { ModelValue } from '../catalog/values';
 import { FlowbenchError } from '../errors';
-import { headsProblem } from '../onnx/pooled-attention';
+import { headsProblem } from '../onnx/attention';
 
 /** What is wrong with `heads` for `width`, naming the widths that fit; null when nothing is. */
 function headsFinding(width: number, heads: number): string | null {

@@ -6,7 +6,9 @@
  * it already uses. Projections flatten `[batch, positions, ·]` to rows so
  * each weight gradient is one Gemm (`xᵀ·d`, summed over batch and positions
  * at once); the attention itself stays batched (MatMul over `[batch, ·, ·]`);
- * softmax's gradient is `p ⊙ (dp − Σ dp ⊙ p)` along each row. The causal
+ * softmax's gradient is `p ⊙ (dp − Σ dp ⊙ p)` along each row (with several
+ * heads, per head: the gradient split into heads as the forward split, and
+ * merged back before the projections). The causal
  * mask is a constant added to the scores, so its gradient is nothing and
  * masked positions get none because their weight is 0. Trade-off: the loss
  * is the mean over every position of every sequence, so a sequence's weight
@@ -18,7 +20,10 @@ import {
   attentionForward,
   attentionScale,
   attentionWeightLayout,
-  swapLast,
+  mergeHeads,
+  rowAxisOf,
+  splitHeads,
+  swapLastOfHeads,
   type AttentionSpec,
 } from './attention.ts';
 import { need, weightRefs } from './block-weights.ts';
@@ -70,19 +75,26 @@ export function buildAttentionTrainStep(spec: AttentionSpec, options: TrainStepO
   const dh = g.op('Gemm', [dLogits, need(w, 'Wh')], { transB: 1 });
   gradients.set('Wo', weightGradient(rowsOf(f.attended, spec.width), dh));
   gradients.set('bo', biasGradient(dh));
-  const dAttended = sequencesOf(g.op('Gemm', [dh, need(w, 'Wo')], { transB: 1 }));
-
-  const dp = g.op('MatMul', [dAttended, swapLast(g, f.v)]);
-  const dv = g.op('MatMul', [swapLast(g, f.p), dAttended]);
-  const rowSum = g.op('ReduceSum', [g.op('Mul', [dp, f.p]), g.constant([2], 'int64')], {
-    keepdims: 1,
-  });
+  // Split into heads as the forward split (one head: as it is); each head's attention on its own.
+  const dAttended = splitHeads(
+    g,
+    spec,
+    sequencesOf(g.op('Gemm', [dh, need(w, 'Wo')], { transB: 1 })),
+  );
+  const swap = (value: ValueRef) => swapLastOfHeads(g, spec, value);
+  const dp = g.op('MatMul', [dAttended, swap(f.v)]);
+  const dv = mergeHeads(g, spec, g.op('MatMul', [swap(f.p), dAttended]));
+  const rowSum = g.op(
+    'ReduceSum',
+    [g.op('Mul', [dp, f.p]), g.constant([rowAxisOf(spec)], 'int64')],
+    { keepdims: 1 },
+  );
   const dScores = g.op('Mul', [
     g.op('Mul', [f.p, g.op('Sub', [dp, rowSum])]),
     g.constant(attentionScale(spec)),
   ]);
-  const dq = g.op('MatMul', [dScores, f.k]);
-  const dk = g.op('MatMul', [swapLast(g, dScores), f.q]);
+  const dq = mergeHeads(g, spec, g.op('MatMul', [dScores, f.k]));
+  const dk = mergeHeads(g, spec, g.op('MatMul', [swap(dScores), f.q]));
 
   const xRows = rowsOf(x, spec.width);
   gradients.set('Wq', weightGradient(xRows, rowsOf(dq, spec.width)));

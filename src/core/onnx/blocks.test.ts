@@ -88,23 +88,29 @@ describe('conv block', () => {
 // --- the attention block ----------------------------------------------------
 
 describe.each([
-  { loss: 'softmax_cross_entropy', causal: true },
-  { loss: 'mse', causal: false },
-  { loss: 'mse', causal: true },
-] as const)('attention block gradients ($loss, causal $causal)', ({ loss, causal }) => {
-  it('match central finite differences for every weight', async () => {
-    const spec: AttentionSpec = { positions: 4, width: 4, outputSize: 3, causal };
-    const random = createRandom(17);
-    const weights = perturbBiases(initAttentionWeights(spec, random), random);
-    const x = Float32Array.from({ length: 3 * 4 * 4 }, () => 2 * random() - 1);
-    const y = Float32Array.from({ length: 3 * 4 * 3 }, (_, i) =>
-      loss === 'mse' ? random() - 0.5 : i % 3 === Math.floor(i / 3) % 3 ? 1 : 0,
-    );
-    const step = buildAttentionTrainStep(spec, { optimizer: 'sgd', loss, emitGradients: true });
-    const data = { x: tensor(x, [3, 4, 4]), y: tensor(y, [3, 4, 3]) };
-    expect(await checkGradients(step, weights, data)).toBe(4 * 16 + 4 + 4 * 3 + 3);
-  });
-});
+  { loss: 'softmax_cross_entropy', causal: true, heads: 1 },
+  { loss: 'mse', causal: false, heads: 1 },
+  { loss: 'mse', causal: true, heads: 1 },
+  // Two heads of width 2: each its own attention over half the projections.
+  { loss: 'softmax_cross_entropy', causal: true, heads: 2 },
+  { loss: 'mse', causal: false, heads: 2 },
+] as const)(
+  'attention block gradients ($loss, causal $causal, heads $heads)',
+  ({ loss, causal, heads }) => {
+    it('match central finite differences for every weight', async () => {
+      const spec: AttentionSpec = { positions: 4, width: 4, outputSize: 3, causal, heads };
+      const random = createRandom(17);
+      const weights = perturbBiases(initAttentionWeights(spec, random), random);
+      const x = Float32Array.from({ length: 3 * 4 * 4 }, () => 2 * random() - 1);
+      const y = Float32Array.from({ length: 3 * 4 * 3 }, (_, i) =>
+        loss === 'mse' ? random() - 0.5 : i % 3 === Math.floor(i / 3) % 3 ? 1 : 0,
+      );
+      const step = buildAttentionTrainStep(spec, { optimizer: 'sgd', loss, emitGradients: true });
+      const data = { x: tensor(x, [3, 4, 4]), y: tensor(y, [3, 4, 3]) };
+      expect(await checkGradients(step, weights, data)).toBe(4 * 16 + 4 + 4 * 3 + 3);
+    });
+  },
+);
 
 /**
  * The running mean: at each position, the mean of the first four features of
@@ -156,6 +162,37 @@ describe('attention block', () => {
     const step = buildAttentionTrainStep(spec, { optimizer: 'adam', loss: 'mse' });
     const losses = await train(step, weights, data, 0.01, 300);
     expect(mean(losses.slice(-10))).toBeLessThan(0.1 * mean(losses.slice(0, 10)));
+  });
+
+  it('builds the single-head graph for one head; several heads attend differently, the mask in each', async () => {
+    const spec: AttentionSpec = { positions: 4, width: 4, outputSize: 2, causal: true };
+    const options = { optimizer: 'adam', loss: 'mse' } as const;
+    expect(buildAttentionTrainStep({ ...spec, heads: 1 }, options).model).toEqual(
+      buildAttentionTrainStep(spec, options).model,
+    );
+    const random = createRandom(37);
+    const weights = perturbBiases(initAttentionWeights(spec, random), random);
+    const x = Float32Array.from({ length: 16 }, () => 2 * random() - 1);
+    const changed = x.slice();
+    for (let i = 12; i < 16; i++) changed[i] = changed[i]! + 5; // only the last position
+    const logits = async (s: AttentionSpec, input: Float32Array) =>
+      get(
+        await (
+          await open(buildAttentionInference(s, weights).model)
+        )({
+          x: tensor(input, [1, 4, 4]),
+        }),
+        'logits',
+      );
+    const two = { ...spec, heads: 2 };
+    const one = await logits(spec, x);
+    const split = await logits(two, x);
+    expect(Math.max(...split.map((v, i) => Math.abs(v - one[i]!)))).toBeGreaterThan(1e-4);
+    const after = await logits(two, changed);
+    expect(Array.from(after.slice(0, 6))).toEqual(Array.from(split.slice(0, 6)));
+    expect(() => buildAttentionTrainStep({ ...spec, heads: 3 }, options)).toThrow(
+      'AttentionSpec.heads 3 does not divide the width 4',
+    );
   });
 
   it('keeps each position blind to later ones when causal', async () => {

@@ -30,16 +30,13 @@ import { layerNormBackward } from './layer-norm.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
 import { declareOptimizer } from './mlp-optim.ts';
+import { mergeHeads, rowAxisOf, splitHeads, swapLastOfHeads } from './attention.ts';
 import {
-  headsOf,
-  mergeHeads,
   pooledAttentionForward,
   pooledAttentionScale,
   pooledAttentionWeightLayout,
   rowsOf,
   sequencesOf,
-  splitHeads,
-  swapLastOfHeads,
   type PooledAttentionSpec,
 } from './pooled-attention.ts';
 import {
@@ -126,11 +123,13 @@ export function buildPooledAttentionTrainStep(
   const swap = (value: ValueRef) => swapLastOfHeads(g, spec, value);
   const dp = g.op('MatMul', [dAttended, swap(f.v)]);
   const dv = g.op('MatMul', [swap(f.p), dAttended]);
-  // The rows' axis: 2, or 3 behind the heads axis.
-  const rowAxis = headsOf(spec) === 1 ? 2 : 3;
-  const dpAlongP = g.op('ReduceSum', [g.op('Mul', [dp, f.p]), g.constant([rowAxis], 'int64')], {
-    keepdims: 1,
-  });
+  const dpAlongP = g.op(
+    'ReduceSum',
+    [g.op('Mul', [dp, f.p]), g.constant([rowAxisOf(spec)], 'int64')],
+    {
+      keepdims: 1,
+    },
+  );
   const dScores = g.op('Mul', [
     g.op('Mul', [f.p, g.op('Sub', [dp, dpAlongP])]),
     g.constant(pooledAttentionScale(spec)),

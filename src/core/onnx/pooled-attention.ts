@@ -33,7 +33,7 @@ import type { RowBlock } from './block-graphs.ts';
 import { BATCH } from './mlp-layers.ts';
 import type { MlpWeights, WeightSlot } from './mlp-spec.ts';
 import { initWeights, need, weightRefs } from './block-weights.ts';
-import { swapLast } from './attention.ts';
+import { headsOf, mergeHeads, splitHeads, swapLastOfHeads, validateHeads } from './attention.ts';
 import { layerNorm, type LayerNormTrace } from './layer-norm.ts';
 
 /** A pooled attention block: `[batch, channels, positions] → [batch, outputSize]`. */
@@ -51,9 +51,6 @@ export interface PooledAttentionSpec {
   readonly heads?: number;
 }
 
-/** The spec's heads: 1 when it names none. */
-export const headsOf = (spec: PooledAttentionSpec): number => spec.heads ?? 1;
-
 /** Throws a RangeError naming the field when a spec is not a valid block. */
 export function validatePooledAttentionSpec(spec: PooledAttentionSpec): void {
   for (const field of ['channels', 'positions', 'width', 'outputSize'] as const) {
@@ -65,22 +62,7 @@ export function validatePooledAttentionSpec(spec: PooledAttentionSpec): void {
     throw new RangeError(
       `PooledAttentionSpec.feedForward must be 0 or a positive integer, got ${spec.feedForward}`,
     );
-  const heads = headsOf(spec);
-  if (!Number.isSafeInteger(heads) || heads < 1)
-    throw new RangeError(`PooledAttentionSpec.heads must be a positive integer, got ${heads}`);
-  if (spec.width % heads !== 0)
-    throw new RangeError(`PooledAttentionSpec.heads ${headsProblem(spec.width, heads)}`);
-}
-
-/**
- * Why `heads` cannot split `width`, in words (after "heads"), naming the
- * widths that would fit; null when they divide it.
- */
-export function headsProblem(width: number, heads: number): string | null {
-  if (width % heads === 0) return null;
-  const below = Math.floor(width / heads) * heads;
-  const fits = [below, below + heads].filter((w) => w >= heads);
-  return `${heads} does not divide the width ${width}: each head takes width / heads of every position's vector, so the width must be a multiple of ${heads} (${fits.join(' or ')})`;
+  validateHeads(spec, 'PooledAttentionSpec');
 }
 
 /**
@@ -189,37 +171,6 @@ export interface PooledAttentionTrace {
 /** The score scale `1/√(width / heads)` that keeps a head's dot products in softmax's useful range. */
 export const pooledAttentionScale = (spec: PooledAttentionSpec): number =>
   1 / Math.sqrt(spec.width / headsOf(spec));
-
-/**
- * `[batch, positions, width]` as heads `[batch, heads, positions, width /
- * heads]`; with one head, the value itself.
- */
-export function splitHeads(g: TracingGraphBuilder, spec: PooledAttentionSpec, value: ValueRef) {
-  const heads = headsOf(spec);
-  if (heads === 1) return value;
-  const shape = g.constant([-1, spec.positions, heads, spec.width / heads], 'int64');
-  return g.op('Transpose', [g.op('Reshape', [value, shape])], { perm: [0, 2, 1, 3] });
-}
-
-/** Heads `[batch, heads, positions, width / heads]` back as `[batch, positions, width]`. */
-export function mergeHeads(g: TracingGraphBuilder, spec: PooledAttentionSpec, value: ValueRef) {
-  if (headsOf(spec) === 1) return value;
-  return g.op('Reshape', [
-    g.op('Transpose', [value], { perm: [0, 2, 1, 3] }),
-    g.constant([-1, spec.positions, spec.width], 'int64'),
-  ]);
-}
-
-/** Swaps the last two axes of a value split into heads (rank 4), or of one head's (rank 3). */
-export function swapLastOfHeads(
-  g: TracingGraphBuilder,
-  spec: PooledAttentionSpec,
-  value: ValueRef,
-) {
-  return headsOf(spec) === 1
-    ? swapLast(g, value)
-    : g.op('Transpose', [value], { perm: [0, 1, 3, 2] });
-}
 
 /** `[batch, positions, ·]` as rows `[batch·positions, size]`. */
 export const rowsOf = (g: TracingGraphBuilder, value: ValueRef, size: number): ValueRef =>
