@@ -22,6 +22,7 @@ import { settingsBudgetStore } from './engine/programs-budgets';
 import { startBrowserBudget } from './engine/browser-budget';
 import { throttleProgress } from './engine/progress';
 import { browserProducers } from './engine/producer-workers';
+import { browserModelWorker } from './engine/model-workers';
 import { RunService, runLockName } from './engine/run-service';
 import {
   answerRequest,
@@ -51,8 +52,16 @@ const currentInfo = () =>
     adapter = found;
     return engineInfo(found);
   }));
+// Training loops' sessions run in the model worker, on threads of its own; the rest here.
 const runtimeFor = (choice: BackendChoice, engine: EngineInfo) =>
-  Promise.resolve(new OrtRuntime(engine, browserOrtLoader, OrtRuntime.resolve(choice, engine)));
+  Promise.resolve(
+    new OrtRuntime(
+      engine,
+      browserOrtLoader,
+      OrtRuntime.resolve(choice, engine),
+      browserModelWorker,
+    ),
+  );
 const post = (message: EngineMessage) => self.postMessage(message);
 
 const PROGRESS_EVERY_MS = 100;

@@ -31,6 +31,12 @@
  * the loss — a step waiting on a dead GPU would otherwise never settle — so
  * the program runner fails the node through its one exit, which gives back
  * the pool's bytes, and the run's end releases the sessions.
+ *
+ * Loops: a WASM session asked for with `loops` (a training loop that takes
+ * its batches ahead) goes to the model worker when the runtime has one
+ * (model-client.ts), where onnxruntime has threads of its own and a loop's
+ * steps go over K per message; every other session stays here, on one
+ * thread. WebGPU sessions always stay here.
  */
 import type * as Ort from 'onnxruntime-web';
 import {
@@ -55,6 +61,11 @@ import { engineData, exactValues, ortConstantData } from './ort-dtypes';
 import { fingerprintLimits } from '../../src/core/run/fingerprint';
 
 export type OrtModule = typeof Ort;
+
+/** Where sessions driven in loops can run instead of here: the model worker (model-client.ts). */
+export interface LoopHost {
+  createSession(model: Uint8Array, options: SessionOptions): Promise<ModelSession>;
+}
 export type OrtLoader = (backend: Backend) => Promise<OrtModule>;
 
 /** What a `GPUDevice.lost` promise resolves with. */
@@ -161,10 +172,24 @@ export function engineInfo(adapter: AdapterInfo | null): EngineInfo {
  * onnxruntime in a worker of its own, which the engine never waits on, ended
  * all of 24 runs with two threads under the same load, but cost a message
  * each way per session run: the default example trained 2–3.5× slower on a
- * 2-core virtual machine. Threads can come back that way once a loop's units
- * go over in one message, not one per step.
+ * 2-core virtual machine. So the threads came back there for training loops
+ * only, whose steps go over K per message (model-client.ts,
+ * `modelWorkerThreads`); what stays here keeps one thread.
  */
 export const WASM_THREADS = 1;
+
+/**
+ * onnxruntime's WASM threads in the model worker, for `hardwareConcurrency`
+ * cores: one core is left to the page and the engine, but never fewer than
+ * two threads on a machine with two cores or more (the engine only waits on
+ * the model worker while a loop trains), and at most four (onnxruntime's own
+ * default ceiling: the models here gain nothing past it).
+ */
+export function modelWorkerThreads(hardwareConcurrency: number | undefined): number {
+  const cores = Math.floor(hardwareConcurrency ?? 1);
+  if (!Number.isFinite(cores) || cores <= 1) return 1;
+  return Math.min(4, Math.max(2, cores - 1));
+}
 
 /** The browser loader: one lazily fetched build per backend. */
 export const browserOrtLoader: OrtLoader = async (backend) => {
@@ -285,6 +310,8 @@ export class OrtRuntime implements TensorRuntime {
     private readonly load: OrtLoader,
     /** The backend `auto` resolves to for this run. */
     private readonly runBackend: Backend,
+    /** Where WASM sessions driven in loops run; none: here, like every other. */
+    private readonly loops?: LoopHost,
   ) {}
 
   /** Resolve a run's backend choice against what this engine has. */
@@ -345,6 +372,19 @@ export class OrtRuntime implements TensorRuntime {
     options: SessionOptions = {},
   ): Promise<ModelSession> {
     const backend = this.backendFor(choice);
+    if (backend === 'wasm' && options.loops === true && this.loops !== undefined) {
+      const remote = await this.loops.createSession(model, options);
+      const sessions = this.sessions;
+      const handle: ModelSession = {
+        ...remote,
+        release: () => {
+          sessions.delete(handle);
+          return remote.release();
+        },
+      };
+      sessions.add(handle);
+      return handle;
+    }
     let module = this.modules.get(backend);
     if (!module) {
       module = this.load(backend);

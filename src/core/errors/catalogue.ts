@@ -219,6 +219,11 @@ export const errorCatalogue = {
     'run',
     ({ reason }) => `its worker died: ${reason}`,
   ),
+  /** The model worker, where a training loop's onnxruntime ran, died (an uncaught error, a script that would not load). */
+  'model-worker-died': spec<{ reason: string }>(
+    'run',
+    ({ reason }) => `The model worker died: ${reason}`,
+  ),
   /** The data engine was closed (its run ended); nothing more will be produced. */
   'data-engine-closed': spec<NoData>('run', () => 'The data engine is closed'),
   /** A program step can never fit the device pool. */

@@ -49,6 +49,7 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'generation-timeout': { generation: 3, after: 'generation_timeout 5 s' },
   'producer-failed': { producer: 1, generation: 2, reason: 'boom' },
   'producer-worker-died': { reason: 'no message' },
+  'model-worker-died': { reason: 'no message' },
   'data-engine-closed': {},
   infeasible: { problem: 'train: step needs 2 GB, pool is 1 GB' },
   deadlock: { problem: 'deadlock: no request progressed for 8 ticks' },

@@ -323,7 +323,8 @@ async function train(
   };
   const batches = classifierBatches(data, batch_size, orderStream, batchDims(spec, 1).slice(1));
   const step = buildBlockTrainStep(spec, { optimizer, loss });
-  const trainStep = mlpTrainStepModel(ctx.node, step, backend);
+  // Its batches are a pure function of the step: its loop may run many steps per call.
+  const trainStep = mlpTrainStepModel(ctx.node, step, backend, { loops: true });
   const id = trainStep.id;
   // Filled in as the program runs (callbacks, so not narrowed by the compiler).
   const seen: { ran: Backend | null; perSecond: number | null } = { ran: null, perSecond: null };
@@ -336,12 +337,20 @@ async function train(
     hyperparameters: { lr, momentum },
     initialWeights: initial,
     batch: (index) => batches.batch(index),
+    batchesAhead: true,
+    onPace: (pace) =>
+      ctx.log(
+        `${pace.messages} messages of ${pace.minUnits}–${pace.maxUnits} steps ` +
+          `(${pace.meanUnits.toFixed(1)} on average, ${pace.meanMs.toFixed(0)} ms of work each)`,
+      ),
   });
   const watched: LoopStep = {
     ...loop,
     start(sctx) {
-      const ran = sctx.session(id).backend;
+      const session = sctx.session(id);
+      const ran = session.backend;
       seen.ran = ran;
+      if (session.host !== undefined) ctx.log(`training in ${session.host}`);
       const passes = epochs > 0 ? ` (${epochs} epochs)` : '';
       ctx.log(
         `training on ${ran} with ${optimizer}: ${steps} steps of ${batches.size} rows${passes}, ${loss} loss`,

@@ -35,6 +35,7 @@ export {
   type MlpHyperparameters,
   type MlpTrainLoopOptions,
 } from './mlp-steps.ts';
+export { LoopPace, type LoopPaceOptions, type LoopPaceSummary } from './loop-pace.ts';
 export { loopProgress, mlpInferenceModel, mlpTrainStepModel, nodeRequest } from './mlp-jobs.ts';
 export {
   frameValue,

@@ -31,15 +31,21 @@ function constantBytes(graph: Parameters<typeof estimateMemory>[0]): number {
 /**
  * `node`'s train-step model (`<node>/train-step`), resident for its training
  * loop: its session keeps the carried outputs (weights, optimizer state) on
- * the device between steps.
+ * the device between steps. `loops`: its loop asks for batches ahead, so the
+ * runtime may host it where many steps run per call (`SessionOptions.loops`).
  */
-export function mlpTrainStepModel(node: string, step: TrainStep, backend: NodeBackend): ModelDef {
+export function mlpTrainStepModel(
+  node: string,
+  step: TrainStep,
+  backend: NodeBackend,
+  options: { readonly loops?: boolean } = {},
+): ModelDef {
   return {
     id: modelId(`${node}/train-step`),
     label: `${node} train step`,
     model: step.model,
     backend,
-    session: mlpTrainStepSession(step),
+    session: { ...mlpTrainStepSession(step), ...(options.loops === true && { loops: true }) },
     residentBytes: constantBytes(step.graph),
   };
 }

@@ -26,6 +26,8 @@ import {
 import { estimateMemory } from '../onnx/memory.ts';
 import type { MlpInference, TrainStep, MlpWeights } from '../onnx/mlp.ts';
 import { programError } from './errors.ts';
+import type { LoopPaceSummary } from './loop-pace.ts';
+import { aheadLoopBody, aheadPlan, type MlpBatch } from './mlp-loop-ahead.ts';
 import type { ComponentStep, LoopStep, ModelId, ProgramValue, StepContext } from './program.ts';
 
 /** Hyperparameters of the train step; those its optimizer does not use are ignored. */
@@ -64,10 +66,17 @@ export interface MlpTrainLoopOptions {
   readonly lossMetric?: string;
   /** Output prefix of the trained weights; default `<name>.weights`. */
   readonly weightsOutput?: string;
+  /**
+   * `batch(i)` depends on nothing but `i` (not on what trained before, nor
+   * on time): the loop may ask for batches ahead and, where the session can
+   * (`ModelSession.openLoop`), run many steps per call (mlp-loop-ahead.ts).
+   */
+  readonly batchesAhead?: boolean;
+  /** Told when a loop that ran many steps per call ends, with how its calls went. */
+  readonly onPace?: (summary: LoopPaceSummary) => void;
 }
 
-/** What a train loop's unit trains on; see `MlpTrainLoopOptions.batch`. */
-export type MlpBatch = { readonly x: Tensor; readonly y: Tensor } | 'skip' | 'end';
+export type { MlpBatch };
 
 /** Session options of a train step: its carried outputs stay on the device. */
 export function mlpTrainStepSession(step: TrainStep): SessionOptions {
@@ -143,7 +152,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
     units: o.units,
     residentBytes: memory.residentBytes,
     peakBytes: memory.peakBytes,
-    start(ctx) {
+    async start(ctx) {
       const session = ctx.session(o.model);
       const start =
         typeof o.initialWeights === 'string'
@@ -183,6 +192,24 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
         feeds[step.inputs.adam.beta1] = scalar(h.beta1 ?? 0.9);
         feeds[step.inputs.adam.beta2] = scalar(h.beta2 ?? 0.999);
         feeds[step.inputs.adam.epsilon] = scalar(h.epsilon ?? 1e-8);
+      }
+      if (o.batchesAhead === true && session.openLoop !== undefined) {
+        const parts = {
+          name: o.name,
+          step,
+          units: o.units,
+          batchSize: o.batchSize,
+          batch: (index: number) => o.batch(index),
+          constants: Object.fromEntries(
+            Object.entries(feeds).filter(([input]) => !step.carried.some((c) => c.input === input)),
+          ) as Record<string, Tensor>,
+          initial: Object.fromEntries(step.carried.map((c) => [c.input, feeds[c.input] as Tensor])),
+          lossMetric,
+          weightsOutput,
+          fedOutputs: { device: deviceFedUnitsOutput(o.name), gpu: gpuFedUnitsOutput(o.name) },
+          ...(o.onPace && { onPace: o.onPace }),
+        };
+        return aheadLoopBody(parts, ctx, await session.openLoop(aheadPlan(parts)));
       }
       const adamStep = step.inputs.adam?.step ?? null;
       const carried = step.carried;

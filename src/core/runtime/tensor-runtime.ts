@@ -94,6 +94,55 @@ export interface SessionOptions {
    * the next step's weights); every other output comes back as a CPU `Tensor`.
    */
   readonly deviceOutputs?: readonly string[];
+  /**
+   * The session will be driven in loops of steps (`ModelSession.openLoop`):
+   * a runtime may host it where a whole loop's steps run per message (a
+   * model worker with threads of its own) rather than beside the engine.
+   */
+  readonly loops?: boolean;
+}
+
+/**
+ * A loop of steps over one session, its carried tensors kept where the
+ * session runs from its first step to its last: each step is fed the
+ * constants, its own feeds and every carried input; its carried outputs
+ * become the next step's carried inputs.
+ */
+export interface StepLoopPlan {
+  /** Each step's `output` is fed as the next step's `input`. */
+  readonly carried: readonly { readonly input: string; readonly output: string }[];
+  /** The carried inputs' first values, by input name. */
+  readonly initial: Readonly<Record<string, Tensor>>;
+  /** Feeds that are the same every step (hyperparameters). */
+  readonly constants: Readonly<Record<string, Tensor>>;
+  /** Outputs read back after every step (a metric such as the loss): the first value of each. */
+  readonly read: readonly string[];
+}
+
+/** One step's own feeds (its batch), or null for a step that runs nothing. */
+export type LoopStepFeeds = Readonly<Record<string, Tensor>> | null;
+
+/** What a loop's steps gave back. */
+export interface StepLoopResult {
+  /** Steps gone through, in order (fewer than asked only when cancelled). */
+  readonly ran: number;
+  /** Per output in `read`, its first value at each step gone through (NaN where a step ran nothing). */
+  readonly values: Readonly<Record<string, Float32Array>>;
+  /** Milliseconds the steps took where they ran (not counting the hop to get there). */
+  readonly ms: number;
+}
+
+/** A loop opened on a session; see `StepLoopPlan`. Close it on every exit. */
+export interface StepLoop {
+  /**
+   * Runs `steps` in order; a cancel stops it between two steps (or, where it
+   * cannot be seen there, at the end of the call). The steps' tensors are
+   * handed over: their buffers may be moved to where the session runs.
+   */
+  run(steps: readonly LoopStepFeeds[], signal: AbortSignal): Promise<StepLoopResult>;
+  /** The carried inputs' current values (the trained weights), by input name. */
+  carried(inputs: readonly string[]): Promise<Record<string, Tensor>>;
+  close(): Promise<void>;
 }
 
 export interface ModelSession {
@@ -103,6 +152,13 @@ export interface ModelSession {
   readonly outputNames: readonly string[];
   run(feeds: Readonly<Record<string, Feed>>): Promise<Record<string, Fetched>>;
   release(): Promise<void>;
+  /**
+   * Where a session opened with `loops` can run many steps per call: absent
+   * where each step is its own `run`.
+   */
+  openLoop?(plan: StepLoopPlan): Promise<StepLoop>;
+  /** Where the session runs, when not beside the engine (said in the node's log). */
+  readonly host?: string;
 }
 
 /** What the engine knows of the device it runs on. */

@@ -1,0 +1,193 @@
+/**
+ * The model worker's side of the model protocol (workers/model-protocol.ts):
+ * it holds sessions on a tensor runtime of its own (onnxruntime-web WASM
+ * with threads, in the browser) and the loops opened on them, and runs a
+ * loop's steps one after another for each `steps` call. It takes a port,
+ * not a worker scope, so unit tests under Node join it to the engine's side
+ * with a `MessageChannel` and exercise the real protocol.
+ *
+ * A loop feeds one record, updated in place: its constants, the step's own
+ * feeds, and the carried tensors — each step's carried outputs (kept on the
+ * device by the session) take the place of the inputs they replace, which
+ * are disposed. Nothing of a loop crosses back but what it reads every step
+ * (the loss) and, when asked, its carried tensors.
+ */
+import type {
+  Feed,
+  ModelSession,
+  Tensor,
+  TensorRuntime,
+} from '../../src/core/runtime/tensor-runtime';
+import { isDeviceTensor, readTensor } from '../../src/core/runtime/tensor-runtime';
+import { serializeError } from '../../src/core/errors';
+import type { ModelCall, ModelCalls, ModelReply, ModelRequest } from '../model-protocol';
+
+/** The model worker's end: its global scope, or a `MessagePort` in tests. */
+export interface ModelScope {
+  postMessage(message: ModelReply, options: { transfer: Transferable[] }): void;
+  addEventListener(type: 'message', listener: (event: MessageEvent<ModelRequest>) => void): void;
+}
+
+/** What the worker runs sessions on, and with how many threads. */
+export interface ModelHostRuntime {
+  readonly runtime: TensorRuntime;
+  readonly threads: number;
+}
+
+interface OpenLoop {
+  readonly session: number;
+  readonly model: ModelSession;
+  readonly carried: ModelCalls['open']['params']['carried'];
+  readonly read: readonly string[];
+  readonly feeds: Record<string, Feed>;
+  readonly cancel: Int32Array | null;
+}
+
+/** The first value of a fetched output, as a number. */
+async function firstValue(value: Feed | undefined): Promise<number> {
+  if (value === undefined) return Number.NaN;
+  const tensor = await readTensor(value);
+  return tensor.data[0] ?? Number.NaN;
+}
+
+/** Serve model calls on `scope`, with sessions on `host`'s runtime. */
+export function serveModels(scope: ModelScope, host: ModelHostRuntime): void {
+  const sessions = new Map<number, ModelSession>();
+  const loops = new Map<number, OpenLoop>();
+  let next = 0;
+
+  const sessionOf = (id: number): ModelSession => {
+    const found = sessions.get(id);
+    if (found === undefined) throw new Error(`model session ${id} was released`);
+    return found;
+  };
+  const loopOf = (id: number): OpenLoop => {
+    const found = loops.get(id);
+    if (found === undefined) throw new Error(`loop ${id} was closed`);
+    return found;
+  };
+  const closeLoop = (id: number) => {
+    const loop = loops.get(id);
+    loops.delete(id);
+    if (loop === undefined) return;
+    for (const c of loop.carried) {
+      const t = loop.feeds[c.input];
+      if (t !== undefined && isDeviceTensor(t)) t.dispose();
+    }
+  };
+
+  const calls: {
+    [C in ModelCall]: (params: ModelCalls[C]['params']) => Promise<ModelCalls[C]['result']>;
+  } = {
+    async create({ model, deviceOutputs }) {
+      const made = await host.runtime.createSession(model, 'wasm', { deviceOutputs });
+      const id = ++next;
+      sessions.set(id, made);
+      return {
+        session: id,
+        backend: made.backend,
+        inputNames: [...made.inputNames],
+        outputNames: [...made.outputNames],
+        threads: host.threads,
+      };
+    },
+    async run({ session, feeds }) {
+      const outputs = await sessionOf(session).run(feeds);
+      const back: Record<string, Tensor> = {};
+      for (const [name, value] of Object.entries(outputs)) {
+        back[name] = await readTensor(value);
+        if (isDeviceTensor(value)) value.dispose();
+      }
+      return back;
+    },
+    open({ session, carried, initial, constants, read, cancel }) {
+      const model = sessionOf(session);
+      const feeds: Record<string, Feed> = { ...constants };
+      for (const c of carried) {
+        const first = initial[c.input];
+        if (first === undefined) throw new Error(`a loop needs a first value of ${c.input}`);
+        feeds[c.input] = first;
+      }
+      const id = ++next;
+      loops.set(id, {
+        session,
+        model,
+        carried,
+        read,
+        feeds,
+        cancel: cancel === null ? null : new Int32Array(cancel),
+      });
+      return Promise.resolve({ loop: id });
+    },
+    async steps({ loop: id, steps }) {
+      const loop = loopOf(id);
+      const { feeds, carried, cancel } = loop;
+      const values: Record<string, Float32Array> = {};
+      for (const name of loop.read) values[name] = new Float32Array(steps.length).fill(Number.NaN);
+      const start = performance.now();
+      let ran = 0;
+      for (const own of steps) {
+        if (cancel !== null && Atomics.load(cancel, 0) !== 0) break;
+        if (own !== null) {
+          for (const name in own) feeds[name] = own[name]!;
+          const out = await loop.model.run(feeds);
+          for (const c of carried) {
+            const consumed = feeds[c.input];
+            const fresh = out[c.output];
+            if (fresh === undefined) throw new Error(`the step returned no ${c.output}`);
+            feeds[c.input] = fresh;
+            if (consumed !== fresh && consumed !== undefined && isDeviceTensor(consumed))
+              consumed.dispose();
+          }
+          for (const name of loop.read) values[name]![ran] = await firstValue(out[name]);
+        }
+        ran++;
+      }
+      return { ran, values, ms: performance.now() - start };
+    },
+    async carried({ loop: id, inputs }) {
+      const { feeds } = loopOf(id);
+      const back: Record<string, Tensor> = {};
+      for (const input of inputs) {
+        const value = feeds[input];
+        if (value === undefined) throw new Error(`the loop carries no ${input}`);
+        back[input] = await readTensor(value);
+      }
+      return back;
+    },
+    close({ loop }) {
+      closeLoop(loop);
+      return Promise.resolve(null);
+    },
+    async release({ session }) {
+      for (const [id, loop] of loops) if (loop.session === session) closeLoop(id);
+      const model = sessions.get(session);
+      sessions.delete(session);
+      await model?.release();
+      return null;
+    },
+  };
+
+  scope.addEventListener('message', (event) => {
+    const request = event.data;
+    const call = calls[request.call] as (params: unknown) => Promise<unknown>;
+    // Calls on one port are answered in the order they settle; each names its id.
+    void (async () => {
+      try {
+        const result = (await call(request.params)) as ModelCalls[ModelCall]['result'];
+        const transfer =
+          request.call === 'steps'
+            ? Object.values((result as ModelCalls['steps']['result']).values).map(
+                (v) => v.buffer as ArrayBuffer,
+              )
+            : [];
+        scope.postMessage({ id: request.id, ok: true, result }, { transfer });
+      } catch (error) {
+        scope.postMessage(
+          { id: request.id, ok: false, error: serializeError(error) },
+          { transfer: [] },
+        );
+      }
+    })();
+  });
+}

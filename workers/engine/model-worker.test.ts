@@ -1,0 +1,228 @@
+/**
+ * Training loops in the model worker, under Node: the engine's
+ * `ModelWorkerClient` and the worker's `serveModels` joined by a
+ * `MessageChannel` (every message really crosses a port, batches
+ * transferred), on the real onnxruntime-web (WASM). A run trains exactly as
+ * it does with its session beside the engine — the same loss at every step,
+ * the same trained model — while its steps go over several per message; a
+ * cancel stops it part-way; a worker that dies fails the node with its reason.
+ */
+import * as ort from 'onnxruntime-web';
+import { describe, expect, it } from 'vitest';
+import { executeFlow, type ExecuteOptions } from '../../src/core/engine/executor';
+import { inProcessProducers } from '../../src/core/live/producer-host';
+import { builtinCatalog } from '../../src/core/nodes';
+import type { ModelReply, ModelRequest } from '../model-protocol';
+import { ModelWorkerClient, type ModelPort } from './model-client';
+import { serveModels } from './model-host';
+import { engineInfo, modelWorkerThreads, OrtRuntime } from './ort-runtime';
+import { loadFlow } from './testing';
+
+const example = loadFlow('src/examples/spirals-mlp.flow.json');
+/** The example trained with Adam, whose step count goes with each step's batch. */
+const withAdam = {
+  ...example,
+  nodes: example.nodes.map((n) =>
+    n.id === 'train' ? { ...n, params: { ...n.params, optimizer: 'adam', lr: 0.01 } } : n,
+  ),
+};
+
+/** A model "worker": `serveModels` on the far end of a channel; it can be made to die. */
+class ChannelWorker implements ModelPort {
+  readonly requests: ModelRequest[] = [];
+  private readonly channel = new MessageChannel();
+  private readonly onError: ((event: ErrorEvent) => void)[] = [];
+
+  constructor() {
+    const runtime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm');
+    serveModels(this.channel.port2, { runtime, threads: 1 });
+    this.channel.port1.start();
+    this.channel.port2.start();
+  }
+
+  postMessage(message: ModelRequest, transfer: Transferable[] = []): void {
+    this.requests.push(message);
+    this.channel.port1.postMessage(message, transfer);
+  }
+
+  addEventListener(type: 'message', listener: (event: MessageEvent<ModelReply>) => void): void;
+  addEventListener(type: 'error', listener: (event: ErrorEvent) => void): void;
+  addEventListener(type: 'message' | 'error', listener: (event: never) => void): void {
+    if (type === 'error') this.onError.push(listener as (event: ErrorEvent) => void);
+    else this.channel.port1.addEventListener('message', listener as (event: Event) => void);
+  }
+
+  terminate(): void {
+    this.channel.port1.close();
+    this.channel.port2.close();
+  }
+
+  /** What a worker's `error` event says when it dies. */
+  die(message: string): void {
+    const event = { message, preventDefault: () => undefined } as ErrorEvent;
+    for (const listener of this.onError) listener(event);
+  }
+
+  calls(call: ModelRequest['call']): number {
+    return this.requests.filter((r) => r.call === call).length;
+  }
+}
+
+interface Trained {
+  status: string;
+  loss: number[];
+  accuracy: unknown;
+  logs: string[];
+  errors: Record<string, string>;
+}
+
+/** The example through the executor, on a runtime with or without a model worker. */
+async function train(
+  steps: number,
+  worker: ChannelWorker | null,
+  options: {
+    signal?: AbortSignal;
+    onLoss?: (count: number) => void;
+    flow?: typeof example;
+  } = {},
+): Promise<Trained> {
+  const loss: number[] = [];
+  const logs: string[] = [];
+  const errors: Record<string, string> = {};
+  const client = worker === null ? undefined : new ModelWorkerClient(() => worker);
+  const events: ExecuteOptions['events'] = {
+    nodeQueued: () => undefined,
+    nodeStarted: () => undefined,
+    nodeFinished: (node, outcome) => {
+      if (outcome.error) errors[node] = outcome.error;
+    },
+    emitted: (node, port, value) => {
+      if (node !== 'train' || port !== 'loss' || typeof value !== 'number') return;
+      loss.push(value);
+      options.onLoss?.(loss.length);
+    },
+    log: (node, line) => {
+      if (node === 'train') logs.push(line);
+    },
+    progress: () => undefined,
+    artifact: () => undefined,
+    interval: () => undefined,
+  };
+  const result = await executeFlow({
+    flow: options.flow ?? example,
+    catalog: builtinCatalog,
+    inputs: { steps, lr: 0.1, seed: 0 },
+    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm', client),
+    producers: inProcessProducers,
+    signal: options.signal ?? new AbortController().signal,
+    now: () => Date.now(),
+    events,
+  });
+  return { status: result.status, loss, accuracy: result.outputs.accuracy, logs, errors };
+}
+
+describe('training loops in the model worker', () => {
+  it('trains exactly as beside the engine, several steps a message', async () => {
+    const steps = 120;
+    const here = await train(steps, null);
+    const worker = new ChannelWorker();
+    const there = await train(steps, worker);
+    expect(here.status).toBe('ok');
+    expect(there.status).toBe('ok');
+    expect(there.errors).toEqual({});
+    // Every logged loss (the mean of 5 steps), at every point, bit for bit.
+    expect(there.loss).toHaveLength(steps / 5);
+    expect(there.loss).toEqual(here.loss);
+    expect(there.accuracy).toBe(here.accuracy);
+    expect(there.logs).toContain('training in the model worker (1 onnxruntime thread)');
+    expect(here.logs.some((l) => l.includes('model worker'))).toBe(false);
+    // The steps went over in fewer messages than steps; the first one alone.
+    const messages = worker.requests.flatMap((r) => (r.call === 'steps' ? [r.params.steps] : []));
+    expect(messages.length).toBeGreaterThan(1);
+    expect(messages.length).toBeLessThan(steps);
+    expect(messages[0]).toHaveLength(1);
+    expect(there.logs.find((l) => l.startsWith(`${messages.length} messages of 1–`))).toBeDefined();
+    // Everything opened was let go: the loop closed, the session released.
+    expect(worker.calls('close')).toBe(worker.calls('open'));
+    expect(worker.calls('release')).toBe(worker.calls('create'));
+  }, 60_000);
+
+  it('trains with Adam exactly as beside the engine (its step count goes with each batch)', async () => {
+    const here = await train(40, null, { flow: withAdam });
+    const there = await train(40, new ChannelWorker(), { flow: withAdam });
+    expect(there.status).toBe('ok');
+    expect(there.loss).toHaveLength(8);
+    expect(there.loss).toEqual(here.loss);
+  }, 60_000);
+
+  it('a cancel stops the loop part-way and the run ends cancelled', async () => {
+    const worker = new ChannelWorker();
+    const abort = new AbortController();
+    const run = await train(100_000, worker, {
+      signal: abort.signal,
+      onLoss: (count) => {
+        if (count === 10) abort.abort();
+      },
+    });
+    expect(run.status).toBe('cancelled');
+    expect(run.loss.length).toBeGreaterThanOrEqual(10);
+    expect(run.loss.length).toBeLessThan(100_000 / 5);
+    expect(worker.calls('close')).toBe(1);
+    expect(worker.calls('release')).toBe(1);
+  }, 60_000);
+
+  it('a model worker that dies fails the node with its reason; the next run starts a fresh one', async () => {
+    const workers: ChannelWorker[] = [];
+    const client = new ModelWorkerClient(() => {
+      const worker = new ChannelWorker();
+      workers.push(worker);
+      return worker;
+    });
+    const runtime = () =>
+      new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm', client);
+    const errors: Record<string, string> = {};
+    let emitted = 0;
+    const run = (steps: number) =>
+      executeFlow({
+        flow: example,
+        catalog: builtinCatalog,
+        inputs: { steps, lr: 0.1, seed: 0 },
+        runtime: runtime(),
+        producers: inProcessProducers,
+        signal: new AbortController().signal,
+        now: () => Date.now(),
+        events: {
+          nodeQueued: () => undefined,
+          nodeStarted: () => undefined,
+          nodeFinished: (node, outcome) => {
+            if (outcome.error) errors[node] = outcome.error;
+          },
+          emitted: (node, port) => {
+            if (node === 'train' && port === 'loss' && ++emitted === 3)
+              workers[0]!.die('out of memory');
+          },
+          log: () => undefined,
+          progress: () => undefined,
+          artifact: () => undefined,
+          interval: () => undefined,
+        },
+      });
+    const died = await run(100_000);
+    expect(died.status).toBe('error');
+    expect(errors.train).toContain('The model worker died: out of memory');
+    const again = await run(20);
+    expect(again.status).toBe('ok');
+    expect(workers).toHaveLength(2);
+  }, 60_000);
+});
+
+describe('modelWorkerThreads', () => {
+  it('leaves a core to the page, never fewer than two threads on two cores, at most four', () => {
+    expect(modelWorkerThreads(undefined)).toBe(1);
+    expect(modelWorkerThreads(1)).toBe(1);
+    expect(modelWorkerThreads(2)).toBe(2);
+    expect(modelWorkerThreads(3)).toBe(2);
+    expect(modelWorkerThreads(4)).toBe(3);
+    expect(modelWorkerThreads(16)).toBe(4);
+  });
+});
