@@ -34,9 +34,9 @@ function buildId(): string {
 
 // Multi-threaded WASM (onnxruntime-web with numThreads > 1) needs
 // SharedArrayBuffer, which browsers only give to cross-origin isolated pages.
-// The engine runs onnxruntime on one thread for now (WASM_THREADS in
-// workers/engine/ort-runtime.ts says why); the page stays isolated so that
-// more threads are a one-line change when they are safe again. The servers
+// Training loops run onnxruntime with threads in the model worker
+// (modelWorkerThreads in workers/engine/ort-runtime.ts); the engine worker
+// keeps one thread for the rest (WASM_THREADS says why). The servers
 // send the same headers the service worker adds on static hosting
 // (workers/offline/headers.ts): isolation and the Content-Security-Policy.
 

@@ -51,6 +51,11 @@ test('run the default example, export the run, find it all again after a reload'
   expect(typeof first).toBe('number');
   expect(typeof last).toBe('number');
   expect(first!).toBeGreaterThan(last!);
+  // The training loop ran in the model worker, onnxruntime on threads of its own, several steps a message.
+  const trainLogs =
+    (record.nodes.find((n) => n.node === 'train') as { logs?: string } | undefined)?.logs ?? '';
+  expect(trainLogs).toMatch(/training in the model worker \(\d onnxruntime threads?\)/);
+  expect(trainLogs).toMatch(/\d+ messages of 1–\d+ steps/);
   const accuracy = record.run.result.accuracy;
   expect(typeof accuracy).toBe('number');
   expect(accuracy as number).toBeGreaterThan(0.5); // two classes: better than a coin
