@@ -1,64 +1,151 @@
 /**
- * The `loops` rows: a prototype of the model worker, measured before the
- * product takes it. onnxruntime-web runs in a thread of its own
- * (`loop-thread.ts`) with `max(2, cores − 1)` threads; the engine's side
- * assembles each step's batch with the train node's own `classifierBatches`
- * and hands the worker a loop of K steps per message, K adapted so a
- * message carries about `MESSAGE_MS` of work, two messages in flight so the
- * worker never waits for the next batches. A cancel flag in shared memory
- * stops a loop between steps.
+ * The `loops` rows: training loops in the model worker, through the real
+ * runner. `executeFlow` drives the `train.classifier` node (MLP 784→128→10,
+ * batch 256, the `ort` rows' flow) on an `OrtRuntime` whose loop sessions go
+ * to the product's model worker (`ModelWorkerClient` ↔ `serveModels`, here
+ * in a worker thread, `model-thread.ts`) with `modelWorkerThreads` threads,
+ * K steps a message, K paced by `LoopPace`:
  *
- * - against the one-thread loop in the engine's own thread (how the runner
- *   trains today: `WASM_THREADS`, and the runner is within a few percent of
- *   that bare loop, see the `ort` rows): what the worker's threads give;
- * - against the same worker running the whole timed loop in one message
- *   (same threads, same batch assembly, no hops): what the hops cost.
+ * - against today's one-thread runner: the same flow on an `OrtRuntime`
+ *   with no model worker, onnxruntime-web on `WASM_THREADS` (one) in the
+ *   engine's own thread;
+ * - against the bare loop on the same threads: `loop-thread.ts`, a worker
+ *   thread with the same thread count running the same steps' batches
+ *   (assembled by the node's `classifierBatches` and sent at once) in one
+ *   message, no runner and no hops.
+ *
+ * Both runner sides are timed from the node's own progress calls, from the
+ * end of the first step to the end of the last: with K steps a message the
+ * progress comes in bursts, and both ends are burst edges (the first message
+ * is one step; the last ends the loop). A cancel of a long run, from the
+ * abort to the run's end, goes in the note.
  */
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import * as ortWeb from 'onnxruntime-web';
+import { executeFlow } from '../../src/core/engine/executor';
+import { inProcessProducers } from '../../src/core/live/producer-host';
 import { classifierBatches } from '../../src/core/nodes/classifier-batches';
+import { ModelWorkerClient, type ModelPort } from '../../workers/engine/model-client';
+import {
+  engineInfo,
+  modelWorkerThreads,
+  OrtRuntime,
+  WASM_THREADS,
+} from '../../workers/engine/ort-runtime';
 import { compareRow, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { alternate, median } from '../lib/stats';
+import { quietEvents } from './events';
 import type { LoopReply, LoopRequest, LoopThreadData } from './loop-thread';
-import { BATCH, bareTrainer, dataset, nodeOrder, SPEC, TIMED_STEPS, WARM_STEPS } from './ort';
+import { BATCH, dataset, nodeOrder, SPEC, trainCatalog, trainFlow } from './ort';
 
-/** Work a message should carry: long enough to pay the hop, short enough for a cancel. */
-const MESSAGE_MS = 75;
-const MAX_K = 64;
-const THREADS = Math.max(2, availableParallelism() - 1);
-/** The timed loop is longer than the `ort` rows' so there are several messages of K. */
-const LOOP_STEPS = TIMED_STEPS * 2;
+const THREADS = modelWorkerThreads(availableParallelism());
+/** Steps of each runner trial: long enough for many messages of K. */
+const STEPS = 300;
+const LR = 0.05;
+const MOMENTUM = 0.9;
 
-interface ModelWorker {
+/** A worker thread running `file` (beside this one) under the TypeScript loader. */
+function tsThread(file: string, workerData?: unknown): Worker {
+  const entry = new URL(file, import.meta.url).href;
+  return new Worker(
+    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
+    { eval: true, workerData },
+  );
+}
+
+/** The product's model worker in a worker thread, behind a `Worker`-like port. */
+function modelThread(): ModelPort {
+  const thread = tsThread('./model-thread.ts');
+  return {
+    postMessage: (message, transfer) => thread.postMessage(message, transfer as never),
+    addEventListener: (type: 'message' | 'error', listener: (event: never) => void) => {
+      if (type === 'message') thread.on('message', (data: unknown) => listener({ data } as never));
+      else
+        thread.on('error', (error: Error) =>
+          listener({ message: error.message, preventDefault: () => undefined } as never),
+        );
+    },
+    terminate: () => void thread.terminate(),
+  };
+}
+
+const models = new ModelWorkerClient(modelThread);
+ortWeb.env.wasm.numThreads = WASM_THREADS;
+ortWeb.env.logLevel = 'error';
+const runtime = (worker: boolean) =>
+  new OrtRuntime(
+    engineInfo(null),
+    () => Promise.resolve(ortWeb),
+    'wasm',
+    worker ? models : undefined,
+  );
+const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** What the model worker's runs said of their messages (the node's log). */
+const paces: string[] = [];
+
+/** Ms per step of one run of the train flow, with or without the model worker. */
+async function runnerTrial(worker: boolean, signal?: AbortController): Promise<number> {
+  const stamps: number[] = [];
+  const errors: string[] = [];
+  const events = quietEvents({
+    nodeFinished: (node, outcome) => {
+      if (outcome.status !== 'ok' && outcome.status !== 'cancelled')
+        errors.push(`${node}: ${outcome.error}`);
+    },
+    progress: () => void stamps.push(performance.now()),
+    log: (_node, line) => {
+      if (worker && / messages of /.test(line)) paces.push(line);
+    },
+  });
+  const result = await executeFlow({
+    flow: trainFlow(signal ? 1_000_000 : STEPS),
+    catalog: trainCatalog,
+    inputs: {},
+    runtime: runtime(worker),
+    producers: inProcessProducers,
+    events,
+    signal: (signal ?? new AbortController()).signal,
+    now: Date.now,
+    yieldNow,
+  });
+  if (signal) return result.status === 'cancelled' ? 0 : Number.NaN;
+  if (result.status !== 'ok')
+    throw new Error(`train run ended ${result.status}: ${errors.join('; ')}`);
+  return (stamps[STEPS - 1]! - stamps[0]!) / (STEPS - 1);
+}
+
+/** Ms from the abort to the end of a long run in the model worker, once it trains. */
+async function cancelLatency(): Promise<number> {
+  const abort = new AbortController();
+  const running = runnerTrial(true, abort);
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const asked = performance.now();
+  abort.abort();
+  await running;
+  return performance.now() - asked;
+}
+
+interface BareLoop {
   request(message: LoopRequest, transfer?: ArrayBuffer[]): Promise<LoopReply>;
-  cancel(on: boolean): void;
   close(): Promise<number>;
 }
 
-async function spawnModelWorker(threads: number): Promise<ModelWorker> {
-  const cancel = new SharedArrayBuffer(4);
-  const flag = new Int32Array(cancel);
-  const entry = new URL('./loop-thread.ts', import.meta.url).href;
-  const thread = new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
-    {
-      eval: true,
-      workerData: {
-        threads,
-        spec: SPEC,
-        batch: BATCH,
-        lr: 0.05,
-        momentum: 0.9,
-        cancel,
-      } satisfies LoopThreadData,
-    },
-  );
+/** The bare loop in a thread of its own, on `threads` threads (`loop-thread.ts`). */
+async function bareLoop(threads: number): Promise<BareLoop> {
+  const thread = tsThread('./loop-thread.ts', {
+    threads,
+    spec: SPEC,
+    batch: BATCH,
+    lr: LR,
+    momentum: MOMENTUM,
+    cancel: new SharedArrayBuffer(4),
+  } satisfies LoopThreadData);
   await new Promise<void>((resolve, reject) => {
     thread.once('message', () => resolve());
     thread.once('error', reject);
   });
-  // Replies come in the order of the requests: the worker runs one message at a time.
   const waiting: ((reply: LoopReply) => void)[] = [];
   thread.on('message', (reply: LoopReply) => waiting.shift()?.(reply));
   return {
@@ -68,12 +155,11 @@ async function spawnModelWorker(threads: number): Promise<ModelWorker> {
         thread.postMessage(message, transfer);
       });
     },
-    cancel: (on) => void Atomics.store(flag, 0, on ? 1 : 0),
     close: () => thread.terminate(),
   };
 }
 
-/** The next `k` batches of the node's order, back to back, for one message. */
+/** The node's batches `from`…`from + k − 1`, back to back, for one message. */
 function assemble(order: ReturnType<typeof classifierBatches>, from: number, k: number) {
   const xSize = BATCH * SPEC.inputSize;
   const ySize = BATCH * SPEC.outputSize;
@@ -87,115 +173,65 @@ function assemble(order: ReturnType<typeof classifierBatches>, from: number, k: 
   return { kind: 'loop' as const, k, x, y };
 }
 
-const clampK = (msPerStep: number) =>
-  Math.max(1, Math.min(MAX_K, Math.round(MESSAGE_MS / Math.max(msPerStep, 0.01))));
-
-/** What the K-step trials chose, for the note. */
-const chosen: { k: number[]; messageMs: number[] } = { k: [], messageMs: [] };
-
-/**
- * Ms per step of `LOOP_STEPS` steps after the warm ones, from fresh weights.
- * `whole`: the timed steps in one message; otherwise loops of K, K adapted,
- * two messages in flight.
- */
-async function workerTrial(worker: ModelWorker, whole: boolean): Promise<number> {
-  await worker.request({ kind: 'restart' });
+/** Ms per step of the bare loop: one step, then the other `STEPS − 1` in one message. */
+async function bareTrial(loop: BareLoop): Promise<number> {
+  await loop.request({ kind: 'restart' });
   const order = classifierBatches(dataset, BATCH, nodeOrder);
-  const warm = assemble(order, 0, WARM_STEPS);
-  const warmReply = await worker.request(warm, [warm.x.buffer, warm.y.buffer]);
-  let next = WARM_STEPS;
-  const end = WARM_STEPS + LOOP_STEPS;
+  const first = assemble(order, 0, 1);
+  await loop.request(first, [first.x.buffer, first.y.buffer]);
   const start = performance.now();
-  if (whole) {
-    const all = assemble(order, next, LOOP_STEPS);
-    await worker.request(all, [all.x.buffer, all.y.buffer]);
-    return (performance.now() - start) / LOOP_STEPS;
-  }
-  let k = clampK(warmReply.ms / WARM_STEPS);
-  const inFlight: Promise<LoopReply>[] = [];
-  const send = () => {
-    const n = Math.min(k, end - next);
-    const message = assemble(order, next, n);
-    next += n;
-    chosen.k.push(n);
-    inFlight.push(worker.request(message, [message.x.buffer, message.y.buffer]));
-  };
-  send();
-  while (inFlight.length > 0) {
-    if (next < end) send();
-    const reply = await inFlight.shift()!;
-    if (reply.losses.length > 0) {
-      chosen.messageMs.push(reply.ms);
-      k = clampK(reply.ms / reply.losses.length);
-    }
-  }
-  return (performance.now() - start) / LOOP_STEPS;
-}
-
-/** Ms from setting the cancel flag to the reply of a loop of `MAX_K` steps in flight. */
-async function cancelLatency(worker: ModelWorker): Promise<number> {
-  await worker.request({ kind: 'restart' });
-  const order = classifierBatches(dataset, BATCH, nodeOrder);
-  const message = assemble(order, 0, MAX_K);
-  const reply = worker.request(message, [message.x.buffer, message.y.buffer]);
-  await new Promise((resolve) => setTimeout(resolve, 2 * MESSAGE_MS));
-  const asked = performance.now();
-  worker.cancel(true);
-  await reply;
-  const ms = performance.now() - asked;
-  worker.cancel(false);
-  return ms;
+  const rest = assemble(order, 1, STEPS - 1);
+  await loop.request(rest, [rest.x.buffer, rest.y.buffer]);
+  return (performance.now() - start) / (STEPS - 1);
 }
 
 const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
 
 export async function run(): Promise<BenchRow[]> {
-  console.error(`[loops] model worker, ${THREADS} threads…`);
-  ortWeb.env.wasm.numThreads = 1;
-  const inProcess = await bareTrainer(ortWeb, { executionProviders: ['wasm'] }, 'prepared');
-  const worker = await spawnModelWorker(THREADS);
+  console.error(`[loops] the model worker, ${THREADS} threads…`);
+  const bare = await bareLoop(THREADS);
   try {
     const threads = await alternate({
-      a: () => workerTrial(worker, false),
-      b: () => inProcess.trial(),
+      a: () => runnerTrial(true),
+      b: () => runnerTrial(false),
       warmups: 1,
       minTrials: 5,
       maxTrials: 9,
-      budgetMs: 30_000,
+      budgetMs: 40_000,
     });
     const hops = await alternate({
-      a: () => workerTrial(worker, false),
-      b: () => workerTrial(worker, true),
+      a: () => runnerTrial(true),
+      b: () => bareTrial(bare),
       warmups: 1,
       minTrials: 5,
       maxTrials: 9,
-      budgetMs: 30_000,
+      budgetMs: 40_000,
     });
     const cancels = [];
-    for (let i = 0; i < 3; i++) cancels.push(await cancelLatency(worker));
-    const how = `K steps a message adapted to about ${MESSAGE_MS} ms of work (K chosen: median ${median(chosen.k)}, ${Math.min(...chosen.k)}–${Math.max(...chosen.k)}; a message's work: median ${median(chosen.messageMs).toFixed(0)} ms), two messages in flight, batches assembled by the node's classifierBatches on the engine's side and transferred; cancel (a shared flag read between steps) landed in ${cancels.map((ms) => ms.toFixed(0)).join(', ')} ms`;
+    for (let i = 0; i < 3; i++) cancels.push(await cancelLatency());
+    const how = `the train node's loop in the model worker (${THREADS} onnxruntime threads), K steps a message paced to ~75 ms of work (the node's log, median run: ${paces.length > 0 ? paces.sort()[Math.floor(paces.length / 2)] : 'none'}); a cancel of a long run ended it ${cancels.map((ms) => ms.toFixed(0)).join(', ')} ms after the abort (median ${median(cancels).toFixed(0)})`;
+    const flow = `executeFlow → train.classifier → OrtRuntime, MLP ${SPEC.inputSize}→${SPEC.hidden.join('→')}→${SPEC.outputSize}, batch ${BATCH}, momentum, ${STEPS} steps a run timed from the node's progress (end of step 1 to end of the last)`;
     return [
       compareRow({
-        name: `MLP train loop: model worker (${THREADS} threads) vs one-thread in-process loop`,
+        name: 'MLP train step on WASM: runner with threads (model worker) vs one-thread runner',
         unit: 'steps/s',
         lowerIsBetter: false,
         ours: threads.a.map(stepsPerSecond),
         reference: threads.b.map(stepsPerSecond),
         target: ratioAtLeast(1.4),
-        note: `a prototype of the model worker: onnxruntime-web WASM in a worker thread of its own, ${THREADS} threads, ${how}; vs the bare one-thread loop in the engine's own thread (today's runner's configuration), ${LOOP_STEPS} vs ${TIMED_STEPS} timed steps after ${WARM_STEPS} warm ones, MLP 784→128→10, batch ${BATCH}`,
+        note: `${flow}; ours: ${how}; reference: today's runner before the model worker, the session in the engine's own thread on ${WASM_THREADS} onnxruntime thread, one message-free step a unit`,
       }),
       compareRow({
-        name: 'MLP train loop: model worker, K steps a message vs whole loop',
+        name: 'MLP train step on WASM: runner in the model worker vs bare loop, same threads',
         unit: 'steps/s',
         lowerIsBetter: false,
         ours: hops.a.map(stepsPerSecond),
         reference: hops.b.map(stepsPerSecond),
         target: ratioAtLeast(0.95),
-        note: `the same worker and threads (${THREADS}); ours: loops of K (${how}); reference: the ${LOOP_STEPS} timed steps' batches assembled and sent as one message (the bare loop on the same threads, no hops)`,
+        note: `${flow}; ours: ${how}; reference: a bare onnxruntime-web loop in a worker thread on the same ${THREADS} threads, the node's batches (classifierBatches, its order) assembled and sent as one message, no runner, no hops`,
       }),
     ];
   } finally {
-    await inProcess.release();
-    await worker.close();
+    await bare.close();
   }
 }
