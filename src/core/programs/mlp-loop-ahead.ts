@@ -9,7 +9,9 @@
  * them in one call; the carried weights and optimizer state never leave the
  * model's side. The losses come back together and each unit emits its own,
  * so the metric series, the progress and a cancel between units read as
- * before. Trade-off: it asks for batches ahead of the units that train on
+ * before. The next message goes as soon as one comes back, so the model
+ * works through it while the runner takes the units just returned (the
+ * engine's turns, a busy machine's scheduling, are hidden). Trade-off: it asks for batches ahead of the units that train on
  * them, so only a loop whose `batch(i)` depends on nothing but `i` may take
  * this path (`MlpTrainLoopOptions.batchesAhead`); a live source trains one
  * step a call.
@@ -59,22 +61,30 @@ export function aheadLoopBody(
   const { step, name } = parts;
   const adamStep = step.inputs.adam?.step ?? null;
   const weightSlots = step.carried.filter((c) => c.role === 'weight');
-  /** Results of units sent and not yet taken by the runner, from `head` on. */
+  /** Results of units that came back and the runner has not yet taken, from `head` on. */
   let waiting: Gone[] = [];
   let head = 0;
+  /** The first unit not sent yet; steps sent that train (Adam's count); an `end` was sent. */
+  let next = 0;
+  let sentTraining = 0;
+  let sentEnd = false;
+  /** The message the model is working through, while the runner takes the one before. */
+  let inFlight: Promise<Gone[]> | null = null;
   let trained = 0;
   let ended = false;
   let closed = false;
 
-  /** Sends the units from `index` on, as many as the pace says; queues what came back. */
-  async function send(index: number): Promise<void> {
-    const count = pace.next(parts.units - index);
+  /** Gathers the next units' batches (as many as the pace says) and sends them. */
+  async function launch(): Promise<{ readonly sent: Promise<Gone[]> }> {
+    const from = next;
+    const count = pace.next(parts.units - from);
     const steps: LoopStepFeeds[] = [];
     const kinds: ('train' | 'skip' | 'end')[] = [];
     for (let i = 0; i < count; i++) {
-      const batch = await parts.batch(index + i);
+      const batch = await parts.batch(from + i);
       if (batch === 'end') {
         kinds.push('end');
+        sentEnd = true;
         break;
       }
       if (batch === 'skip') {
@@ -91,51 +101,72 @@ export function aheadLoopBody(
         [step.inputs.x]: copyOf(batch.x),
         [step.inputs.y]: copyOf(batch.y),
       };
-      // Adam's step count: units that trained, this one included.
-      if (adamStep !== null) feeds[adamStep] = scalar(trained + steps.length + 1);
+      // Adam's step count: steps that train, this one included.
+      sentTraining++;
+      if (adamStep !== null) feeds[adamStep] = scalar(sentTraining);
       kinds.push('train');
       steps.push(feeds);
     }
-    const result =
-      steps.length === 0 ? { ran: 0, values: {}, ms: 0 } : await opened.run(steps, ctx.signal);
-    if (steps.length > 0) pace.record(result.ran, result.ms);
-    const losses = result.values[step.outputs.loss];
-    waiting = [];
-    head = 0;
-    let through = 0;
-    for (const kind of kinds) {
-      if (kind === 'end') {
-        waiting.push('end');
-        break;
+    next = from + kinds.length;
+    const sent = (async (): Promise<Gone[]> => {
+      const result =
+        steps.length === 0 ? { ran: 0, values: {}, ms: 0 } : await opened.run(steps, ctx.signal);
+      if (steps.length > 0) pace.record(result.ran, result.ms);
+      const losses = result.values[step.outputs.loss];
+      const gone: Gone[] = [];
+      let through = 0;
+      for (const kind of kinds) {
+        if (kind === 'end') {
+          gone.push('end');
+          break;
+        }
+        // Cancelled part-way: the units not gone through give nothing.
+        if (through >= result.ran) break;
+        gone.push(kind === 'skip' ? 'skip' : (losses?.[through] ?? Number.NaN));
+        through++;
       }
-      // Cancelled part-way: the units not gone through give nothing.
-      if (through >= result.ran) break;
-      const value = losses?.[through] ?? Number.NaN;
-      through++;
-      if (kind === 'skip') waiting.push('skip');
-      else {
-        trained++;
-        waiting.push(value);
-      }
-    }
-    if (waiting.length === 0 && !ctx.signal.aborted)
-      throw programError('step-failed', `${name}: the model ran none of unit ${index}'s steps`);
+      if (gone.length === 0 && !ctx.signal.aborted)
+        throw programError('step-failed', `${name}: the model ran none of unit ${from}'s steps`);
+      return gone;
+    })();
+    // Awaited by the unit that needs it, or by dispose; never an unhandled rejection meanwhile.
+    sent.catch(() => undefined);
+    // Wrapped: an async function's promise would flatten into the message's own.
+    return { sent };
+  }
+
+  /** Lets the model finish (or stop at) the message it works on. */
+  async function settle(): Promise<void> {
+    const pending = inFlight;
+    inFlight = null;
+    if (pending !== null) await pending.catch(() => undefined);
   }
 
   return {
     done: () => ended,
-    async unit(index) {
+    async unit() {
       if (closed) throw programError('invalid-program', `${name}: unit after dispose`);
-      if (head >= waiting.length) await send(index);
+      // Units come in order, one at a time: the next one's result is in `waiting` or on its way.
+      if (head >= waiting.length) {
+        inFlight ??= (await launch()).sent;
+        const pending = inFlight;
+        inFlight = null;
+        waiting = await pending;
+        head = 0;
+        // The next message goes now, so the model works while the runner takes these units.
+        if (!sentEnd && next < parts.units && !ctx.signal.aborted) inFlight = (await launch()).sent;
+      }
       const gone = waiting[head++];
       if (gone === undefined || gone === 'skip') return;
       if (gone === 'end') {
         ended = true;
         return;
       }
+      trained++;
       ctx.emit(parts.lossMetric, gone);
     },
     async end() {
+      await settle();
       const inputs = weightSlots.map((c) => c.input);
       const values = await opened.carried(inputs);
       for (const c of weightSlots) {
@@ -150,6 +181,7 @@ export function aheadLoopBody(
     async dispose() {
       if (closed) return;
       closed = true;
+      await settle();
       await opened.close();
     },
   };

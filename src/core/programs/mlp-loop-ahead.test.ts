@@ -1,0 +1,192 @@
+/**
+ * The train loop that runs many steps per call, against a stand-in for the
+ * model worker's loop: what each message carries (its own copy of every
+ * batch, Adam's step count, one step first and then as many as the pace
+ * says), what each unit emits, and how skipped units, an early end and a
+ * cancel read to the runner.
+ */
+import { describe, expect, it } from 'vitest';
+import { buildMlpTrainStep } from '../onnx/mlp';
+import type { LoopStepFeeds, StepLoop, StepLoopResult, Tensor } from '../runtime/tensor-runtime';
+import { LoopPace } from './loop-pace';
+import { aheadLoopBody, type AheadLoopParts, type MlpBatch } from './mlp-loop-ahead';
+import { requestId, type StepContext } from './program';
+
+const step = buildMlpTrainStep(
+  { inputSize: 2, hidden: [3], outputSize: 2, activation: 'relu' },
+  { optimizer: 'adam', loss: 'softmax_cross_entropy' },
+);
+const adamStep = step.inputs.adam!.step;
+
+/** Batches written into one pair of buffers, as `classifierBatches` does: x holds [i, i]. */
+function source(special: Record<number, 'skip' | 'end'> = {}) {
+  const x = new Float32Array(2);
+  const y = new Float32Array(2);
+  return (i: number): MlpBatch => {
+    const kind = special[i];
+    if (kind !== undefined) return kind;
+    x.fill(i);
+    return {
+      x: { type: 'float32', data: x, dims: [1, 2] },
+      y: { type: 'float32', data: y, dims: [1, 2] },
+    };
+  };
+}
+
+/**
+ * A loop whose "loss" of a step is its batch's first feature; `cancelAfter`
+ * steps in, the run is cancelled there (as a person's cancel lands between two steps).
+ */
+function fakeLoop(cancelAfter = Number.POSITIVE_INFINITY, abort?: AbortController) {
+  const messages: LoopStepFeeds[][] = [];
+  let ran = 0;
+  let closed = false;
+  const loop: StepLoop = {
+    run(steps) {
+      messages.push([...steps]);
+      const values = new Float32Array(steps.length).fill(Number.NaN);
+      let through = 0;
+      for (const own of steps) {
+        if (ran >= cancelAfter) {
+          abort?.abort();
+          break;
+        }
+        if (own !== null) values[through] = own[step.inputs.x]!.data[0]!;
+        through++;
+        ran++;
+      }
+      const result: StepLoopResult = {
+        ran: through,
+        values: { [step.outputs.loss]: values },
+        ms: 2 * through,
+      };
+      return Promise.resolve(result);
+    },
+    carried: (inputs) =>
+      Promise.resolve(
+        Object.fromEntries(
+          inputs.map((i) => [
+            i,
+            { type: 'float32', data: Float32Array.of(7), dims: [1] } satisfies Tensor,
+          ]),
+        ),
+      ),
+    close() {
+      closed = true;
+      return Promise.resolve();
+    },
+  };
+  return { loop, messages, closed: () => closed };
+}
+
+function context(signal = new AbortController().signal) {
+  const emitted: number[] = [];
+  const outputs: Record<string, unknown> = {};
+  const ctx: StepContext = {
+    request: requestId('r'),
+    step: 'train',
+    signal,
+    session: () => {
+      throw new Error('no session here');
+    },
+    read: () => {
+      throw new Error('nothing to read');
+    },
+    output: (name, value) => void (outputs[name] = value),
+    emit: (_metric, value) => void emitted.push(value),
+  };
+  return { ctx, emitted, outputs };
+}
+
+function parts(units: number, batch: AheadLoopParts['batch']): AheadLoopParts {
+  return {
+    name: 'train',
+    step,
+    units,
+    batchSize: 1,
+    batch,
+    constants: {},
+    initial: {},
+    lossMetric: 'train.loss',
+    weightsOutput: 'train.weights',
+    fedOutputs: { device: 'train.deviceFed', gpu: 'train.gpuFed' },
+  };
+}
+
+/** Runs the body's units as the runner does: in order, until done or `units`. */
+async function drive(body: ReturnType<typeof aheadLoopBody>, units: number): Promise<number> {
+  let done = 0;
+  while (done < units) {
+    await body.unit(done);
+    done++;
+    if (body.done?.() === true) break;
+  }
+  return done;
+}
+
+describe('a train loop many steps per call', () => {
+  it('sends one step first, then as many as the pace says, each unit emitting its own loss', async () => {
+    const fake = fakeLoop();
+    const { ctx, emitted, outputs } = context();
+    const body = aheadLoopBody(parts(20, source()), ctx, fake.loop, new LoopPace({ targetMs: 10 }));
+    expect(await drive(body, 20)).toBe(20);
+    await body.end?.();
+    await body.dispose?.();
+    expect(emitted).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // 2 ms a step, 10 ms a message: one step, then five at a time.
+    expect(fake.messages.map((m) => m.length)).toEqual([1, 5, 5, 5, 4]);
+    // Every step's batch is its own copy, though the source rewrote one buffer.
+    const xs = fake.messages.flat().map((s) => s![step.inputs.x]!.data);
+    expect(new Set(xs.map((x) => x.buffer)).size).toBe(20);
+    // Adam counts the steps that trained, 1 first.
+    expect(fake.messages.flat().map((s) => s![adamStep]!.data[0])).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+    expect(outputs['train.weights.W0']).toMatchObject({ data: Float32Array.of(7) });
+    expect(outputs['train.deviceFed']).toBe(19);
+    expect(fake.closed()).toBe(true);
+  });
+
+  it('a skipped unit trains nothing and emits nothing; an end stops the loop there', async () => {
+    const fake = fakeLoop();
+    const { ctx, emitted } = context();
+    const body = aheadLoopBody(
+      parts(50, source({ 2: 'skip', 6: 'end' })),
+      ctx,
+      fake.loop,
+      new LoopPace({ targetMs: 10 }),
+    );
+    // The unit that found the end is the last one the runner runs.
+    expect(await drive(body, 50)).toBe(7);
+    expect(emitted).toEqual([0, 1, 3, 4, 5]);
+    const sent = fake.messages.flat();
+    expect(sent).toHaveLength(6);
+    expect(sent[2]).toBeNull();
+    // The skipped unit is no Adam step.
+    expect(sent.filter((s) => s !== null).map((s) => s[adamStep]!.data[0])).toEqual([
+      1, 2, 3, 4, 5,
+    ]);
+    await body.dispose?.();
+  });
+
+  it('a cancel mid-message: the units the model did not run emit nothing', async () => {
+    const abort = new AbortController();
+    const fake = fakeLoop(8, abort);
+    const { ctx, emitted } = context(abort.signal);
+    const body = aheadLoopBody(
+      parts(100, source()),
+      ctx,
+      fake.loop,
+      new LoopPace({ targetMs: 10 }),
+    );
+    // The runner runs units until it sees the cancel, then lets the loop go.
+    let units = 0;
+    while (!abort.signal.aborted) await body.unit(units++);
+    // The model went through 8 steps: only those emit, however many more units are asked for.
+    while (emitted.length < 8 && units < 100) await body.unit(units++);
+    await body.unit(units);
+    await body.dispose?.();
+    expect(emitted).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(fake.closed()).toBe(true);
+  });
+});
