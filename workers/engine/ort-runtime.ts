@@ -12,8 +12,11 @@
  * the next run without a copy; on WASM the CPU tensor itself. The runtime
  * remembers every device tensor it handed out and disposes what is left when
  * the run ends (`releaseAll`), whatever way it ends, so a failed or cancelled
- * loop cannot leak GPU buffers. Trade-off: a device tensor fed to a session
- * on another backend is downloaded first. A device tensor fed after its
+ * loop cannot leak GPU buffers. It holds those in GPU buffers by reference;
+ * those in CPU memory (WASM, onnxruntime-node) hold nothing to free, so it
+ * only counts them, and a release ends them all at once (`DeviceLedger`).
+ * Trade-off: a device tensor fed to a session on another backend is
+ * downloaded first. A device tensor fed after its
  * `dispose()` is refused on every backend (on WASM its data would still be
  * there, and the same loop would fail only on WebGPU).
  *
@@ -217,23 +220,55 @@ function fromOrt(tensor: Ort.Tensor, data: unknown = tensor.data): Tensor {
   };
 }
 
+/**
+ * The device tensors a runtime has handed out and not yet disposed: those in
+ * GPU buffers by reference, for `releaseAll` to free; those in CPU memory by
+ * count alone. A train loop hands out its weights and optimizer state every
+ * step and disposes the step before's; held in a set, onnxruntime-node's
+ * output buffers (some 800 KB a step for the bench's MLP) outlived the
+ * young-generation collections that free a bare loop's, and were left to
+ * full mark-compact collections: about one every 90 steps against none
+ * (`--trace-gc --predictable`), and nearly twice the CPU per step of a bare
+ * loop on one onnxruntime-node thread, against even. A release moves to a
+ * new generation: a CPU tensor of an earlier one is refused as if disposed.
+ */
+class DeviceLedger {
+  readonly gpu = new Set<OrtDeviceTensor>();
+  cpu = 0;
+  generation = 0;
+
+  get size(): number {
+    return this.gpu.size + this.cpu;
+  }
+
+  /** Disposes every GPU tensor still held; every CPU one counts as disposed from now on. */
+  release(): void {
+    for (const tensor of [...this.gpu]) tensor.dispose();
+    this.cpu = 0;
+    this.generation++;
+  }
+}
+
 /** An ORT tensor kept where its backend made it; see the module comment. */
 class OrtDeviceTensor implements DeviceTensor {
   readonly location = 'device';
   readonly type: Tensor['type'];
   readonly dims: readonly number[];
   private disposed = false;
+  private readonly generation: number;
 
   constructor(
     readonly tensor: Ort.Tensor,
     readonly backend: Backend,
-    private readonly live: Set<OrtDeviceTensor>,
+    private readonly ledger: DeviceLedger,
     /** Rejects when the WebGPU device is lost (a download from it would never finish). */
     private readonly loss: Promise<never> | null = null,
   ) {
     this.type = tensor.type === 'int32' ? 'int32' : 'float32';
     this.dims = [...tensor.dims];
-    live.add(this);
+    this.generation = ledger.generation;
+    if (this.onGpu) ledger.gpu.add(this);
+    else ledger.cpu++;
   }
 
   get storage(): 'gpu-buffer' | 'cpu' {
@@ -247,22 +282,28 @@ class OrtDeviceTensor implements DeviceTensor {
 
   /** The ORT tensor to feed a session; a disposed one is refused, on every backend alike. */
   fed(): Ort.Tensor {
-    if (this.disposed)
+    if (this.released)
       throw new Error(`a device tensor [${this.dims.join(', ')}] was fed after dispose()`);
     return this.tensor;
   }
 
   async read(): Promise<Tensor> {
-    if (this.disposed) throw new Error('read of a device tensor after dispose()');
+    if (this.released) throw new Error('read of a device tensor after dispose()');
     if (!this.onGpu) return fromOrt(this.tensor);
     const data = this.tensor.getData();
     return fromOrt(this.tensor, await (this.loss ? Promise.race([data, this.loss]) : data));
   }
 
+  /** Disposed, or handed out before the runtime's last release. */
+  private get released(): boolean {
+    return this.disposed || this.generation !== this.ledger.generation;
+  }
+
   dispose(): void {
     if (this.disposed) return;
     this.disposed = true;
-    this.live.delete(this);
+    if (this.onGpu) this.ledger.gpu.delete(this);
+    else if (this.generation === this.ledger.generation) this.ledger.cpu--;
     try {
       if (this.onGpu) this.tensor.dispose();
     } catch {
@@ -299,7 +340,7 @@ class WrappedTensor {
 export class OrtRuntime implements TensorRuntime {
   private readonly modules = new Map<Backend, Promise<OrtModule>>();
   private readonly sessions = new Set<ModelSession>();
-  private readonly deviceTensors = new Set<OrtDeviceTensor>();
+  private readonly deviceTensors = new DeviceLedger();
   /** Set once the WebGPU device is lost. */
   private lost: DeviceLostError | null = null;
   /** Rejects when the WebGPU device is lost (watched from the first WebGPU session on). */
@@ -403,7 +444,7 @@ export class OrtRuntime implements TensorRuntime {
         }),
     });
     const sessions = this.sessions;
-    const live = this.deviceTensors;
+    const ledger = this.deviceTensors;
     const loss = backend === 'webgpu' ? this.watchDevice(ort) : null;
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the handle's methods read the runtime's loss
     const runtime = this;
@@ -454,7 +495,7 @@ export class OrtRuntime implements TensorRuntime {
         const out: Record<string, Fetched> = {};
         for (const [name, tensor] of Object.entries(results))
           out[name] = deviceOutputs.has(name)
-            ? new OrtDeviceTensor(tensor, backend, live, loss)
+            ? new OrtDeviceTensor(tensor, backend, ledger, loss)
             : fromOrt(tensor);
         return out;
       },
@@ -471,7 +512,7 @@ export class OrtRuntime implements TensorRuntime {
 
   /** Release every session and device tensor still open (a run ends, whatever way it ends). */
   async releaseAll(): Promise<void> {
-    for (const tensor of [...this.deviceTensors]) tensor.dispose();
+    this.deviceTensors.release();
     await Promise.allSettled([...this.sessions].map((s) => s.release()));
   }
 }
