@@ -15,7 +15,6 @@
  * in it is its number of positions (all equal here).
  */
 import type { ValueRef } from './graph.ts';
-import { TracingGraphBuilder } from './graph-trace.ts';
 import {
   attentionForward,
   attentionScale,
@@ -26,13 +25,11 @@ import {
   swapLastOfHeads,
   type AttentionSpec,
 } from './attention.ts';
-import { need, weightRefs } from './block-weights.ts';
+import { need } from './block-weights.ts';
 import { BATCH } from './mlp-layers.ts';
-import { declareOptimizer } from './mlp-optim.ts';
 import {
-  checkLossKind,
-  finishTrainStep,
   lossWithGradient,
+  startTrainStep,
   type TrainStep,
   type TrainStepOptions,
 } from './train-step.ts';
@@ -42,13 +39,16 @@ import {
  * width]` and targets `y [batch, positions, outputs]`.
  */
 export function buildAttentionTrainStep(spec: AttentionSpec, options: TrainStepOptions): TrainStep {
-  checkLossKind(options.loss);
-  const layout = attentionWeightLayout(spec);
-  const g = new TracingGraphBuilder(`attention_train_step_${options.optimizer}_${options.loss}`);
-  const x = g.input('x', 'float32', [BATCH, spec.positions, spec.width]);
-  const y = g.input('y', 'float32', [BATCH, spec.positions, spec.outputSize]);
-  const w = weightRefs(g, layout);
-  const optimizer = declareOptimizer(g, options.optimizer, layout);
+  const {
+    g,
+    x,
+    y,
+    weights: w,
+    finish,
+  } = startTrainStep('attention', options, () => attentionWeightLayout(spec), {
+    x: [BATCH, spec.positions, spec.width],
+    y: [BATCH, spec.positions, spec.outputSize],
+  });
   const f = attentionForward(g, spec, x, w);
 
   // Rows: every position of every sequence, `[batch·positions, ·]`.
@@ -101,14 +101,5 @@ export function buildAttentionTrainStep(spec: AttentionSpec, options: TrainStepO
   gradients.set('Wk', weightGradient(xRows, rowsOf(dk, spec.width)));
   gradients.set('Wv', weightGradient(xRows, rowsOf(dv, spec.width)));
 
-  return finishTrainStep(g, {
-    layout,
-    weights: w,
-    gradients,
-    optimizer,
-    x,
-    y,
-    loss,
-    emitGradients: options.emitGradients === true,
-  });
+  return finish(loss, gradients);
 }

@@ -17,19 +17,17 @@
  * whose gradient ReLU then drops, so it costs nothing in practice and saves
  * the pool's index output, which not every provider has.
  */
-import { TracingGraphBuilder } from './graph-trace.ts';
 import type { ValueRef } from './graph.ts';
+import type { TracingGraphBuilder } from './graph-trace.ts';
 import { cnnForward, cnnSides, cnnWeightLayout, type CnnSpec } from './cnn.ts';
 import { samePads2d } from './conv2d.ts';
-import { need, weightRefs } from './block-weights.ts';
+import { need } from './block-weights.ts';
 import { convWeightGradient } from './conv-gradient.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
-import { declareOptimizer } from './mlp-optim.ts';
 import {
-  checkLossKind,
-  finishTrainStep,
   lossWithGradient,
+  startTrainStep,
   type TrainStep,
   type TrainStepOptions,
 } from './train-step.ts';
@@ -46,13 +44,16 @@ function upsample2x(g: TracingGraphBuilder, t: ValueRef, c: number, h: number, w
  * and `y [batch, outputs]`, the loss averaged over the batch.
  */
 export function buildCnnTrainStep(spec: CnnSpec, options: TrainStepOptions): TrainStep {
-  checkLossKind(options.loss);
-  const layout = cnnWeightLayout(spec);
-  const g = new TracingGraphBuilder(`cnn_train_step_${options.optimizer}_${options.loss}`);
-  const x = g.input('x', 'float32', [BATCH, spec.channels, spec.height, spec.width]);
-  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
-  const w = weightRefs(g, layout);
-  const optimizer = declareOptimizer(g, options.optimizer, layout);
+  const {
+    g,
+    x,
+    y,
+    weights: w,
+    finish,
+  } = startTrainStep('cnn', options, () => cnnWeightLayout(spec), {
+    x: [BATCH, spec.channels, spec.height, spec.width],
+    y: [BATCH, spec.outputSize],
+  });
 
   const { blocks, flat, logits } = cnnForward(g, spec, x, w);
   const { loss, dLogits } = lossWithGradient(g, options.loss, logits, y, spec.outputSize);
@@ -100,14 +101,5 @@ export function buildCnnTrainStep(spec: CnnSpec, options: TrainStepOptions): Tra
       });
   }
 
-  return finishTrainStep(g, {
-    layout,
-    weights: w,
-    gradients,
-    optimizer,
-    x,
-    y,
-    loss,
-    emitGradients: options.emitGradients === true,
-  });
+  return finish(loss, gradients);
 }

@@ -12,17 +12,14 @@
  * the signal, a shape kernels are not tuned for; for the short signals this
  * block is for, it costs nothing that matters.
  */
-import { TracingGraphBuilder } from './graph-trace.ts';
 import { conv1dForward, conv1dWeightLayout, samePads, type Conv1dSpec } from './conv1d.ts';
-import { need, weightRefs } from './block-weights.ts';
+import { need } from './block-weights.ts';
 import { convWeightGradient } from './conv-gradient.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
-import { declareOptimizer } from './mlp-optim.ts';
 import {
-  checkLossKind,
-  finishTrainStep,
   lossWithGradient,
+  startTrainStep,
   type TrainStep,
   type TrainStepOptions,
 } from './train-step.ts';
@@ -32,13 +29,16 @@ import {
  * and `y [batch, outputs]`, the loss averaged over the batch.
  */
 export function buildConv1dTrainStep(spec: Conv1dSpec, options: TrainStepOptions): TrainStep {
-  checkLossKind(options.loss);
-  const layout = conv1dWeightLayout(spec);
-  const g = new TracingGraphBuilder(`conv1d_train_step_${options.optimizer}_${options.loss}`);
-  const x = g.input('x', 'float32', [BATCH, spec.channels, spec.length]);
-  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
-  const w = weightRefs(g, layout);
-  const optimizer = declareOptimizer(g, options.optimizer, layout);
+  const {
+    g,
+    x,
+    y,
+    weights: w,
+    finish,
+  } = startTrainStep('conv1d', options, () => conv1dWeightLayout(spec), {
+    x: [BATCH, spec.channels, spec.length],
+    y: [BATCH, spec.outputSize],
+  });
 
   const { z, pooled, logits } = conv1dForward(g, spec, x, w);
   const { loss, dLogits } = lossWithGradient(g, options.loss, logits, y, spec.outputSize);
@@ -58,14 +58,5 @@ export function buildConv1dTrainStep(spec: Conv1dSpec, options: TrainStepOptions
   gradients.set('conv.b', g.op('ReduceSum', [dz, g.constant([0, 2], 'int64')], { keepdims: 0 }));
   gradients.set('conv.W', convWeightGradient(g, x, dz, [spec.length], samePads(spec.kernel)));
 
-  return finishTrainStep(g, {
-    layout,
-    weights: w,
-    gradients,
-    optimizer,
-    x,
-    y,
-    loss,
-    emitGradients: options.emitGradients === true,
-  });
+  return finish(loss, gradients);
 }

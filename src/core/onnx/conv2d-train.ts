@@ -12,17 +12,14 @@
  * kernel is the whole image, a shape kernels are not tuned for; for the
  * small images this block is for, it costs little.
  */
-import { TracingGraphBuilder } from './graph-trace.ts';
 import { conv2dForward, conv2dWeightLayout, samePads2d, type Conv2dSpec } from './conv2d.ts';
-import { need, weightRefs } from './block-weights.ts';
+import { need } from './block-weights.ts';
 import { convWeightGradient } from './conv-gradient.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
-import { declareOptimizer } from './mlp-optim.ts';
 import {
-  checkLossKind,
-  finishTrainStep,
   lossWithGradient,
+  startTrainStep,
   type TrainStep,
   type TrainStepOptions,
 } from './train-step.ts';
@@ -32,13 +29,16 @@ import {
  * width]` and `y [batch, outputs]`, the loss averaged over the batch.
  */
 export function buildConv2dTrainStep(spec: Conv2dSpec, options: TrainStepOptions): TrainStep {
-  checkLossKind(options.loss);
-  const layout = conv2dWeightLayout(spec);
-  const g = new TracingGraphBuilder(`conv2d_train_step_${options.optimizer}_${options.loss}`);
-  const x = g.input('x', 'float32', [BATCH, spec.channels, spec.height, spec.width]);
-  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
-  const w = weightRefs(g, layout);
-  const optimizer = declareOptimizer(g, options.optimizer, layout);
+  const {
+    g,
+    x,
+    y,
+    weights: w,
+    finish,
+  } = startTrainStep('conv2d', options, () => conv2dWeightLayout(spec), {
+    x: [BATCH, spec.channels, spec.height, spec.width],
+    y: [BATCH, spec.outputSize],
+  });
 
   const { z, pooled, logits } = conv2dForward(g, spec, x, w);
   const { loss, dLogits } = lossWithGradient(g, options.loss, logits, y, spec.outputSize);
@@ -61,14 +61,5 @@ export function buildConv2dTrainStep(spec: Conv2dSpec, options: TrainStepOptions
     convWeightGradient(g, x, dz, [spec.height, spec.width], samePads2d(spec.kernel)),
   );
 
-  return finishTrainStep(g, {
-    layout,
-    weights: w,
-    gradients,
-    optimizer,
-    x,
-    y,
-    loss,
-    emitGradients: options.emitGradients === true,
-  });
+  return finish(loss, gradients);
 }

@@ -24,12 +24,10 @@
  * positions]` alive, the block's largest activation.
  */
 import type { ValueRef } from './graph.ts';
-import { TracingGraphBuilder } from './graph-trace.ts';
-import { need, weightRefs } from './block-weights.ts';
+import { need } from './block-weights.ts';
 import { layerNormBackward } from './layer-norm.ts';
 import { scalar } from './mlp-activations.ts';
 import { BATCH } from './mlp-layers.ts';
-import { declareOptimizer } from './mlp-optim.ts';
 import { mergeHeads, rowAxisOf, splitHeads, swapLastOfHeads } from './attention.ts';
 import {
   pooledAttentionForward,
@@ -40,9 +38,8 @@ import {
   type PooledAttentionSpec,
 } from './pooled-attention.ts';
 import {
-  checkLossKind,
-  finishTrainStep,
   lossWithGradient,
+  startTrainStep,
   type TrainStep,
   type TrainStepOptions,
 } from './train-step.ts';
@@ -55,16 +52,17 @@ export function buildPooledAttentionTrainStep(
   spec: PooledAttentionSpec,
   options: TrainStepOptions,
 ): TrainStep {
-  checkLossKind(options.loss);
-  const layout = pooledAttentionWeightLayout(spec);
+  const {
+    g,
+    x,
+    y,
+    weights: w,
+    finish,
+  } = startTrainStep('pooled_attention', options, () => pooledAttentionWeightLayout(spec), {
+    x: [BATCH, spec.channels, spec.positions],
+    y: [BATCH, spec.outputSize],
+  });
   const { positions, width } = spec;
-  const g = new TracingGraphBuilder(
-    `pooled_attention_train_step_${options.optimizer}_${options.loss}`,
-  );
-  const x = g.input('x', 'float32', [BATCH, spec.channels, positions]);
-  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
-  const w = weightRefs(g, layout);
-  const optimizer = declareOptimizer(g, options.optimizer, layout);
   const f = pooledAttentionForward(g, spec, x, w);
   const { loss, dLogits } = lossWithGradient(g, options.loss, f.logits, y, spec.outputSize);
 
@@ -162,14 +160,5 @@ export function buildPooledAttentionTrainStep(
     ]),
   );
 
-  return finishTrainStep(g, {
-    layout,
-    weights: w,
-    gradients,
-    optimizer,
-    x,
-    y,
-    loss,
-    emitGradients: options.emitGradients === true,
-  });
+  return finish(loss, gradients);
 }

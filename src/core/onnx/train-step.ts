@@ -12,15 +12,23 @@
  * loss is the mean over every position of every example.
  */
 import type { ValueRef } from './graph.ts';
-import type { GraphTrace, TracingGraphBuilder } from './graph-trace.ts';
+import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
+import { weightRefs } from './block-weights.ts';
 import {
   huberLoss,
   meanSquaredError,
   softmaxCrossEntropy,
   type MlpLossKind,
 } from './mlp-layers.ts';
-import type { AdamInputs, CarriedRole, MlpOptimizer, OptimizerGraph } from './mlp-optim.ts';
+import {
+  declareOptimizer,
+  type AdamInputs,
+  type CarriedRole,
+  type MlpOptimizer,
+  type OptimizerGraph,
+} from './mlp-optim.ts';
 import type { WeightSlot } from './mlp-spec.ts';
+import type { Dim } from './proto.ts';
 
 /** How the train step updates the weights and what it reports. */
 export interface TrainStepOptions {
@@ -224,5 +232,48 @@ export function finishTrainStep(g: TracingGraphBuilder, parts: TrainStepParts): 
         : {},
     },
     carried,
+  };
+}
+
+/** A block's train step once its inputs are declared, waiting for its backward pass. */
+export interface TrainStepGraph {
+  readonly g: TracingGraphBuilder;
+  /** The examples, as declared. */
+  readonly x: ValueRef;
+  /** The targets, as declared. */
+  readonly y: ValueRef;
+  /** Weight name → its graph input, in layout order. */
+  readonly weights: ReadonlyMap<string, ValueRef>;
+  /** Hands the loss and every weight's gradient to {@link finishTrainStep}. */
+  readonly finish: (loss: ValueRef, gradients: ReadonlyMap<string, ValueRef>) => TrainStep;
+}
+
+/**
+ * The wiring every block's train step opens with: checks the loss kind,
+ * takes the block's weight layout (which checks its spec, so after the loss),
+ * names the graph `<block>_train_step_<optimizer>_<loss>` and declares, in
+ * this order, `x`, `y`, the weights and the optimizer's inputs.
+ */
+export function startTrainStep(
+  block: string,
+  options: TrainStepOptions,
+  weightLayout: () => readonly WeightSlot[],
+  shapes: { readonly x: readonly Dim[]; readonly y: readonly Dim[] },
+): TrainStepGraph {
+  checkLossKind(options.loss); // a guard for options that come from untyped data
+  const layout = weightLayout();
+  const g = new TracingGraphBuilder(`${block}_train_step_${options.optimizer}_${options.loss}`);
+  const x = g.input('x', 'float32', shapes.x);
+  const y = g.input('y', 'float32', shapes.y);
+  const weights = weightRefs(g, layout);
+  const optimizer = declareOptimizer(g, options.optimizer, layout);
+  const emitGradients = options.emitGradients === true;
+  return {
+    g,
+    x,
+    y,
+    weights,
+    finish: (loss, gradients) =>
+      finishTrainStep(g, { layout, weights, gradients, optimizer, x, y, loss, emitGradients }),
   };
 }
