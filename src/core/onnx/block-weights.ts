@@ -7,8 +7,7 @@
  * block looks its weights up by name, so a typo is caught when the graph is
  * built, not by the type checker.
  */
-import type { ValueRef } from './graph.ts';
-import type { TracingGraphBuilder } from './graph-trace.ts';
+import type { GraphBuilder, ValueRef } from './graph.ts';
 import { elementCount, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
 
 /**
@@ -16,7 +15,7 @@ import { elementCount, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
  * when `weights` are given (the trained artifact).
  */
 export function weightRefs(
-  g: TracingGraphBuilder,
+  g: GraphBuilder,
   layout: readonly WeightSlot[],
   weights?: MlpWeights,
 ): Map<string, ValueRef> {

@@ -10,7 +10,8 @@
  */
 import type { GraphBuilder, ValueRef } from './graph.ts';
 import { activate } from './mlp-activations.ts';
-import { elementCount, type MlpSpec, type MlpWeights, type WeightSlot } from './mlp-spec.ts';
+import { weightRefs } from './block-weights.ts';
+import type { MlpSpec, MlpWeights, WeightSlot } from './mlp-spec.ts';
 
 /** Name of the dynamic batch dimension in every MLP model. */
 export const BATCH = 'batch';
@@ -40,16 +41,11 @@ export function declareWeights(
   layout: readonly WeightSlot[],
   weights?: MlpWeights,
 ): LayerParams[] {
-  const refs = layout.map((slot) => {
-    if (weights === undefined) return g.input(slot.name, 'float32', slot.dims);
-    const data = weights.values[slot.name];
-    if (data === undefined || data.length !== elementCount(slot.dims)) {
-      throw new RangeError(
-        `weight ${slot.name}: expected ${elementCount(slot.dims)} values, got ${data?.length ?? 'none'}`,
-      );
-    }
-    return g.initializer(slot.name, data, slot.dims);
-  });
+  return layersOf([...weightRefs(g, layout, weights).values()]);
+}
+
+/** The MLP's weights, in layout order (`W0, b0, W1, b1 …`), grouped by layer. */
+export function layersOf(refs: readonly ValueRef[]): LayerParams[] {
   const layers: LayerParams[] = [];
   for (let i = 0; i + 1 < refs.length; i += 2)
     layers.push({ W: refs[i] as ValueRef, b: refs[i + 1] as ValueRef });

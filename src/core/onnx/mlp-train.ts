@@ -15,21 +15,13 @@
  * runtime can, see the program runner).
  */
 import type { ValueRef } from './graph.ts';
-import { TracingGraphBuilder } from './graph-trace.ts';
+import type { TracingGraphBuilder } from './graph-trace.ts';
 import { activationGradient } from './mlp-activations.ts';
-import {
-  BATCH,
-  declareWeights,
-  forward,
-  type LayerParams,
-  type ForwardTrace,
-} from './mlp-layers.ts';
-import { declareOptimizer } from './mlp-optim.ts';
+import { BATCH, forward, layersOf, type LayerParams, type ForwardTrace } from './mlp-layers.ts';
 import { mlpWeightLayout, type MlpSpec } from './mlp-spec.ts';
 import {
-  checkLossKind,
-  finishTrainStep,
   lossWithGradient,
+  startTrainStep,
   type TrainStep,
   type TrainStepOptions,
 } from './train-step.ts';
@@ -72,22 +64,14 @@ function backward(
  * one session serves every batch size; the loss is averaged over the batch.
  */
 export function buildMlpTrainStep(spec: MlpSpec, options: TrainStepOptions): TrainStep {
-  checkLossKind(options.loss); // a guard for options that come from untyped data
-  const layout = mlpWeightLayout(spec);
-  const emitGradients = options.emitGradients === true;
-  const g = new TracingGraphBuilder(`mlp_train_step_${options.optimizer}_${options.loss}`);
-
-  const x = g.input('x', 'float32', [BATCH, spec.inputSize]);
-  const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
-  const layers = declareWeights(g, layout);
-  const optimizer = declareOptimizer(g, options.optimizer, layout);
+  const { g, x, y, weights, finish } = startTrainStep('mlp', options, () => mlpWeightLayout(spec), {
+    x: [BATCH, spec.inputSize],
+    y: [BATCH, spec.outputSize],
+  });
+  const layers = layersOf([...weights.values()]);
 
   const trace = forward(g, spec, x, layers);
   const { loss, dLogits } = lossWithGradient(g, options.loss, trace.logits, y, spec.outputSize);
-  const gradients = backward(g, spec, layers, trace, dLogits, emitGradients);
-
-  const weights = new Map(
-    layers.flatMap((p) => [[p.W.name, p.W] as const, [p.b.name, p.b] as const]),
-  );
-  return finishTrainStep(g, { layout, weights, gradients, optimizer, x, y, loss, emitGradients });
+  const gradients = backward(g, spec, layers, trace, dLogits, options.emitGradients === true);
+  return finish(loss, gradients);
 }
