@@ -16,13 +16,7 @@
 import type { ValueRef } from './graph.ts';
 import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
 import { weightRefs } from './block-weights.ts';
-import {
-  BATCH,
-  huberLoss,
-  meanSquaredError,
-  softmaxCrossEntropy,
-  type MlpLossKind,
-} from './mlp-layers.ts';
+import { BATCH, meanLoss, type MlpLossKind } from './mlp-layers.ts';
 import type { MlpWeights, WeightSlot } from './mlp-spec.ts';
 import {
   EXPORT_INPUT,
@@ -67,12 +61,7 @@ export function buildLossGraph(block: RowBlock, loss: MlpLossKind): LossGraph {
   const y = g.input('y', 'float32', [BATCH, block.outputSize]);
   const w = weightRefs(g, block.layout);
   const logits = block.forward(g, x, w);
-  const value =
-    loss === 'mse'
-      ? meanSquaredError(g, logits, y, 'loss').loss
-      : loss === 'huber'
-        ? huberLoss(g, logits, y, 'loss').loss
-        : softmaxCrossEntropy(g, logits, y, 'loss').loss;
+  const value = meanLoss(g, loss, logits, y);
   g.output(value, value.name, 'float32', []);
   return {
     model: g.toModel(),

@@ -179,3 +179,18 @@ export function meanSquaredError(
   );
   return { loss, difference };
 }
+
+/**
+ * The mean loss of `kind` on `logits` against `y`, named `loss`: what a loss
+ * graph (a validation loss, no update) outputs.
+ */
+export function meanLoss(
+  g: GraphBuilder,
+  kind: MlpLossKind,
+  logits: ValueRef,
+  y: ValueRef,
+): ValueRef {
+  if (kind === 'mse') return meanSquaredError(g, logits, y, 'loss').loss;
+  if (kind === 'huber') return huberLoss(g, logits, y, 'loss').loss;
+  return softmaxCrossEntropy(g, logits, y, 'loss').loss;
+}

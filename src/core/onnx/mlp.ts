@@ -10,15 +10,7 @@
  */
 import { finishInference, type InferenceModel } from './inference.ts';
 import { TracingGraphBuilder, type GraphTrace } from './graph-trace.ts';
-import {
-  BATCH,
-  declareWeights,
-  forward,
-  huberLoss,
-  meanSquaredError,
-  softmaxCrossEntropy,
-  type MlpLossKind,
-} from './mlp-layers.ts';
+import { BATCH, declareWeights, forward, meanLoss, type MlpLossKind } from './mlp-layers.ts';
 import { mlpWeightLayout, type MlpSpec, type MlpWeights } from './mlp-spec.ts';
 
 export {
@@ -88,12 +80,7 @@ export function buildMlpLoss(spec: MlpSpec, loss: MlpLossKind = 'softmax_cross_e
   const y = g.input('y', 'float32', [BATCH, spec.outputSize]);
   const layers = declareWeights(g, layout);
   const { logits } = forward(g, spec, x, layers, 'logits');
-  const value =
-    loss === 'mse'
-      ? meanSquaredError(g, logits, y, 'loss').loss
-      : loss === 'huber'
-        ? huberLoss(g, logits, y, 'loss').loss
-        : softmaxCrossEntropy(g, logits, y, 'loss').loss;
+  const value = meanLoss(g, loss, logits, y);
   g.output(value, value.name, 'float32', []);
   g.output(logits, logits.name, 'float32', [BATCH, spec.outputSize]);
   return {
