@@ -11,7 +11,7 @@ import { importRunRecord, readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import { storedCounts } from '../../src/db/testing';
 import { exportRunBundle } from './run-bundle';
-import { importFile } from './run-import';
+import { importFile } from './testing';
 
 const iris = new Uint8Array(readFileSync('src/examples/iris.csv'));
 const irisFlow = flowDocumentSchema.parse(

@@ -6,7 +6,8 @@ import type { RunId } from '../../src/core/run/record';
 import { readRunRecord } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
 import { storedCounts } from '../../src/db/testing';
-import { importFile, importFiles } from './run-import';
+import { importFiles } from './run-import';
+import { importFile } from './testing';
 import { reviveError, type SerializedError } from '../../src/core/errors';
 
 const runText = readFileSync('e2e/flows/non-finite.run.json', 'utf8');

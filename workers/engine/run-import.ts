@@ -3,7 +3,7 @@
  * validated and written here, so none of it holds the page: a burst of
  * 100,000 points is a 3.5 MB file whose parse takes ~200 ms and whose rows
  * take seconds to write. The write stays all or nothing (one transaction,
- * see `importRunRecord`); the page hears only the outcome and reads the run
+ * see `importRunRecords`); the page hears only the outcome and reads the run
  * back through its live queries. Any other file comes back parsed, for the
  * page to import as a flow.
  */
@@ -17,7 +17,7 @@ import {
 } from '../../src/core/run/import-file';
 import { looksLikeZip } from '../../src/core/run/bundle';
 import { fromRunExport, isRunFile, type RunRecord } from '../../src/core/run/export';
-import { importRunRecord, importRunRecords } from '../../src/db/runs';
+import { importRunRecords } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { FlowbenchError } from '../../src/core/errors';
 import { importRunBundle } from './run-bundle';
@@ -40,14 +40,6 @@ async function readFile(db: FlowbenchDb, name: string, file: Blob): Promise<Read
   const parsed = fromRunExport(value);
   if (!parsed.ok) refuseImport(name, 'run file', parsed.issues);
   return { kind: 'record', record: parsed.record };
-}
-
-/** Import the file `name`; throws `bad-import` / `run-exists` and writes nothing when refused. */
-export async function importFile(db: FlowbenchDb, name: string, file: Blob): Promise<ImportedFile> {
-  const read = await readFile(db, name, file);
-  if (read.kind !== 'record') return read;
-  await importRunRecord(db, read.record);
-  return { kind: 'run', runId: read.record.run.id };
 }
 
 /**

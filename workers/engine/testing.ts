@@ -16,6 +16,9 @@ import { engineInfo, OrtRuntime } from './ort-runtime';
 import type { RunDriverOptions } from './run-driver';
 import type { RunServiceOptions } from './run-service';
 import { createCatalog } from '../../src/core/catalog/catalog';
+import { reviveError } from '../../src/core/errors';
+import type { ImportedFile } from '../protocol';
+import { importFiles } from './run-import';
 import { defineNodeKind } from '../../src/core/catalog/kind';
 
 export function loadFlow(path: string): FlowDocument {
@@ -157,4 +160,15 @@ export function testGate() {
 /** Resolves once `condition` holds, checking every few milliseconds. */
 export async function until(condition: () => boolean | Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/**
+ * Imports one file through the engine's only import path (`importFiles`) and
+ * throws the error a refused file gets, as the page does for a single file.
+ */
+export async function importFile(db: FlowbenchDb, name: string, file: Blob): Promise<ImportedFile> {
+  const [outcome] = await importFiles(db, [{ name, file }]);
+  if (outcome === undefined) throw new Error('unreachable: no outcome for the one file');
+  if (outcome.kind === 'refused') throw reviveError(outcome.error);
+  return outcome;
 }
