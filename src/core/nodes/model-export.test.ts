@@ -15,39 +15,11 @@ import { buildMlpInference, initMlpWeights, type MlpSpec } from '../onnx/mlp';
 import { buildMlpExport, EXPORT_INPUT } from '../onnx/mlp-export';
 import { withMetadataProps } from '../onnx/proto';
 import { readOnnxSignature } from '../onnx/signature';
+import { wasmRuntime } from '../onnx/testing';
 import { createRandom } from '../random';
-import type { TensorRuntime } from '../runtime/tensor-runtime';
 import { sha256Hex } from '../run/digest';
 import iris from '../../examples/iris-table.flow.json';
 import { runFlow } from './testing';
-
-/** onnxruntime-web's WASM backend behind the engine's seam. */
-const wasmRuntime: TensorRuntime = {
-  info: { backend: 'wasm', adapter: null },
-  async createSession(model) {
-    const session = await ort.InferenceSession.create(model);
-    return {
-      backend: 'wasm',
-      inputNames: session.inputNames,
-      outputNames: session.outputNames,
-      async run(feeds) {
-        const input: Record<string, ort.Tensor> = {};
-        for (const [name, feed] of Object.entries(feeds)) {
-          if ('location' in feed) throw new Error('a host tensor was expected');
-          input[name] = new ort.Tensor(feed.type, feed.data, feed.dims);
-        }
-        const out = await session.run(input);
-        return Object.fromEntries(
-          Object.entries(out).map(([name, t]) => [
-            name,
-            { type: 'float32', data: t.data as Float32Array, dims: [...t.dims] },
-          ]),
-        );
-      },
-      release: () => session.release(),
-    };
-  },
-};
 
 /** Flowbench's answer: its inference graph, weights fed as evaluation feeds them, on standardised rows. */
 async function flowbenchOutputs(

@@ -18,7 +18,7 @@ import { validateFlow } from '../flow/validate';
 import { EXPORT_INPUT } from '../onnx/mlp-export';
 import { buildBlockInference } from '../onnx/model-blocks';
 import { readOnnxSignature } from '../onnx/signature';
-import type { TensorRuntime } from '../runtime/tensor-runtime';
+import { wasmRuntime } from '../onnx/testing';
 import { sha256Hex } from '../run/digest';
 import digitsCnn from '../../examples/digits-cnn.flow.json';
 import iris from '../../examples/iris-table.flow.json';
@@ -26,34 +26,6 @@ import irisAttention from '../../examples/iris-attention.flow.json';
 import { builtinCatalog } from './index';
 import { trainedBlockFor } from './model-fit';
 import { runFlow, withParams } from './testing';
-
-/** onnxruntime-web's WASM backend behind the engine's seam. */
-const wasmRuntime: TensorRuntime = {
-  info: { backend: 'wasm', adapter: null },
-  async createSession(model) {
-    const session = await ort.InferenceSession.create(model);
-    return {
-      backend: 'wasm',
-      inputNames: session.inputNames,
-      outputNames: session.outputNames,
-      async run(feeds) {
-        const input: Record<string, ort.Tensor> = {};
-        for (const [name, feed] of Object.entries(feeds)) {
-          if ('location' in feed) throw new Error('a host tensor was expected');
-          input[name] = new ort.Tensor(feed.type, feed.data, feed.dims);
-        }
-        const out = await session.run(input);
-        return Object.fromEntries(
-          Object.entries(out).map(([name, t]) => [
-            name,
-            { type: 'float32', data: t.data as Float32Array, dims: [...t.dims] },
-          ]),
-        );
-      },
-      release: () => session.release(),
-    };
-  },
-};
 
 async function exampleFile(name: string, mediaType: string): Promise<NodeFile> {
   const bytes = new Uint8Array(readFileSync(new URL(`../../examples/${name}`, import.meta.url)));

@@ -2,10 +2,13 @@
  * What the graph builders' tests share: a train step run on onnxruntime
  * (WASM, under Node), its hyperparameters and carried tensors fed as the
  * runner feeds them, every weight's gradient checked against central finite
- * differences of the step's own loss, and a few train steps on a fixed batch.
+ * differences of the step's own loss, and a few train steps on a fixed batch;
+ * and onnxruntime's WASM backend behind the engine's runtime seam, for tests
+ * that run whole flows of model kinds.
  */
 import * as ort from 'onnxruntime-web';
 import { expect } from 'vitest';
+import type { TensorRuntime } from '../runtime/tensor-runtime';
 import type { MlpWeights } from './mlp.ts';
 import type { TrainStep } from './train-step.ts';
 
@@ -117,3 +120,31 @@ export async function train(
 }
 
 export const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/** onnxruntime-web's WASM backend behind the engine's seam (host tensors only). */
+export const wasmRuntime: TensorRuntime = {
+  info: { backend: 'wasm', adapter: null },
+  async createSession(model) {
+    const session = await ort.InferenceSession.create(model);
+    return {
+      backend: 'wasm',
+      inputNames: session.inputNames,
+      outputNames: session.outputNames,
+      async run(feeds) {
+        const input: Record<string, ort.Tensor> = {};
+        for (const [name, feed] of Object.entries(feeds)) {
+          if ('location' in feed) throw new Error('a host tensor was expected');
+          input[name] = new ort.Tensor(feed.type, feed.data, feed.dims);
+        }
+        const out = await session.run(input);
+        return Object.fromEntries(
+          Object.entries(out).map(([name, t]) => [
+            name,
+            { type: 'float32', data: t.data as Float32Array, dims: [...t.dims] },
+          ]),
+        );
+      },
+      release: () => session.release(),
+    };
+  },
+};
