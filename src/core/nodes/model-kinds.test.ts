@@ -52,32 +52,80 @@ async function run(flow: FlowDocument, inputs: Record<string, number>) {
 
 const digits = () => flowDocumentSchema.parse(digitsCnn);
 
+/** The digits example with its model node made a `kind` with default params. */
+const digitsWith = (kind: string): FlowDocument => {
+  const images = digits();
+  return {
+    ...images,
+    nodes: images.nodes.map((n) => (n.id === 'model' ? { ...n, kind, params: {} } : n)),
+  };
+};
+
+/** The Iris table example with its MLP made a `kind` with `params`. */
+const irisWith = (kind: string, params: Record<string, number>): FlowDocument => {
+  const flow = flowDocumentSchema.parse(iris);
+  return {
+    ...flow,
+    nodes: flow.nodes.map((n) => (n.kind === 'model.mlp' ? { ...n, kind, params } : n)),
+  };
+};
+
+/** Runs `flow`, which must end well, its training loss falling to under half its first value. */
+async function trainedBy(flow: FlowDocument, inputs: Record<string, number>) {
+  const { report, values } = await run(flow, inputs);
+  expect(report.result.status).toBe('ok');
+  const losses = report.metrics.get('train.loss')!;
+  expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+  const artifact = report.artifacts.find((a) => a.node === 'train' && a.name === 'model')!;
+  return { values, losses, artifact };
+}
+
+/** The exported file's one input takes rows of `shape`. */
+function expectExportTakes(artifact: { bytes: Uint8Array }, shape: readonly number[]): void {
+  expect(readOnnxSignature(artifact.bytes).inputs.map((i) => [i.name, i.shape])).toEqual([
+    [EXPORT_INPUT, ['batch', ...shape]],
+  ]);
+}
+
+/**
+ * Fed the Iris table's raw rows (one signal of 4), the exported file answers
+ * as Flowbench's own inference does on the standardised rows.
+ */
+async function expectExportAnswersAsFlowbench(
+  values: ReadonlyMap<string, unknown>,
+  artifact: { bytes: Uint8Array },
+): Promise<void> {
+  const raw = values.get('data.dataset') as Dataset;
+  const trained = values.get('train.model') as TrainedModel;
+  const block = trainedBlockFor(trained, raw, 'dataset');
+  const ours = await ort.InferenceSession.create(buildBlockInference(block, trained.weights).model);
+  const rows = standardiseLike(raw, trained).features;
+  const expected = (await ours.run({ x: new ort.Tensor('float32', rows, [raw.count, 1, 4]) }))
+    .probabilities!.data as Float32Array;
+  const exported = await ort.InferenceSession.create(artifact.bytes);
+  const answered = (
+    await exported.run({
+      [EXPORT_INPUT]: new ort.Tensor('float32', raw.features, [raw.count, 1, 4]),
+    })
+  ).probabilities!.data as Float32Array;
+  expect(answered.length).toBe(raw.count * raw.classes);
+  expect(answered.reduce((m, v, i) => Math.max(m, Math.abs(v - expected[i]!)), 0)).toBeLessThan(
+    1e-5,
+  );
+}
+
 describe('model.cnn', () => {
   it('trains on the digits example to a sensible score, its loss falling', async () => {
-    const { report, values } = await run(digits(), { epochs: 8, seed: 1 });
-    expect(report.result.status).toBe('ok');
-    const losses = report.metrics.get('train.loss')!;
-    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+    const { values, losses, artifact } = await trainedBy(digits(), { epochs: 8, seed: 1 });
     expect(values.get('eval.accuracy')).toBeGreaterThan(0.7);
     expect(values.get('train.val_loss')).toBeLessThan(losses[0]!);
     const trained = values.get('train.model') as ModelValue;
     expect(trained.inputShape).toEqual([1, 14, 14]);
-    const artifact = report.artifacts.find((a) => a.node === 'train' && a.name === 'model')!;
-    const signature = readOnnxSignature(artifact.bytes);
-    expect(signature.inputs.map((i) => [i.name, i.shape])).toEqual([
-      [EXPORT_INPUT, ['batch', 1, 14, 14]],
-    ]);
+    expectExportTakes(artifact, [1, 14, 14]);
   });
 
   it('fails on a table, naming what the model takes and what the dataset has', async () => {
-    const flow = flowDocumentSchema.parse(iris);
-    const cnn: FlowDocument = {
-      ...flow,
-      nodes: flow.nodes.map((n) =>
-        n.kind === 'model.mlp' ? { ...n, kind: 'model.cnn', params: {} } : n,
-      ),
-    };
-    const { report } = await run(cnn, { epochs: 1 });
+    const { report } = await run(irisWith('model.cnn', {}), { epochs: 1 });
     expect(report.result.status).toBe('error');
     const train = [...report.outcomes.entries()].find(([, o]) => o.status === 'error');
     expect(train?.[0]).toBe('train');
@@ -95,63 +143,45 @@ describe('model.cnn', () => {
   });
 });
 
-const irisWith = (kind: string, params: Record<string, number>): FlowDocument => {
-  const flow = flowDocumentSchema.parse(iris);
-  return {
-    ...flow,
-    nodes: flow.nodes.map((n) => (n.kind === 'model.mlp' ? { ...n, kind, params } : n)),
-  };
-};
-
-describe('model.conv1d', () => {
-  it("trains on a table's rows as signals, its loss falling", async () => {
-    const { report, values } = await run(irisWith('model.conv1d', { channels: 16, kernel: 3 }), {
-      epochs: 30,
-      seed: 0,
-    });
-    expect(report.result.status).toBe('ok');
-    const losses = report.metrics.get('train.loss')!;
-    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
-    expect(values.get('eval.accuracy')).toBeGreaterThan(0.8);
+describe.each([
+  {
+    kind: 'model.conv1d',
+    example: "trains on a table's rows as signals, its loss falling",
+    flow: () => irisWith('model.conv1d', { channels: 16, kernel: 3 }),
+    epochs: 30,
+    accuracy: 0.8,
+  },
+  {
+    kind: 'model.attention',
+    example:
+      "trains on a table's columns as positions (the iris-attention example), its loss falling",
+    flow: () => flowDocumentSchema.parse(irisAttention),
+    epochs: 40,
+    accuracy: 0.9,
+    valLoss: 0.5,
+  },
+])('$kind on a table', ({ kind, example, flow, epochs, accuracy, valLoss }) => {
+  it(example, async () => {
+    const { values, artifact } = await trainedBy(flow(), { epochs, seed: 0 });
+    expect(values.get('eval.accuracy')).toBeGreaterThan(accuracy);
+    if (valLoss !== undefined) expect(values.get('train.val_loss')).toBeLessThan(valLoss);
     const trained = values.get('train.model') as ModelValue;
     expect(trained.inputShape).toEqual([1, 4]);
-    const artifact = report.artifacts.find((a) => a.node === 'train' && a.name === 'model')!;
-    expect(readOnnxSignature(artifact.bytes).inputs.map((i) => [i.name, i.shape])).toEqual([
-      [EXPORT_INPUT, ['batch', 1, 4]],
-    ]);
-    // Fed the table's raw rows, the file answers as Flowbench does on the standardised rows.
-    const raw = values.get('data.dataset') as Dataset;
-    const trainedModel = trained as TrainedModel;
-    const block = trainedBlockFor(trainedModel, raw, 'dataset');
-    const ours = await ort.InferenceSession.create(
-      buildBlockInference(block, trainedModel.weights).model,
-    );
-    const rows = standardiseLike(raw, trainedModel).features;
-    const expected = (await ours.run({ x: new ort.Tensor('float32', rows, [raw.count, 1, 4]) }))
-      .probabilities!.data as Float32Array;
-    const exported = await ort.InferenceSession.create(artifact.bytes);
-    const answered = (
-      await exported.run({
-        [EXPORT_INPUT]: new ort.Tensor('float32', raw.features, [raw.count, 1, 4]),
-      })
-    ).probabilities!.data as Float32Array;
-    expect(answered.length).toBe(raw.count * raw.classes);
-    expect(answered.reduce((m, v, i) => Math.max(m, Math.abs(v - expected[i]!)), 0)).toBeLessThan(
-      1e-5,
-    );
+    expectExportTakes(artifact, [1, 4]);
+    await expectExportAnswersAsFlowbench(values, artifact);
   });
 
-  it('fails on images and on a kernel longer than the row, naming both', async () => {
-    const images = flowDocumentSchema.parse(digitsCnn);
-    const onImages: FlowDocument = {
-      ...images,
-      nodes: images.nodes.map((n) =>
-        n.id === 'model' ? { ...n, kind: 'model.conv1d', params: {} } : n,
-      ),
-    };
-    expect((await run(onImages, { epochs: 1 })).report.outcomes.get('train')?.error).toContain(
-      "model.conv1d takes signals [channels, length] or rows of features; input 'dataset' (digits.zip/train) has rows of images 1×14×14: train a model.cnn on images",
+  it('fails on images, naming what it takes and what the dataset has', async () => {
+    expect(
+      (await run(digitsWith(kind), { epochs: 1 })).report.outcomes.get('train')?.error,
+    ).toContain(
+      `${kind} takes signals [channels, length] or rows of features; input 'dataset' (digits.zip/train) has rows of images 1×14×14: train a model.cnn on images`,
     );
+  });
+});
+
+describe('model.conv1d', () => {
+  it('fails on a kernel longer than the row, naming the param and the length', async () => {
     const long = irisWith('model.conv1d', { channels: 4, kernel: 5 });
     expect((await run(long, { epochs: 1 })).report.outcomes.get('train')?.error).toContain(
       "model.conv1d does not fit input 'dataset' (iris.csv/train, signals 1×4): param kernel must be at most the length (4), got 5",
@@ -160,43 +190,6 @@ describe('model.conv1d', () => {
 });
 
 describe('model.attention', () => {
-  it("trains on a table's columns as positions (the iris-attention example), its loss falling", async () => {
-    const { report, values } = await run(flowDocumentSchema.parse(irisAttention), {
-      epochs: 40,
-      seed: 0,
-    });
-    expect(report.result.status).toBe('ok');
-    const losses = report.metrics.get('train.loss')!;
-    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
-    expect(values.get('eval.accuracy')).toBeGreaterThan(0.9);
-    expect(values.get('train.val_loss')).toBeLessThan(0.5);
-    const trained = values.get('train.model') as TrainedModel;
-    expect(trained.inputShape).toEqual([1, 4]);
-    const artifact = report.artifacts.find((a) => a.node === 'train' && a.name === 'model')!;
-    expect(readOnnxSignature(artifact.bytes).inputs.map((i) => [i.name, i.shape])).toEqual([
-      [EXPORT_INPUT, ['batch', 1, 4]],
-    ]);
-    // Fed the table's raw rows, the file answers as Flowbench does on the standardised rows.
-    const raw = values.get('data.dataset') as Dataset;
-    const block = trainedBlockFor(trained, raw, 'dataset');
-    const ours = await ort.InferenceSession.create(
-      buildBlockInference(block, trained.weights).model,
-    );
-    const rows = standardiseLike(raw, trained).features;
-    const expected = (await ours.run({ x: new ort.Tensor('float32', rows, [raw.count, 1, 4]) }))
-      .probabilities!.data as Float32Array;
-    const exported = await ort.InferenceSession.create(artifact.bytes);
-    const answered = (
-      await exported.run({
-        [EXPORT_INPUT]: new ort.Tensor('float32', raw.features, [raw.count, 1, 4]),
-      })
-    ).probabilities!.data as Float32Array;
-    expect(answered.length).toBe(raw.count * raw.classes);
-    expect(answered.reduce((m, v, i) => Math.max(m, Math.abs(v - expected[i]!)), 0)).toBeLessThan(
-      1e-5,
-    );
-  });
-
   it('trains with train.regressor on a real target, scored by eval.regression', async () => {
     // Petal width from the other three measurements and the species (one-hot).
     const flow = flowDocumentSchema.parse(irisAttention);
@@ -210,25 +203,9 @@ describe('model.attention', () => {
         return n;
       }),
     };
-    const { report, values } = await run(regression, { epochs: 40, seed: 0 });
-    expect(report.result.status).toBe('ok');
-    const losses = report.metrics.get('train.loss')!;
-    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+    const { values } = await trainedBy(regression, { epochs: 40, seed: 0 });
     expect(values.get('eval.r2')).toBeGreaterThan(0.8);
     expect((values.get('train.model') as TrainedModel).inputShape).toEqual([1, 6]);
-  });
-
-  it('fails on images, naming what it takes and what the dataset has', async () => {
-    const images = flowDocumentSchema.parse(digitsCnn);
-    const onImages: FlowDocument = {
-      ...images,
-      nodes: images.nodes.map((n) =>
-        n.id === 'model' ? { ...n, kind: 'model.attention', params: {} } : n,
-      ),
-    };
-    expect((await run(onImages, { epochs: 1 })).report.outcomes.get('train')?.error).toContain(
-      "model.attention takes signals [channels, length] or rows of features; input 'dataset' (digits.zip/train) has rows of images 1×14×14: train a model.cnn on images",
-    );
   });
 
   it('refuses a width out of range, naming the param and its range', () => {
@@ -239,36 +216,17 @@ describe('model.attention', () => {
   });
 
   it('trains with four heads, its exported file taking the heads along', async () => {
-    const { report, values } = await run(irisWith('model.attention', { width: 16, heads: 4 }), {
-      epochs: 30,
-      seed: 0,
-    });
-    expect(report.result.status).toBe('ok');
-    const losses = report.metrics.get('train.loss')!;
-    expect(losses.at(-1)!).toBeLessThan(0.5 * losses[0]!);
+    const { values, artifact } = await trainedBy(
+      irisWith('model.attention', { width: 16, heads: 4 }),
+      { epochs: 30, seed: 0 },
+    );
     expect(values.get('eval.accuracy')).toBeGreaterThan(0.85);
     const trained = values.get('train.model') as TrainedModel;
     expect(trained).toMatchObject({ architecture: 'attention', width: 16, heads: 4 });
     // The file splits the attention into the same four heads: it answers as Flowbench does.
-    const raw = values.get('data.dataset') as Dataset;
-    const block = trainedBlockFor(trained, raw, 'dataset');
+    const block = trainedBlockFor(trained, values.get('data.dataset') as Dataset, 'dataset');
     expect(block).toMatchObject({ architecture: 'pooled-attention', heads: 4 });
-    const artifact = report.artifacts.find((a) => a.node === 'train' && a.name === 'model')!;
-    const rows = standardiseLike(raw, trained).features;
-    const ours = await ort.InferenceSession.create(
-      buildBlockInference(block, trained.weights).model,
-    );
-    const expected = (await ours.run({ x: new ort.Tensor('float32', rows, [raw.count, 1, 4]) }))
-      .probabilities!.data as Float32Array;
-    const exported = await ort.InferenceSession.create(artifact.bytes);
-    const answered = (
-      await exported.run({
-        [EXPORT_INPUT]: new ort.Tensor('float32', raw.features, [raw.count, 1, 4]),
-      })
-    ).probabilities!.data as Float32Array;
-    expect(answered.reduce((m, v, i) => Math.max(m, Math.abs(v - expected[i]!)), 0)).toBeLessThan(
-      1e-5,
-    );
+    await expectExportAnswersAsFlowbench(values, artifact);
   });
 
   it('refuses heads that do not divide the width before anything runs, saying which widths fit', () => {
