@@ -19,6 +19,13 @@ import type { Backend, Tensor } from '../src/core/runtime/tensor-runtime';
 
 /** Every call: its params and its result. */
 export interface ModelCalls {
+  /**
+   * Hold the Web Lock `lock` for as long as this worker lives; answered once
+   * it is held. The engine then asks for the same lock, which it gets only
+   * when the worker is gone however it went (out of memory, closed), even
+   * where the browser says nothing else.
+   */
+  hold: { params: { lock: string }; result: null };
   /** A WASM session over an ONNX model; `deviceOutputs` stay in the worker between steps. */
   create: {
     params: { model: Uint8Array; deviceOutputs: string[] };

@@ -19,4 +19,8 @@ const load: OrtLoader = async () => {
   return ort;
 };
 
-serveModels(self, { runtime: new OrtRuntime(engineInfo(null), load, 'wasm'), threads });
+serveModels(self, {
+  runtime: new OrtRuntime(engineInfo(null), load, 'wasm'),
+  threads,
+  locks: navigator.locks,
+});

@@ -13,9 +13,9 @@
  * One model worker per engine, started with the first session and kept for
  * the next runs (onnxruntime's start-up is paid once). A worker that dies
  * (an error event) rejects every call in flight with the reason, and the
- * next session starts a fresh one. Trade-off: a worker that vanishes
- * without an event (out of memory) leaves its calls unanswered; the run's
- * cancel still ends it.
+ * next session starts a fresh one. Where the browser says nothing (a worker
+ * out of memory just goes), the Web Lock the worker holds for its life
+ * coming free tells the same (`ModelCalls.hold`).
  */
 import { FlowbenchError, reviveError } from '../../src/core/errors';
 import type {
@@ -84,7 +84,7 @@ class Connection {
     else waiting.reject(reviveError(reply.error));
   }
 
-  private die(error: Error): void {
+  die(error: Error): void {
     if (this.dead) return;
     this.dead = error;
     for (const waiting of this.pending.values()) waiting.reject(error);
@@ -93,21 +93,58 @@ class Connection {
   }
 }
 
+/** The Web Locks the engine can ask for (`navigator.locks`; a stand-in in tests). */
+export interface EngineLocks {
+  request(name: string, callback: () => unknown): Promise<unknown>;
+}
+
+let workers = 0;
+
 /** Sessions in a model worker made by `spawn`; see the module comment. */
 export class ModelWorkerClient {
-  private connection: Connection | null = null;
+  private connection: Promise<Connection> | null = null;
+  private current: Connection | null = null;
 
-  constructor(private readonly spawn: () => ModelPort) {}
+  /** @param locks where the worker's life is watched; none: only its error event tells. */
+  constructor(
+    private readonly spawn: () => ModelPort,
+    private readonly locks?: EngineLocks,
+  ) {}
 
-  private connect(): Connection {
-    if (this.connection === null || this.connection.dead !== null)
-      this.connection = new Connection(this.spawn());
+  private connect(): Promise<Connection> {
+    if (this.connection === null || this.current?.dead != null) {
+      const link = new Connection(this.spawn());
+      this.current = link;
+      this.connection = this.watch(link).then(
+        () => link,
+        (error: unknown) => {
+          // A worker that cannot be watched is not used: the next session starts another.
+          link.die(error instanceof Error ? error : new Error(String(error)));
+          throw error;
+        },
+      );
+    }
     return this.connection;
+  }
+
+  /** Once the worker holds its life's lock, wait for that lock: it comes free only when the worker is gone. */
+  private async watch(link: Connection): Promise<void> {
+    const locks = this.locks;
+    if (locks === undefined) return;
+    const lock = `flowbench model worker ${Date.now()}-${++workers}-${Math.random()}`;
+    await link.call('hold', { lock });
+    void locks.request(lock, () =>
+      link.die(
+        new FlowbenchError('model-worker-died', {
+          reason: 'it stopped without a word (it may have run out of memory)',
+        }),
+      ),
+    );
   }
 
   /** A WASM session in the model worker. */
   async createSession(model: Uint8Array, options: SessionOptions = {}): Promise<ModelSession> {
-    const link = this.connect();
+    const link = await this.connect();
     const deviceOutputs = new Set(options.deviceOutputs ?? []);
     // A copy goes over: the model's bytes stay the engine's.
     const made = await link.call('create', { model, deviceOutputs: [...deviceOutputs] });

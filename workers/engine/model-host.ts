@@ -32,6 +32,13 @@ export interface ModelScope {
 export interface ModelHostRuntime {
   readonly runtime: TensorRuntime;
   readonly threads: number;
+  /** The Web Locks it can hold for its life (`navigator.locks`); none: `hold` is refused. */
+  readonly locks?: Locks;
+}
+
+/** The Web Locks a worker can take (`navigator.locks`; a stand-in in tests). */
+export interface Locks {
+  request(name: string, callback: () => Promise<unknown>): Promise<unknown>;
 }
 
 interface OpenLoop {
@@ -79,6 +86,17 @@ export function serveModels(scope: ModelScope, host: ModelHostRuntime): void {
   const calls: {
     [C in ModelCall]: (params: ModelCalls[C]['params']) => Promise<ModelCalls[C]['result']>;
   } = {
+    async hold({ lock }) {
+      const locks = host.locks;
+      if (locks === undefined) throw new Error('this model worker has no Web Locks to hold');
+      await new Promise<void>((held) => {
+        void locks.request(lock, () => {
+          held();
+          return new Promise(() => undefined); // kept until this worker is gone
+        });
+      });
+      return null;
+    },
     async create({ model, deviceOutputs }) {
       const made = await host.runtime.createSession(model, 'wasm', { deviceOutputs });
       const id = ++next;

@@ -27,15 +27,38 @@ const withAdam = {
   ),
 };
 
+/** Web Locks in one process: a lock held is granted to the next asker when its holder goes. */
+class FakeLocks {
+  private readonly held = new Set<string>();
+  private readonly waiting = new Map<string, (() => unknown)[]>();
+
+  request(name: string, callback: () => unknown): Promise<unknown> {
+    if (this.held.has(name)) {
+      this.waiting.set(name, [...(this.waiting.get(name) ?? []), callback]);
+      return new Promise(() => undefined);
+    }
+    this.held.add(name);
+    return Promise.resolve(callback());
+  }
+
+  /** The holder of `name` is gone: the first waiter gets the lock. */
+  free(name: string): void {
+    this.held.delete(name);
+    const [next, ...rest] = this.waiting.get(name) ?? [];
+    this.waiting.set(name, rest);
+    if (next !== undefined) void this.request(name, next);
+  }
+}
+
 /** A model "worker": `serveModels` on the far end of a channel; it can be made to die. */
 class ChannelWorker implements ModelPort {
   readonly requests: ModelRequest[] = [];
   private readonly channel = new MessageChannel();
   private readonly onError: ((event: ErrorEvent) => void)[] = [];
 
-  constructor() {
+  constructor(private readonly locks?: FakeLocks) {
     const runtime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm');
-    serveModels(this.channel.port2, { runtime, threads: 1 });
+    serveModels(this.channel.port2, { runtime, threads: 1, ...(locks && { locks }) });
     this.channel.port1.start();
     this.channel.port2.start();
   }
@@ -61,6 +84,12 @@ class ChannelWorker implements ModelPort {
   die(message: string): void {
     const event = { message, preventDefault: () => undefined } as ErrorEvent;
     for (const listener of this.onError) listener(event);
+  }
+
+  /** Gone without a word, as a worker out of memory goes: no event, no answer, its lock free. */
+  vanish(): void {
+    this.channel.port2.close();
+    for (const r of this.requests) if (r.call === 'hold') this.locks?.free(r.params.lock);
   }
 
   calls(call: ModelRequest['call']): number {
@@ -171,49 +200,54 @@ describe('training loops in the model worker', () => {
     expect(worker.calls('release')).toBe(1);
   }, 60_000);
 
-  it('a model worker that dies fails the node with its reason; the next run starts a fresh one', async () => {
-    const workers: ChannelWorker[] = [];
-    const client = new ModelWorkerClient(() => {
-      const worker = new ChannelWorker();
-      workers.push(worker);
-      return worker;
-    });
-    const runtime = () =>
-      new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm', client);
-    const errors: Record<string, string> = {};
-    let emitted = 0;
-    const run = (steps: number) =>
-      executeFlow({
-        flow: example,
-        catalog: builtinCatalog,
-        inputs: { steps, lr: 0.1, seed: 0 },
-        runtime: runtime(),
-        producers: inProcessProducers,
-        signal: new AbortController().signal,
-        now: () => Date.now(),
-        events: {
-          nodeQueued: () => undefined,
-          nodeStarted: () => undefined,
-          nodeFinished: (node, outcome) => {
-            if (outcome.error) errors[node] = outcome.error;
+  for (const way of ['dies', 'vanishes'] as const)
+    it(`a model worker that ${way} fails the node with its reason; the next run starts a fresh one`, async () => {
+      const locks = new FakeLocks();
+      const workers: ChannelWorker[] = [];
+      const client = new ModelWorkerClient(() => {
+        const worker = new ChannelWorker(locks);
+        workers.push(worker);
+        return worker;
+      }, locks);
+      const errors: Record<string, string> = {};
+      let emitted = 0;
+      const run = (steps: number) =>
+        executeFlow({
+          flow: example,
+          catalog: builtinCatalog,
+          inputs: { steps, lr: 0.1, seed: 0 },
+          runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm', client),
+          producers: inProcessProducers,
+          signal: new AbortController().signal,
+          now: () => Date.now(),
+          events: {
+            nodeQueued: () => undefined,
+            nodeStarted: () => undefined,
+            nodeFinished: (node, outcome) => {
+              if (outcome.error) errors[node] = outcome.error;
+            },
+            emitted: (node, port) => {
+              if (node !== 'train' || port !== 'loss' || ++emitted !== 3) return;
+              if (way === 'dies') workers[0]!.die('out of memory');
+              else workers[0]!.vanish();
+            },
+            log: () => undefined,
+            progress: () => undefined,
+            artifact: () => undefined,
+            interval: () => undefined,
           },
-          emitted: (node, port) => {
-            if (node === 'train' && port === 'loss' && ++emitted === 3)
-              workers[0]!.die('out of memory');
-          },
-          log: () => undefined,
-          progress: () => undefined,
-          artifact: () => undefined,
-          interval: () => undefined,
-        },
-      });
-    const died = await run(100_000);
-    expect(died.status).toBe('error');
-    expect(errors.train).toContain('The model worker died: out of memory');
-    const again = await run(20);
-    expect(again.status).toBe('ok');
-    expect(workers).toHaveLength(2);
-  }, 60_000);
+        });
+      const died = await run(100_000);
+      expect(died.status).toBe('error');
+      expect(errors.train).toContain(
+        way === 'dies'
+          ? 'The model worker died: out of memory'
+          : 'The model worker died: it stopped without a word (it may have run out of memory)',
+      );
+      const again = await run(20);
+      expect(again.status).toBe('ok');
+      expect(workers).toHaveLength(2);
+    }, 60_000);
 });
 
 describe('modelWorkerThreads', () => {

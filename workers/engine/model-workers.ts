@@ -12,4 +12,6 @@ export const browserModelWorker = new ModelWorkerClient(
       type: 'module',
       name: 'flowbench model',
     }),
+  // Its life is watched by a Web Lock it holds: a worker out of memory goes without an event.
+  navigator.locks,
 );
