@@ -76,6 +76,9 @@ test(
       const url = /at (http:\S+)\/runs/.exec(served.join('\n'))![1]!;
 
       const connect = new Connect(page);
+      // Closed until opened: the runs table does not start under the server's fields.
+      await expect(connect.toggle).toHaveAttribute('aria-expanded', 'false');
+      await expect(connect.form).toHaveCount(0);
       // Nothing listens there: the message names the URL, and nothing changes.
       const nowhere = `http://127.0.0.1:${await closedPort()}`;
       await connect.connect(nowhere);
@@ -110,6 +113,8 @@ test(
       expect((await readStoredRuns(page)).runs.map((run) => run.id)).toEqual([runId]);
 
       await app.reload();
+      // Left open, it opens so after a reload.
+      await expect(connect.address).toBeVisible();
       await runs.expectStatus(runs.row(runId), 'ok');
       await expect(runs.rows).toHaveCount(1);
       await expect(alerts.all).toHaveCount(0);
