@@ -13,7 +13,17 @@ import { buildConv1dTrainStep } from './conv1d-train.ts';
 import { buildConv2dInference, initConv2dWeights, type Conv2dSpec } from './conv2d.ts';
 import { buildConv2dTrainStep } from './conv2d-train.ts';
 import type { MlpOptimizer } from './mlp.ts';
-import { tensor, open, get, perturbBiases, checkGradients, train, mean } from './testing.ts';
+import {
+  tensor,
+  open,
+  get,
+  perturbBiases,
+  checkGradients,
+  train,
+  mean,
+  bars,
+  inferredCrossEntropy,
+} from './testing.ts';
 
 // --- the conv block ---------------------------------------------------------
 
@@ -59,13 +69,9 @@ describe('conv block', () => {
     const random = createRandom(9);
     const weights = perturbBiases(initConv1dWeights(spec, random), random);
     const data = waves(8, spec.length, random);
-    const inference = await open(buildConv1dInference(spec, weights).model);
-    const probabilities = get(await inference({ x: data.x }), 'probabilities');
-    const labels = data.y.data;
-    const crossEntropy = -mean(
-      Array.from({ length: 8 }, (_, n) =>
-        Math.log(labels[2 * n]! ? probabilities[2 * n]! : probabilities[2 * n + 1]!),
-      ),
+    const crossEntropy = await inferredCrossEntropy(
+      buildConv1dInference(spec, weights).model,
+      data,
     );
     const step = buildConv1dTrainStep(spec, { optimizer: 'sgd', loss: 'softmax_cross_entropy' });
     const [first] = await train(step, weights, data, 0, 1);
@@ -245,30 +251,13 @@ describe('conv2d block', () => {
     outputSize: 2,
   };
 
-  /** 8×8 images of a horizontal or a vertical bar at a random place: the class is its direction. */
-  function bars(count: number, random: () => number) {
-    const x = new Float32Array(count * 64);
-    const y = new Float32Array(count * 2);
-    for (let n = 0; n < count; n++) {
-      const vertical = n % 2 === 1;
-      const at = Math.floor(random() * 8);
-      for (let i = 0; i < 8; i++) x[n * 64 + (vertical ? i * 8 + at : at * 8 + i)] = 1;
-      y[n * 2 + (vertical ? 1 : 0)] = 1;
-    }
-    return { x: tensor(x, [count, 1, 8, 8]), y: tensor(y, [count, 2]) };
-  }
-
   it('infers the logits its train step scores (same cross-entropy)', async () => {
     const random = createRandom(2);
     const weights = perturbBiases(initConv2dWeights(spec, random), random);
     const data = bars(6, random);
-    const inference = await open(buildConv2dInference(spec, weights).model);
-    const probabilities = get(await inference({ x: data.x }), 'probabilities');
-    const labels = data.y.data;
-    const crossEntropy = -mean(
-      Array.from({ length: 6 }, (_, n) =>
-        Math.log(labels[2 * n]! ? probabilities[2 * n]! : probabilities[2 * n + 1]!),
-      ),
+    const crossEntropy = await inferredCrossEntropy(
+      buildConv2dInference(spec, weights).model,
+      data,
     );
     const step = buildConv2dTrainStep(spec, { optimizer: 'sgd', loss: 'softmax_cross_entropy' });
     const [first] = await train(step, weights, data, 0, 1);

@@ -20,6 +20,9 @@ import {
   checkGradients,
   train,
   mean,
+  bars,
+  inferredCrossEntropy,
+  weightFeeds,
   type Feeds,
 } from './testing.ts';
 
@@ -67,38 +70,16 @@ describe('CNN', () => {
     outputSize: 2,
   };
 
-  /** 8×8 images of a horizontal or a vertical bar at a random place: the class is its direction. */
-  function bars(count: number, random: () => number) {
-    const x = new Float32Array(count * 64);
-    const y = new Float32Array(count * 2);
-    for (let n = 0; n < count; n++) {
-      const vertical = n % 2 === 1;
-      const at = Math.floor(random() * 8);
-      for (let i = 0; i < 8; i++) x[n * 64 + (vertical ? i * 8 + at : at * 8 + i)] = 1;
-      y[n * 2 + (vertical ? 1 : 0)] = 1;
-    }
-    return { x: tensor(x, [count, 1, 8, 8]), y: tensor(y, [count, 2]) };
-  }
-
   it('infers the logits its train step and its loss graph score (same cross-entropy)', async () => {
     const random = createRandom(2);
     const weights = perturbBiases(initCnnWeights(spec, random), random);
     const data = bars(6, random);
-    const inference = await open(buildCnnInference(spec, weights).model);
-    const probabilities = get(await inference({ x: data.x }), 'probabilities');
-    const labels = data.y.data;
-    const crossEntropy = -mean(
-      Array.from({ length: 6 }, (_, n) =>
-        Math.log(labels[2 * n]! ? probabilities[2 * n]! : probabilities[2 * n + 1]!),
-      ),
-    );
+    const crossEntropy = await inferredCrossEntropy(buildCnnInference(spec, weights).model, data);
     const step = buildCnnTrainStep(spec, { optimizer: 'sgd', loss: 'softmax_cross_entropy' });
     const [first] = await train(step, weights, data, 0, 1);
     expect(first).toBeCloseTo(crossEntropy, 5);
     const lossGraph = buildLossGraph(cnnRowBlock(spec), 'softmax_cross_entropy');
-    const feeds: Feeds = { x: data.x, y: data.y };
-    for (const slot of weights.layout)
-      feeds[slot.name] = tensor(get(weights.values, slot.name), slot.dims);
+    const feeds: Feeds = { x: data.x, y: data.y, ...weightFeeds(weights) };
     const scored = get(await (await open(lossGraph.model))(feeds), lossGraph.outputs.loss)[0];
     expect(scored).toBeCloseTo(crossEntropy, 5);
   });

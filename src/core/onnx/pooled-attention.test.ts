@@ -24,7 +24,16 @@ import {
   type PooledAttentionSpec,
 } from './pooled-attention.ts';
 import { buildPooledAttentionTrainStep } from './pooled-attention-train.ts';
-import { tensor, open, get, checkGradients, train, mean, type Feeds } from './testing.ts';
+import {
+  tensor,
+  open,
+  get,
+  checkGradients,
+  train,
+  mean,
+  inferredCrossEntropy,
+  weightFeeds,
+} from './testing.ts';
 
 /** Non-zero biases and a norm scale off 1, so their gradients are checked off the origin. */
 function perturbVectors(weights: MlpWeights, random: () => number): MlpWeights {
@@ -123,13 +132,9 @@ describe('pooled attention block', () => {
     const random = createRandom(13);
     const weights = perturbVectors(initPooledAttentionWeights(spec, random), random);
     const data = peaks(8, spec.positions, random);
-    const inference = await open(buildPooledAttentionInference(spec, weights).model);
-    const probabilities = get(await inference({ x: data.x }), 'probabilities');
-    const labels = data.y.data;
-    const crossEntropy = -mean(
-      Array.from({ length: 8 }, (_, n) =>
-        Math.log(labels[2 * n]! ? probabilities[2 * n]! : probabilities[2 * n + 1]!),
-      ),
+    const crossEntropy = await inferredCrossEntropy(
+      buildPooledAttentionInference(spec, weights).model,
+      data,
     );
     const step = buildPooledAttentionTrainStep(spec, {
       optimizer: 'sgd',
@@ -140,7 +145,7 @@ describe('pooled attention block', () => {
     const lossGraph = await open(
       buildLossGraph(pooledAttentionRowBlock(spec), 'softmax_cross_entropy').model,
     );
-    const [validation] = get(await lossGraph({ ...data, ...tensors(weights) }), 'loss');
+    const [validation] = get(await lossGraph({ ...data, ...weightFeeds(weights) }), 'loss');
     expect(validation).toBeCloseTo(crossEntropy, 5);
   });
 
@@ -244,8 +249,3 @@ describe('pooled attention block', () => {
 });
 
 /** The weights as feeds by name. */
-function tensors(weights: MlpWeights): Feeds {
-  return Object.fromEntries(
-    weights.layout.map((s) => [s.name, tensor(get(weights.values, s.name), s.dims)]),
-  );
-}

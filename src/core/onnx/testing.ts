@@ -32,6 +32,19 @@ export function get<T>(record: Readonly<Record<string, T>>, key: string): T {
   return v;
 }
 
+/** Each weight as a feed, under its own name or the name `names` gives it. */
+export function weightFeeds(
+  weights: MlpWeights,
+  names: Readonly<Record<string, string>> = {},
+): Feeds {
+  return Object.fromEntries(
+    weights.layout.map((s) => [
+      names[s.name] ?? s.name,
+      tensor(get(weights.values, s.name), s.dims),
+    ]),
+  );
+}
+
 /** Non-zero biases too, so their gradients are checked off the origin. */
 export function perturbBiases(weights: MlpWeights, random: () => number): MlpWeights {
   for (const s of weights.layout)
@@ -120,6 +133,38 @@ export async function train(
 }
 
 export const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+
+/**
+ * The mean cross-entropy that the inference `model`'s two-class
+ * probabilities score on `data` (one-hot `y`): what the block's train step
+ * and loss graph must score for the same weights.
+ */
+export async function inferredCrossEntropy(
+  model: Uint8Array,
+  data: { readonly x: ort.Tensor; readonly y: ort.Tensor },
+): Promise<number> {
+  const inference = await open(model);
+  const probabilities = get(await inference({ x: data.x }), 'probabilities');
+  const labels = data.y.data;
+  return -mean(
+    Array.from({ length: labels.length / 2 }, (_, n) =>
+      Math.log(labels[2 * n]! ? probabilities[2 * n]! : probabilities[2 * n + 1]!),
+    ),
+  );
+}
+
+/** 8×8 images of a horizontal or a vertical bar at a random place: the class is its direction. */
+export function bars(count: number, random: () => number): { x: ort.Tensor; y: ort.Tensor } {
+  const x = new Float32Array(count * 64);
+  const y = new Float32Array(count * 2);
+  for (let n = 0; n < count; n++) {
+    const vertical = n % 2 === 1;
+    const at = Math.floor(random() * 8);
+    for (let i = 0; i < 8; i++) x[n * 64 + (vertical ? i * 8 + at : at * 8 + i)] = 1;
+    y[n * 2 + (vertical ? 1 : 0)] = 1;
+  }
+  return { x: tensor(x, [count, 1, 8, 8]), y: tensor(y, [count, 2]) };
+}
 
 /** onnxruntime-web's WASM backend behind the engine's seam (host tensors only). */
 export const wasmRuntime: TensorRuntime = {
