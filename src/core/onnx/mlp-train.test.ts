@@ -1,4 +1,3 @@
-import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import { createRandom } from '../random.ts';
 import {
@@ -11,33 +10,20 @@ import {
   type TrainStep,
   type MlpWeights,
 } from './mlp.ts';
-
-type Feeds = Record<string, ort.Tensor>;
-type Arrays = Record<string, Float32Array>;
-const tensor = (data: Float32Array, dims: readonly number[]) =>
-  new ort.Tensor('float32', data, dims);
-const scalar = (v: number) => tensor(Float32Array.of(v), []);
-
-async function open(model: Uint8Array): Promise<(feeds: Feeds) => Promise<Arrays>> {
-  const session = await ort.InferenceSession.create(model);
-  return async (feeds) => {
-    const out = await session.run(feeds);
-    return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, t.data as Float32Array]));
-  };
-}
-
-function get<T>(record: Readonly<Record<string, T>>, key: string): T {
-  const v = record[key];
-  if (v === undefined) throw new Error(`missing ${key}`);
-  return v;
-}
+import {
+  checkGradientsOnLossGraph,
+  get,
+  open,
+  perturbBiases,
+  scalar,
+  tensor,
+  type Arrays,
+  type Feeds,
+} from './testing.ts';
 
 /** Fresh weights with non-zero biases, so bias gradients are exercised off the origin. */
 function randomWeights(spec: MlpSpec, random: () => number): MlpWeights {
-  const w = initMlpWeights(spec, random);
-  for (const s of w.layout)
-    if (s.dims.length === 1) get(w.values, s.name).forEach((_, i, a) => (a[i] = random() - 0.5));
-  return w;
+  return perturbBiases(initMlpWeights(spec, random), random);
 }
 
 /** Inputs in [-scale, scale]; one-hot classes for cross-entropy, smooth real targets for MSE. */
@@ -104,44 +90,7 @@ describe.each(cases)('train-step gradients ($activation, $loss)', ({ activation,
     // Inputs in ±3 drive pre-activations well into each activation's curved part.
     const data = batchFor(spec, loss, 6, random, 3);
     const step = buildMlpTrainStep(spec, { optimizer: 'sgd', loss, emitGradients: true });
-    const lossGraph = buildMlpLoss(spec, loss);
-    const trainRun = await open(step.model);
-    const lossRun = await open(lossGraph.model);
-    const weightFeeds = (): Feeds =>
-      Object.fromEntries(
-        weights.layout.map((s) => [s.name, tensor(get(weights.values, s.name), s.dims)]),
-      );
-    const lossAt = async (): Promise<number> =>
-      get(await lossRun({ ...data, ...weightFeeds() }), lossGraph.outputs.loss)[0] as number;
-
-    const trained = await trainRun({ ...data, lr: scalar(0), ...weightFeeds() });
-    // The train step reports the same loss as the evaluation graph.
-    expect(get(trained, step.outputs.loss)[0]).toBeCloseTo(await lossAt(), 6);
-
-    const eps = 1e-3;
-    let checked = 0;
-    for (const slot of weights.layout) {
-      const grad = get(trained, get(step.outputs.gradients, slot.name));
-      const values = get(weights.values, slot.name);
-      expect(grad.length).toBe(values.length);
-      for (let i = 0; i < values.length; i++) {
-        const original = values[i] as number;
-        const plus = Math.fround(original + eps);
-        const minus = Math.fround(original - eps);
-        values[i] = plus;
-        const lossPlus = await lossAt();
-        values[i] = minus;
-        const lossMinus = await lossAt();
-        values[i] = original;
-        const numeric = (lossPlus - lossMinus) / (plus - minus);
-        const analytic = grad[i] as number;
-        expect(
-          Math.abs(analytic - numeric),
-          `${slot.name}[${i}]: ${analytic} vs ${numeric}`,
-        ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
-        checked++;
-      }
-    }
+    const checked = await checkGradientsOnLossGraph(step, buildMlpLoss(spec, loss), weights, data);
     expect(checked).toBe(3 * 5 + 5 + 5 * 4 + 4 + 4 * 3 + 3);
   });
 });

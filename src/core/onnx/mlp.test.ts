@@ -1,4 +1,3 @@
-import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import {
   buildMlpInference,
@@ -9,6 +8,16 @@ import {
   type MlpSpec,
   type MlpWeights,
 } from './mlp.ts';
+import {
+  checkGradientsOnLossGraph,
+  get,
+  open,
+  perturbBiases,
+  scalar,
+  tensor,
+  weightFeeds,
+  type Feeds,
+} from './testing.ts';
 
 /** A small seeded uniform [0, 1) generator (mulberry32), for reproducible tests. */
 function mulberry32(seed: number): () => number {
@@ -20,36 +29,6 @@ function mulberry32(seed: number): () => number {
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
-}
-
-type Feeds = Record<string, ort.Tensor>;
-const tensor = (data: Float32Array, dims: readonly number[]) =>
-  new ort.Tensor('float32', data, dims);
-const scalar = (v: number) => tensor(Float32Array.of(v), []);
-
-async function open(
-  model: Uint8Array,
-): Promise<(feeds: Feeds) => Promise<Record<string, Float32Array>>> {
-  const session = await ort.InferenceSession.create(model);
-  return async (feeds) => {
-    const out = await session.run(feeds);
-    return Object.fromEntries(Object.entries(out).map(([k, t]) => [k, t.data as Float32Array]));
-  };
-}
-
-function weightFeeds(w: MlpWeights, names: Readonly<Record<string, string>> = {}): Feeds {
-  return Object.fromEntries(
-    w.layout.map((s) => [
-      names[s.name] ?? s.name,
-      tensor(w.values[s.name] as Float32Array, s.dims),
-    ]),
-  );
-}
-
-function get<T>(record: Readonly<Record<string, T>>, key: string): T {
-  const v = record[key];
-  if (v === undefined) throw new Error(`missing ${key}`);
-  return v;
 }
 
 /** `n` points in [-1, 1]², labelled by a line, with a margin kept clear. */
@@ -88,11 +67,7 @@ function randomBatch(
 
 /** Fresh weights with non-zero biases too, so bias gradients are exercised off the origin. */
 function randomWeights(spec: MlpSpec, random: () => number): MlpWeights {
-  const w = initMlpWeights(spec, random);
-  for (const s of w.layout)
-    if (s.dims.length === 1)
-      (w.values[s.name] as Float32Array).forEach((_, i, a) => (a[i] = random() - 0.5));
-  return w;
+  return perturbBiases(initMlpWeights(spec, random), random);
 }
 
 describe('initMlpWeights', () => {
@@ -157,41 +132,8 @@ describe.each(['relu', 'tanh'] as const)('train-step gradients (%s)', (activatio
       loss: 'softmax_cross_entropy',
       emitGradients: true,
     });
-    const lossGraph = buildMlpLoss(spec);
-    const trainRun = await open(step.model);
-    const lossRun = await open(lossGraph.model);
     const data = { x: tensor(x, [6, 3]), y: tensor(y, [6, 3]) };
-
-    const trained = await trainRun({ ...data, lr: scalar(0), ...weightFeeds(weights) });
-    const lossAt = async (w: MlpWeights) =>
-      get(await lossRun({ ...data, ...weightFeeds(w) }), lossGraph.outputs.loss)[0] as number;
-    // The train step reports the same loss as the evaluation graph.
-    expect(get(trained, step.outputs.loss)[0]).toBeCloseTo(await lossAt(weights), 6);
-
-    const eps = 1e-3;
-    let checked = 0;
-    for (const slot of weights.layout) {
-      const grad = get(trained, get(step.outputs.gradients, slot.name));
-      const values = get(weights.values, slot.name);
-      expect(grad.length).toBe(values.length);
-      for (let i = 0; i < values.length; i++) {
-        const original = values[i] as number;
-        const plus = Math.fround(original + eps);
-        const minus = Math.fround(original - eps);
-        values[i] = plus;
-        const lossPlus = await lossAt(weights);
-        values[i] = minus;
-        const lossMinus = await lossAt(weights);
-        values[i] = original;
-        const numeric = (lossPlus - lossMinus) / (plus - minus);
-        const analytic = grad[i] as number;
-        expect(
-          Math.abs(analytic - numeric),
-          `${slot.name}[${i}]: ${analytic} vs ${numeric}`,
-        ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
-        checked++;
-      }
-    }
+    const checked = await checkGradientsOnLossGraph(step, buildMlpLoss(spec), weights, data);
     expect(checked).toBe(3 * 5 + 5 + 5 * 4 + 4 + 4 * 3 + 3);
   });
 });

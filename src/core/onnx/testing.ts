@@ -113,6 +113,54 @@ export async function checkGradients(
   return checked;
 }
 
+/**
+ * Checks the step's loss against the separate loss graph's, and every
+ * gradient an sgd step emits (fed as `x`, `y`, `lr` and the weights by name)
+ * against central differences of that loss graph; returns how many values
+ * were checked.
+ */
+export async function checkGradientsOnLossGraph(
+  step: TrainStep,
+  lossGraph: { readonly model: Uint8Array; readonly outputs: { readonly loss: string } },
+  weights: MlpWeights,
+  data: Feeds,
+): Promise<number> {
+  const trainRun = await open(step.model);
+  const lossRun = await open(lossGraph.model);
+  const lossAt = async (): Promise<number> =>
+    get(await lossRun({ ...data, ...weightFeeds(weights) }), lossGraph.outputs.loss)[0] as number;
+
+  const trained = await trainRun({ ...data, lr: scalar(0), ...weightFeeds(weights) });
+  // The train step reports the same loss as the evaluation graph.
+  expect(get(trained, step.outputs.loss)[0]).toBeCloseTo(await lossAt(), 6);
+
+  const eps = 1e-3;
+  let checked = 0;
+  for (const slot of weights.layout) {
+    const grad = get(trained, get(step.outputs.gradients, slot.name));
+    const values = get(weights.values, slot.name);
+    expect(grad.length).toBe(values.length);
+    for (let i = 0; i < values.length; i++) {
+      const original = values[i] as number;
+      const plus = Math.fround(original + eps);
+      const minus = Math.fround(original - eps);
+      values[i] = plus;
+      const lossPlus = await lossAt();
+      values[i] = minus;
+      const lossMinus = await lossAt();
+      values[i] = original;
+      const numeric = (lossPlus - lossMinus) / (plus - minus);
+      const analytic = grad[i] as number;
+      expect(
+        Math.abs(analytic - numeric),
+        `${slot.name}[${i}]: ${analytic} vs ${numeric}`,
+      ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
+      checked++;
+    }
+  }
+  return checked;
+}
+
 /** `steps` train steps on one fixed batch; returns the loss of each. */
 export async function train(
   step: TrainStep,
