@@ -6,16 +6,11 @@
  */
 import { zipSync } from 'fflate';
 import * as ortNode from 'onnxruntime-node';
-import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import type { NodeFile } from '../../src/core/catalog/kind';
-import { executeFlow } from '../../src/core/engine/executor';
 import { FLOW_FORMAT, type FlowDocument } from '../../src/core/flow/document';
-import { inProcessProducers } from '../../src/core/live/producer-host';
-import { builtinCatalog } from '../../src/core/nodes';
 import { GraphBuilder } from '../../src/core/onnx/graph';
-import { sha256Hex } from '../../src/core/run/digest';
-import { engineInfo, OrtRuntime } from './ort-runtime';
+import { runOnWasm, storedFile } from './testing';
 
 /**
  * A recurrent detector with the inputs of a voice-activity one: a frame
@@ -58,9 +53,7 @@ async function byHand(model: Uint8Array): Promise<{ probs: number[]; state: numb
   return { probs, state };
 }
 
-async function stored(name: string, bytes: Uint8Array): Promise<NodeFile> {
-  return { name, bytes, mediaType: 'application/onnx', digest: `sha256:${await sha256Hex(bytes)}` };
-}
+const stored = (name: string, bytes: Uint8Array) => storedFile(name, bytes, 'application/onnx');
 
 /** A mono WAV file of float32 samples at `rate`. */
 function floatWav(samples: readonly number[], rate: number): Uint8Array {
@@ -118,37 +111,9 @@ async function runSequence(
     edges: source ? [{ from: `source.${source.port}`, to: `vad.${source.to ?? 'samples'}` }] : [],
   };
   const files = source ? [file, source.file] : [file];
-  const frames: number[] = [];
-  const logs: string[] = [];
-  const errors: Record<string, string> = {};
-  const result = await executeFlow({
-    flow,
-    catalog: builtinCatalog,
-    inputs: {},
-    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
-    producers: inProcessProducers,
-    readFile: (digest) => {
-      const found = files.find((f) => f.digest === digest);
-      return found ? Promise.resolve(found) : Promise.reject(new Error('not stored'));
-    },
-    signal: new AbortController().signal,
-    now: () => Date.now(),
-    events: {
-      nodeQueued: () => undefined,
-      nodeStarted: () => undefined,
-      nodeFinished: (node, outcome) => {
-        if (outcome.error) errors[node] = outcome.error;
-      },
-      emitted: (_node, port, value) => {
-        if (port === 'frames') frames.push(value as number);
-      },
-      log: (_node, message) => logs.push(message),
-      progress: () => undefined,
-      artifact: () => undefined,
-      interval: () => undefined,
-    },
-  });
-  return { result, frames, logs, errors };
+  const { result, emitted, logs, errors } = await runOnWasm(flow, files);
+  const frames = emitted.filter((e) => e.port === 'frames').map((e) => e.value as number);
+  return { result, frames, logs: logs.map((l) => l.message), errors };
 }
 
 describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {

@@ -1,15 +1,10 @@
 import { readFileSync } from 'node:fs';
-import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import type { NodeFile } from '../../src/core/catalog/kind';
-import { executeFlow } from '../../src/core/engine/executor';
-import { inProcessProducers } from '../../src/core/live/producer-host';
 import { FLOW_FORMAT, type FlowDocument } from '../../src/core/flow/document';
-import { builtinCatalog } from '../../src/core/nodes';
 import { GraphBuilder } from '../../src/core/onnx/graph';
 import { buildMlpInference, type MlpSpec } from '../../src/core/onnx/mlp';
-import { sha256Hex } from '../../src/core/run/digest';
-import { engineInfo, OrtRuntime } from './ort-runtime';
+import { runOnWasm, storedFile } from './testing';
 
 /** A linear model that tells the two blobs apart by the sign of x: logits [x, -x]. */
 function signModel(inputSize = 2): Uint8Array {
@@ -25,9 +20,7 @@ function signModel(inputSize = 2): Uint8Array {
   }).model;
 }
 
-async function stored(name: string, bytes: Uint8Array): Promise<NodeFile> {
-  return { name, bytes, mediaType: 'application/onnx', digest: `sha256:${await sha256Hex(bytes)}` };
-}
+const stored = (name: string, bytes: Uint8Array) => storedFile(name, bytes, 'application/onnx');
 
 /**
  * A model with the inputs of a voice-activity detector — rows, a state of
@@ -130,36 +123,15 @@ function tensorFlow(model: string, array: string, inputs: string): FlowDocument 
 }
 
 async function runFlow(files: NodeFile[], document: FlowDocument) {
-  const logs: string[] = [];
-  const errors: Record<string, string> = {};
-  const artifacts: string[] = [];
-  const result = await executeFlow({
-    flow: document,
-    catalog: builtinCatalog,
-    inputs: {},
-    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
-    producers: inProcessProducers,
-    readFile: (digest) => {
-      const found = files.find((f) => f.digest === digest);
-      return found ? Promise.resolve(found) : Promise.reject(new Error(`${digest} not stored`));
-    },
-    signal: new AbortController().signal,
-    now: () => Date.now(),
-    events: {
-      nodeQueued: () => undefined,
-      nodeStarted: () => undefined,
-      nodeFinished: (node, outcome) => {
-        if (outcome.error) errors[node] = outcome.error;
-      },
-      emitted: () => undefined,
-      log: (node, message) => logs.push(`${node}: ${message}`),
-      progress: () => undefined,
-      artifact: (node, name, bytes, mediaType) =>
-        artifacts.push(`${node} ${name} ${bytes.byteLength} ${mediaType}`),
-      interval: () => undefined,
-    },
-  });
-  return { result, logs, errors, artifacts };
+  const { result, errors, logs, artifacts } = await runOnWasm(document, files);
+  return {
+    result,
+    logs: logs.map(({ node, message }) => `${node}: ${message}`),
+    errors,
+    artifacts: artifacts.map(
+      ({ node, name, bytes, mediaType }) => `${node} ${name} ${bytes.byteLength} ${mediaType}`,
+    ),
+  };
 }
 
 describe('model.onnx (real onnxruntime, WASM)', () => {

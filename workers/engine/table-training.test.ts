@@ -5,55 +5,27 @@
  * falls and R² is high).
  */
 import { readFileSync } from 'node:fs';
-import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import type { NodeFile } from '../../src/core/catalog/kind';
 import { readConfusion } from '../../src/core/catalog/confusion';
-import { executeFlow } from '../../src/core/engine/executor';
 import { flowDocumentSchema, FLOW_FORMAT, type FlowDocument } from '../../src/core/flow/document';
-import { inProcessProducers } from '../../src/core/live/producer-host';
-import { builtinCatalog } from '../../src/core/nodes';
-import { sha256Hex } from '../../src/core/run/digest';
 import { createRandom, normal } from '../../src/core/random';
-import { engineInfo, OrtRuntime } from './ort-runtime';
+import { runOnWasm, storedFile } from './testing';
 
-async function stored(name: string, bytes: Uint8Array): Promise<NodeFile> {
-  return { name, bytes, mediaType: 'text/csv', digest: `sha256:${await sha256Hex(bytes)}` };
-}
+const stored = (name: string, bytes: Uint8Array) => storedFile(name, bytes, 'text/csv');
 
 async function run(flow: FlowDocument, files: NodeFile[], inputs: Record<string, number> = {}) {
+  const { result, errors, emitted, artifacts } = await runOnWasm(flow, files, inputs);
   const metrics = new Map<string, number[]>();
-  const errors: Record<string, string> = {};
-  const artifacts = new Map<string, Uint8Array>();
-  const result = await executeFlow({
-    flow,
-    catalog: builtinCatalog,
-    inputs,
-    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
-    producers: inProcessProducers,
-    readFile: (digest) => {
-      const found = files.find((f) => f.digest === digest);
-      return found ? Promise.resolve(found) : Promise.reject(new Error(`${digest} not stored`));
-    },
-    signal: new AbortController().signal,
-    now: () => Date.now(),
-    events: {
-      nodeQueued: () => undefined,
-      nodeStarted: () => undefined,
-      nodeFinished: (node, outcome) => {
-        if (outcome.error) errors[node] = outcome.error;
-      },
-      emitted: (node, port, value) => {
-        if (typeof value === 'number')
-          metrics.set(`${node}.${port}`, [...(metrics.get(`${node}.${port}`) ?? []), value]);
-      },
-      log: () => undefined,
-      progress: () => undefined,
-      artifact: (node, name, bytes) => artifacts.set(`${node}.${name}`, bytes),
-      interval: () => undefined,
-    },
-  });
-  return { result, metrics, errors, artifacts };
+  for (const { node, port, value } of emitted)
+    if (typeof value === 'number')
+      metrics.set(`${node}.${port}`, [...(metrics.get(`${node}.${port}`) ?? []), value]);
+  return {
+    result,
+    metrics,
+    errors,
+    artifacts: new Map(artifacts.map((a) => [`${a.node}.${a.name}`, a.bytes])),
+  };
 }
 
 describe('tables and images trained on the real runtime (WASM)', () => {

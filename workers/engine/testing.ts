@@ -19,7 +19,10 @@ import { createCatalog } from '../../src/core/catalog/catalog';
 import { reviveError } from '../../src/core/errors';
 import type { ImportedFile } from '../protocol';
 import { importFiles } from './run-import';
-import { defineNodeKind } from '../../src/core/catalog/kind';
+import { defineNodeKind, type NodeFile } from '../../src/core/catalog/kind';
+import { executeFlow, type ExecuteResult } from '../../src/core/engine/executor';
+import type { RunParams } from '../../src/core/run/params';
+import { sha256Hex } from '../../src/core/run/digest';
 
 export function loadFlow(path: string): FlowDocument {
   return flowDocumentSchema.parse(JSON.parse(readFileSync(path, 'utf8')));
@@ -45,6 +48,64 @@ export async function journalTestRun(
   };
   await journalRun(db, { ...(await queuedRun(request, id, new Date())), ...changes });
   return id;
+}
+
+/** A stored file as a node reads it, under its content digest. */
+export async function storedFile(
+  name: string,
+  bytes: Uint8Array,
+  mediaType: string,
+): Promise<NodeFile> {
+  return { name, bytes, mediaType, digest: `sha256:${await sha256Hex(bytes)}` };
+}
+
+/** What a flow run by {@link runOnWasm} gave, in the order it happened. */
+export interface WasmRun {
+  readonly result: ExecuteResult;
+  /** Node → the error it failed with. */
+  readonly errors: Record<string, string>;
+  readonly emitted: { node: string; port: string; value: unknown }[];
+  readonly logs: { node: string; message: string }[];
+  readonly artifacts: { node: string; name: string; bytes: Uint8Array; mediaType: string }[];
+}
+
+/**
+ * Runs `flow` through the executor on onnxruntime-web's WASM backend under
+ * Node, reading `files` by digest, and gathers what the run reported.
+ */
+export async function runOnWasm(
+  flow: FlowDocument,
+  files: readonly NodeFile[],
+  inputs: RunParams = {},
+): Promise<WasmRun> {
+  const run: Omit<WasmRun, 'result'> = { errors: {}, emitted: [], logs: [], artifacts: [] };
+  const result = await executeFlow({
+    flow,
+    catalog: builtinCatalog,
+    inputs,
+    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
+    producers: inProcessProducers,
+    readFile: (digest) => {
+      const found = files.find((f) => f.digest === digest);
+      return found ? Promise.resolve(found) : Promise.reject(new Error(`${digest} not stored`));
+    },
+    signal: new AbortController().signal,
+    now: () => Date.now(),
+    events: {
+      nodeQueued: () => undefined,
+      nodeStarted: () => undefined,
+      nodeFinished: (node, outcome) => {
+        if (outcome.error) run.errors[node] = outcome.error;
+      },
+      emitted: (node, port, value) => run.emitted.push({ node, port, value }),
+      log: (node, message) => run.logs.push({ node, message }),
+      progress: () => undefined,
+      artifact: (node, name, bytes, mediaType) =>
+        run.artifacts.push({ node, name, bytes, mediaType }),
+      interval: () => undefined,
+    },
+  });
+  return { result, ...run };
 }
 
 export function nodeRuntime(info: EngineInfo = engineInfo(null)): RunDriverOptions['runtimeFor'] {
