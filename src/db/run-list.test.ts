@@ -4,10 +4,7 @@
  * change is one entry, a lease renewal none.
  */
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
-import { describeIssues } from '../core/flow/issues';
-import { parseFlow } from '../core/flow/validate';
+import { describe, expect, it } from 'vitest';
 import { runEntrySchema } from '../core/records/run-entry';
 import type { RunId, RunRow } from '../core/run/record';
 import type { RunEntry } from '../core/run/run-entry';
@@ -28,54 +25,13 @@ import {
   requestCancel,
   updateRun,
 } from './runs';
-import { FlowbenchDb } from './schema';
+import { testDatabases, testRunRow } from './testing';
 
-const parsed = parseFlow(
-  JSON.parse(
-    readFileSync(new URL('../examples/spirals-mlp.flow.json', import.meta.url), 'utf8'),
-  ) as unknown,
-);
-if (!parsed.ok) throw new Error(describeIssues(parsed.issues));
-const flow = parsed.flow;
+const { freshDb } = testDatabases('run-list');
 
-const opened: FlowbenchDb[] = [];
-function freshDb(): FlowbenchDb {
-  const db = new FlowbenchDb(`flowbench-test-run-list-${crypto.randomUUID()}`);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.delete();
-});
-
-function runRow(id: string, overrides: Partial<RunRow> = {}): RunRow {
-  return {
-    id: id as RunId,
-    flowId: null,
-    flow: flow.name,
-    flowVersion: 1,
-    flowSnapshot: flow,
-    params: { lr: 0.1 },
-    seed: 3,
-    paramsDigest: '0'.repeat(64),
-    groupId: 'sweep-1',
-    cause: 'sweep',
-    backendChoice: 'auto',
-    status: 'queued',
-    statusReason: '',
-    createdAt: '2024-11-29T16:53:20.000Z',
-    startedAt: null,
-    finishedAt: null,
-    durationMs: null,
-    engine: null,
-    result: {},
-    leaseUntil: null,
-    cancelRequestedAt: null,
-    requires: [],
-    rerunOf: null,
-    ...overrides,
-  };
-}
+/** A queued run of a sweep. */
+const runRow = (id: string, overrides: Partial<RunRow> = {}): RunRow =>
+  testRunRow(id, { seed: 3, groupId: 'sweep-1', cause: 'sweep', ...overrides });
 
 const lastRev = (entries: readonly RunEntry[]) => Math.max(0, ...entries.map((e) => e.rev));
 

@@ -1,10 +1,7 @@
 import 'fake-indexeddb/auto';
-import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { fromRunExport, toRunExport, type RunRecord } from '../core/run/export';
-import { describeIssues } from '../core/flow/issues';
-import { parseFlow } from '../core/flow/validate';
-import type { MetricRow, RunId, RunRow } from '../core/run/record';
+import type { MetricRow, RunId } from '../core/run/record';
 import {
   activeRuns,
   cancelRequested,
@@ -24,56 +21,12 @@ import {
 } from './runs';
 import { countMetricPoints, putMetrics } from './metrics';
 import { putRunNodes, runNodes } from './run-nodes';
-import { FlowbenchDb } from './schema';
+import type { FlowbenchDb } from './schema';
+import { testDatabases, testRunRow } from './testing';
 
-const parsed = parseFlow(
-  JSON.parse(
-    readFileSync(new URL('../examples/spirals-mlp.flow.json', import.meta.url), 'utf8'),
-  ) as unknown,
-);
-if (!parsed.ok) throw new Error(describeIssues(parsed.issues));
-const flow = parsed.flow;
+const { freshDb, reopen } = testDatabases('runs');
 
-const opened: FlowbenchDb[] = [];
-let dbCount = 0;
-/** A fresh database per test, so no test sees another's rows. */
-function freshDb(): FlowbenchDb {
-  const db = new FlowbenchDb(`flowbench-test-runs-${++dbCount}-${crypto.randomUUID()}`);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.delete();
-});
-
-function runRow(id: string, overrides: Partial<RunRow> = {}): RunRow {
-  return {
-    id: id as RunId,
-    flowId: null,
-    flow: flow.name,
-    flowVersion: 1,
-    flowSnapshot: flow,
-    params: { lr: 0.1 },
-    seed: 0,
-    paramsDigest: '0'.repeat(64),
-    groupId: null,
-    cause: 'ui',
-    backendChoice: 'auto',
-    status: 'queued',
-    statusReason: '',
-    createdAt: '2024-11-29T16:53:20.000Z',
-    startedAt: null,
-    finishedAt: null,
-    durationMs: null,
-    engine: null,
-    result: {},
-    leaseUntil: null,
-    cancelRequestedAt: null,
-    requires: [],
-    rerunOf: null,
-    ...overrides,
-  };
-}
+const runRow = testRunRow;
 
 const point = (runId: string, name: string, step: number, value: number): MetricRow => ({
   runId: runId as RunId,
@@ -115,8 +68,7 @@ describe('claimRun', () => {
 
   it('is a compare-and-swap across two connections to one database', async () => {
     const a = freshDb();
-    const b = new FlowbenchDb(a.name);
-    opened.push(b);
+    const b = reopen(a);
     await journalRun(a, runRow('r1'));
     const outcomes = await Promise.allSettled([
       claimRun(a, 'r1' as RunId, {}),
@@ -251,8 +203,7 @@ describe('claimNextRun', () => {
 
   it('gives each of two engines taking at once a different run', async () => {
     const a = freshDb();
-    const b = new FlowbenchDb(a.name);
-    opened.push(b);
+    const b = reopen(a);
     for (const id of ['r1', 'r2', 'r3']) await journalRun(a, runRow(id));
     const taken = await Promise.all([
       claimNextRun(a, anyRun, { statusReason: 'engine A' }),

@@ -9,8 +9,72 @@
  * refusal where IndexedDB would raise it.
  */
 import { Dexie, type DBCore, type DBCoreMutateRequest, type DBCoreTable } from 'dexie';
+import { afterEach } from 'vitest';
+import { describeIssues } from '../core/flow/issues';
+import { parseFlow } from '../core/flow/validate';
+import type { RunId, RunRow } from '../core/run/record';
+import spirals from '../examples/spirals-mlp.flow.json';
 import { countMetricPoints } from './metrics';
-import type { FlowbenchDb } from './schema';
+import { FlowbenchDb } from './schema';
+
+/**
+ * Databases for the tests of one file: `freshDb()` opens a new one per call,
+ * `reopen(db)` a second connection to the same one (another tab); every one
+ * is deleted after each test, so no test sees another's rows.
+ */
+export function testDatabases(label: string): {
+  freshDb: () => FlowbenchDb;
+  reopen: (db: FlowbenchDb) => FlowbenchDb;
+} {
+  const opened: FlowbenchDb[] = [];
+  afterEach(async () => {
+    for (const db of opened.splice(0)) await db.delete();
+  });
+  const open = (name: string) => {
+    const db = new FlowbenchDb(name);
+    opened.push(db);
+    return db;
+  };
+  return {
+    freshDb: () => open(`flowbench-test-${label}-${crypto.randomUUID()}`),
+    reopen: (db) => open(db.name),
+  };
+}
+
+const parsedSpirals = parseFlow(spirals);
+if (!parsedSpirals.ok) throw new Error(describeIssues(parsedSpirals.issues));
+/** The spirals example flow, parsed: what the runs of these tests ran. */
+export const spiralsFlow = parsedSpirals.flow;
+
+/** A queued run of the spirals flow, started from the UI, with `overrides`. */
+export function testRunRow(id: string, overrides: Partial<RunRow> = {}): RunRow {
+  return {
+    id: id as RunId,
+    flowId: null,
+    flow: spiralsFlow.name,
+    flowVersion: 1,
+    flowSnapshot: spiralsFlow,
+    params: { lr: 0.1 },
+    seed: 0,
+    paramsDigest: '0'.repeat(64),
+    groupId: null,
+    cause: 'ui',
+    backendChoice: 'auto',
+    status: 'queued',
+    statusReason: '',
+    createdAt: '2024-11-29T16:53:20.000Z',
+    startedAt: null,
+    finishedAt: null,
+    durationMs: null,
+    engine: null,
+    result: {},
+    leaseUntil: null,
+    cancelRequestedAt: null,
+    requires: [],
+    rerunOf: null,
+    ...overrides,
+  };
+}
 
 /** Rows stored per table; for `metrics`, points (a series is stored as chunks of points). */
 export type StoredCounts = Record<
