@@ -105,6 +105,13 @@ test(
         .toBeGreaterThan(first);
 
       await runs.expectStatus(remoteRow, 'ok');
+      // Finished, it charts from its run file with nothing imported: connected afresh (no live
+      // series kept), its loss is drawn again.
+      await connect.disconnectButton.click();
+      await connect.connect(url);
+      await remoteRow.click();
+      await expect(loss).toHaveAttribute('data-points', /^[1-9]/);
+      expect((await readStoredRuns(page)).runs).toEqual([]);
       await remoteRow.getByRole('button', { name: /^Import run / }).click();
       const local = runs.row(runId);
       await expect(local).toHaveCount(1);

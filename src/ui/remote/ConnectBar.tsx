@@ -85,12 +85,14 @@ export function ConnectBar() {
             readOnly={server !== null}
             onChange={(e) => setToken(e.currentTarget.value)}
           />
+          {/* Keyed apart: React would otherwise turn the clicked Disconnect into the submit
+              button Connect while its click is still dispatched, and the form would connect again. */}
           {server ? (
-            <button type="button" onClick={() => remote.disconnect()}>
+            <button key="disconnect" type="button" onClick={() => remote.disconnect()}>
               Disconnect
             </button>
           ) : (
-            <button type="submit" disabled={connecting}>
+            <button key="connect" type="submit" disabled={connecting}>
               {connecting ? 'Connecting…' : 'Connect'}
             </button>
           )}

@@ -1,7 +1,7 @@
 /**
  * The selected remote run's panel: what it is and where it runs, Import, and
- * its live charts while it runs. The series come from the server's live
- * stream and are held in memory only; import the run to keep it.
+ * its charts: live while it runs, from its run file once it finished. The
+ * series are held in memory only; import the run to keep it.
  */
 import { lazy, Suspense, useEffect } from 'react';
 import { shortId } from '../runs/format';
@@ -21,7 +21,11 @@ export function RemoteRunDetail({ runId }: { runId: string }) {
   const live = useRemote((s) => s.live[runId]);
   const importRun = useImportRemote();
   const following = run !== undefined && isLive(run);
+  const finished = run !== undefined && isImportable(run);
   useEffect(() => (following ? remote.follow(runId) : undefined), [runId, following]);
+  useEffect(() => {
+    if (finished) void remote.load(runId);
+  }, [runId, finished]);
   if (!run || !server)
     return <section className="fb-run-detail fb-muted">Select a run to see it.</section>;
 
@@ -48,13 +52,13 @@ export function RemoteRunDetail({ runId }: { runId: string }) {
         {run.attempts > 1 ? ` · ${run.attempts} attempts` : ''}
       </p>
       {live?.error ? <p role="alert">{live.error}</p> : null}
-      {live || following ? (
+      {live || following || finished ? (
         // Loaded as soon as a live run is shown, so its first values find the charts ready.
         <Suspense fallback={<p className="fb-muted">Loading charts…</p>}>
           <RemoteCharts run={run} live={live} />
         </Suspense>
       ) : (
-        <p className="fb-muted">Its series are in its run file: Import it to chart them.</p>
+        <p className="fb-muted">The server holds no run file of it: there is nothing to chart.</p>
       )}
     </section>
   );

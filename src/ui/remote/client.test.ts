@@ -184,6 +184,47 @@ describe('the connection', () => {
     remote.disconnect();
   });
 
+  it('charts a finished run from its run file, read once, and says so when the answer is not one', async () => {
+    const done: RemoteRun = { ...trial, state: 'completed', status: 'ok' };
+    const file = {
+      format: 'flowbench.run/2',
+      metrics: {
+        'train.loss': [
+          [0, 0.9, 1.5],
+          [1, null, 2.5, 'NaN'],
+        ],
+      },
+    };
+    const asked: string[] = [];
+    let body = JSON.stringify(file);
+    const remote = createRemoteStore((url) => {
+      asked.push(url);
+      const answer = url.endsWith('/runs') ? JSON.stringify([done]) : body;
+      return Promise.resolve(new Response(answer, { status: 200 }));
+    });
+    await remote.connect('http://127.0.0.1:8737', '');
+    await Promise.all([remote.load(done.runId), remote.load(done.runId)]);
+    expect(remote.store.getState().live[done.runId]).toEqual({
+      series: {
+        'train.loss': [
+          { step: 0, value: 0.9, ts: 1.5 },
+          { step: 1, value: NaN, ts: 2.5 },
+        ],
+      },
+      finished: 'ok',
+      error: null,
+    });
+    expect(asked.filter((url) => url.includes(done.runId))).toHaveLength(1);
+
+    body = JSON.stringify({ metrics: { 'train.loss': [[0, 'low']] } });
+    await remote.connect('http://127.0.0.1:8737', '');
+    await remote.load(done.runId);
+    expect(remote.store.getState().live[done.runId]?.error).toContain(
+      `http://127.0.0.1:8737/runs/${done.runId} did not answer with a run file`,
+    );
+    remote.disconnect();
+  });
+
   it("gathers a followed run's live values into series by metric, step by step", async () => {
     let source!: FakeSource;
     const remote = createRemoteStore(

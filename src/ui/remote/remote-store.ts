@@ -6,15 +6,20 @@
  *
  * The list is read again every few seconds while connected, so a trial's
  * state follows the queue; a failed read keeps the last list and says why.
+ * A finished run's series are read from its run file when it is shown
+ * (`load`), so its charts need no import; a followed run's come live.
  * A failed Connect changes nothing: the previous connection, if any, stays.
  */
 import { useStore } from 'zustand';
 import { createStore } from 'zustand/vanilla';
 import type { MetricPoint } from '../../core/series/columns';
 import type { LiveMessage, RemoteRun } from './answers';
+import { FlowbenchError } from '../../core/errors';
 import {
+  fetchRemoteRunFile,
   followRemoteRun,
   listRemoteRuns,
+  shownUrl,
   remoteServer,
   type Fetch,
   type OpenLiveSource,
@@ -44,6 +49,39 @@ export interface RemoteState {
 }
 
 const EMPTY_LIVE: RemoteLive = { series: {}, finished: null, error: null };
+
+/** The values a run file's points stand for where JSON has no number (`[step, null, ts, name]`). */
+const SPECIAL: Record<string, number> = { NaN, Infinity, '-Infinity': -Infinity, '-0': -0 };
+
+/**
+ * The series of a run file's text (`metrics`: each name's `[step, value, ts]`
+ * points, in step order), or null when it has none of that shape. For
+ * charting only: an import checks the whole file as the importer does.
+ */
+export function seriesOfRunFile(text: string): Record<string, MetricPoint[]> | null {
+  let metrics: unknown;
+  try {
+    metrics = (JSON.parse(text) as { metrics?: unknown }).metrics;
+  } catch {
+    return null;
+  }
+  if (typeof metrics !== 'object' || metrics === null || Array.isArray(metrics)) return null;
+  const series: Record<string, MetricPoint[]> = {};
+  for (const [name, points] of Object.entries(metrics)) {
+    if (!Array.isArray(points)) return null;
+    const read: MetricPoint[] = [];
+    for (const point of points as unknown[]) {
+      if (!Array.isArray(point)) return null;
+      const [step, value, ts, special] = point as unknown[];
+      const number = value === null && typeof special === 'string' ? SPECIAL[special] : value;
+      if (typeof step !== 'number' || typeof number !== 'number' || typeof ts !== 'number')
+        return null;
+      read.push({ step, value: number, ts });
+    }
+    series[name] = read;
+  }
+  return series;
+}
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -129,6 +167,33 @@ export function createRemoteStore(fetchImpl?: Fetch, open?: OpenLiveSource) {
       store.setState({ server: null, runs: [], error: null, selected: null, live: {} });
     },
     refresh,
+    /**
+     * Read finished run `runId`'s series from its run file, once (a run
+     * followed live already has them); a failure is said in its panel.
+     */
+    async load(runId: string): Promise<void> {
+      const server = store.getState().server;
+      if (!server || store.getState().live[runId] || streams.has(runId)) return;
+      const status = store.getState().runs.find((run) => run.runId === runId)?.status ?? null;
+      const set = (next: RemoteLive) => {
+        if (store.getState().server === server)
+          store.setState({ live: { ...store.getState().live, [runId]: next } });
+      };
+      // Marked at once, so a second view asking meanwhile reads nothing again.
+      set({ ...EMPTY_LIVE, finished: status });
+      try {
+        const series = seriesOfRunFile(await fetchRemoteRunFile(server, runId, fetchImpl));
+        if (series === null)
+          throw new FlowbenchError('remote-malformed', {
+            url: shownUrl(server, `/runs/${encodeURIComponent(runId)}`),
+            expected: 'a run file',
+            problem: 'it has no metrics of points',
+          });
+        set({ series, finished: status, error: null });
+      } catch (error) {
+        set({ ...EMPTY_LIVE, finished: status, error: messageOf(error) });
+      }
+    },
     select(runId: string | null) {
       store.setState({ selected: runId });
     },
