@@ -18,11 +18,8 @@
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { createCatalog } from '../../src/core/catalog/catalog';
-import { defineNodeKind, type NodeKind } from '../../src/core/catalog/kind';
+import type { NodeKind } from '../../src/core/catalog/kind';
 import type { Dataset } from '../../src/core/catalog/values';
-import { executeFlow } from '../../src/core/engine/executor';
-import type { FlowDocument } from '../../src/core/flow/document';
-import { inProcessProducers } from '../../src/core/live/producer-host';
 import {
   blockInputShape,
   buildBlockTrainStep,
@@ -33,11 +30,11 @@ import { classifierBatches } from '../../src/core/nodes/classifier-batches';
 import { trainClassifier } from '../../src/core/nodes/train-classifier';
 import { createRandom, type Random } from '../../src/core/random';
 import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
-import { quietEvents } from '../node/events';
 import { compareRow, noTarget, type BenchRow, type Target } from './rows';
 import { bareTrainer as bareLoop, type BareTraining } from './bare-trainer';
 import type { OrtLike } from './train-loop';
 import { alternate } from './stats';
+import { datasetNode, runnerStepMs, type ClassifierRun } from './classifier-run';
 
 /** One model kind's train-step bench. */
 export interface BlockTrainBench {
@@ -69,86 +66,35 @@ ortWeb.env.wasm.numThreads = THREADS;
 ortWeb.env.logLevel = 'error';
 
 const webRuntime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ortWeb), 'wasm');
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
 
 /** The bench's two rows: runner vs bare loop, and ORT-web vs onnxruntime-node. */
 export async function blockTrainRows(bench: BlockTrainBench): Promise<BenchRow[]> {
   const { block, dataset } = bench;
   const rowShape = blockInputShape(block);
-  const benchData = defineNodeKind({
-    kind: 'bench.data',
-    title: 'Bench data',
-    category: 'data',
-    description: 'The bench rows.',
-    params: {},
-    inputs: [],
-    outputs: [{ name: 'dataset', type: 'dataset', description: 'The rows.' }],
-    execute(ctx) {
-      ctx.emit('dataset', dataset);
-      return Promise.resolve();
-    },
-  });
+  const benchData = datasetNode(
+    'bench.data',
+    { title: 'Bench data', description: 'The bench rows.' },
+    dataset,
+  );
   const catalog = createCatalog([benchData, bench.model, trainClassifier]);
-
-  const trainFlow = (steps: number): FlowDocument => ({
-    format: 'flowbench.flow/1',
+  const run: ClassifierRun = {
     name: `bench-${bench.suite}-train-step`,
-    inputs: [],
-    outputs: [],
-    nodes: [
-      { id: 'data', kind: 'bench.data', params: {}, position: { x: 0, y: 0 } },
-      {
-        id: 'model',
-        kind: bench.model.kind,
-        params: bench.modelParams,
-        position: { x: 0, y: 200 },
-      },
-      {
-        id: 'train',
-        kind: 'train.classifier',
-        params: {
-          steps,
-          batch_size: BATCH,
-          lr: LR,
-          momentum: MOMENTUM,
-          log_every: 10,
-          seed: SEED,
-          backend: 'wasm',
-        },
-        position: { x: 300, y: 100 },
-      },
-    ],
-    edges: [
-      { from: 'data.dataset', to: 'train.dataset' },
-      { from: 'model.model', to: 'train.model' },
-    ],
-  });
-
-  /** One run of the train node; ms per step between its progress calls after the warm steps. */
-  const runnerTrial = async (): Promise<number> => {
-    const stamps: number[] = [];
-    const errors: string[] = [];
-    const result = await executeFlow({
-      flow: trainFlow(WARM_STEPS + TIMED_STEPS + 1),
-      catalog,
-      inputs: {},
-      runtime: webRuntime,
-      producers: inProcessProducers,
-      events: quietEvents({
-        nodeFinished: (node, outcome) => {
-          if (outcome.status !== 'ok') errors.push(`${node}: ${outcome.error}`);
-        },
-        progress: () => void stamps.push(performance.now()),
-      }),
-      signal: new AbortController().signal,
-      now: Date.now,
-      yieldNow,
-    });
-    if (result.status !== 'ok')
-      throw new Error(`train run ended ${result.status}: ${errors.join('; ')}`);
-    return (stamps[WARM_STEPS + TIMED_STEPS - 1]! - stamps[WARM_STEPS - 1]!) / TIMED_STEPS;
+    dataKind: 'bench.data',
+    model: { kind: bench.model.kind, params: bench.modelParams },
+    batch: BATCH,
+    lr: LR,
+    momentum: MOMENTUM,
+    seed: SEED,
   };
+  const runnerTrial = () =>
+    runnerStepMs({
+      run,
+      catalog,
+      runtime: webRuntime,
+      warmSteps: WARM_STEPS,
+      timedSteps: TIMED_STEPS,
+    });
 
   /** The node's batch order: its seed's stream, after the weights were drawn from it. */
   const nodeOrder = (): Random => {

@@ -29,10 +29,7 @@
 import * as ortNode from 'onnxruntime-node';
 import * as ortWeb from 'onnxruntime-web';
 import { createCatalog } from '../../src/core/catalog/catalog';
-import { defineNodeKind } from '../../src/core/catalog/kind';
 import type { Dataset } from '../../src/core/catalog/values';
-import { executeFlow } from '../../src/core/engine/executor';
-import { inProcessProducers } from '../../src/core/live/producer-host';
 import { float32 } from '../../src/core/runtime/tensor-runtime';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { GraphBuilder } from '../../src/core/onnx/graph';
@@ -47,7 +44,12 @@ import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { bareTrainer as bareLoop, type BareTraining } from '../lib/bare-trainer';
 import { matmulSession, type OrtLike } from '../lib/train-loop';
 import { alternate, median } from '../lib/stats';
-import { quietEvents } from './events';
+import {
+  classifierFlow,
+  datasetNode,
+  runnerStepMs,
+  type ClassifierRun,
+} from '../lib/classifier-run';
 
 export const THREADS = WASM_THREADS;
 export const SPEC: MlpSpec = { inputSize: 784, hidden: [128], outputSize: 10, activation: 'relu' };
@@ -66,7 +68,6 @@ ortWeb.env.wasm.numThreads = THREADS;
 ortWeb.env.logLevel = 'error';
 
 const webRuntime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ortWeb), 'wasm');
-const yieldNow = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 // ── tiny graph ────────────────────────────────────────────────────────────
 
@@ -129,92 +130,40 @@ function digits(): Dataset {
 }
 export const dataset = digits();
 
-const benchData = defineNodeKind({
-  kind: 'bench.digits',
-  title: 'Bench digits',
-  category: 'data',
-  description: 'Random 784-feature rows in 10 classes.',
-  params: {},
-  inputs: [],
-  outputs: [{ name: 'dataset', type: 'dataset', description: 'The rows.' }],
-  execute(ctx) {
-    ctx.emit('dataset', dataset);
-    return Promise.resolve();
-  },
-});
+const benchData = datasetNode(
+  'bench.digits',
+  { title: 'Bench digits', description: 'Random 784-feature rows in 10 classes.' },
+  dataset,
+);
 export const trainCatalog = createCatalog([benchData, modelMlp, trainClassifier]);
 
+/** The MLP row's training as the runner runs it: the bench rows, the node's MLP, momentum. */
+const mlpRun: ClassifierRun = {
+  name: 'bench-train-step',
+  dataKind: 'bench.digits',
+  model: {
+    kind: 'model.mlp',
+    params: { hidden: SPEC.hidden[0]!, layers: SPEC.hidden.length, activation: 'relu' },
+  },
+  batch: BATCH,
+  lr: LR,
+  momentum: MOMENTUM,
+  seed: SEED,
+};
+
 export function trainFlow(steps: number): FlowDocument {
-  return {
-    format: 'flowbench.flow/1',
-    name: 'bench-train-step',
-    inputs: [],
-    outputs: [],
-    nodes: [
-      { id: 'data', kind: 'bench.digits', params: {}, position: { x: 0, y: 0 } },
-      {
-        id: 'model',
-        kind: 'model.mlp',
-        params: { hidden: SPEC.hidden[0]!, layers: SPEC.hidden.length, activation: 'relu' },
-        position: { x: 0, y: 200 },
-      },
-      {
-        id: 'train',
-        kind: 'train.classifier',
-        params: {
-          steps,
-          batch_size: BATCH,
-          lr: LR,
-          momentum: MOMENTUM,
-          log_every: 10,
-          seed: SEED,
-          backend: 'wasm',
-        },
-        position: { x: 300, y: 100 },
-      },
-    ],
-    edges: [
-      { from: 'data.dataset', to: 'train.dataset' },
-      { from: 'model.model', to: 'train.model' },
-    ],
-  };
+  return classifierFlow(mlpRun, steps);
 }
 
-/**
- * One run of the train node through the engine; ms per step over the
- * `TIMED_STEPS` after the warm ones. The node reports progress after every
- * unit, so the window runs from the end of unit `WARM_STEPS` to the end of
- * unit `WARM_STEPS + TIMED_STEPS`, and one more unit runs after it: the
- * loop's end (reading the weights back, releasing the session) is not
- * inside the window, just as the bare loop's release is not.
- */
-async function runnerTrial(): Promise<number> {
-  const steps = WARM_STEPS + TIMED_STEPS + 1;
-  const stamps: number[] = [];
-  const errors: string[] = [];
-  const events = quietEvents({
-    nodeFinished: (node, outcome) => {
-      if (outcome.status !== 'ok') errors.push(`${node}: ${outcome.error}`);
-    },
-    // Called once after every unit: the step's end, as the node sees it.
-    progress: () => void stamps.push(performance.now()),
-  });
-
-  const result = await executeFlow({
-    flow: trainFlow(steps),
+/** One run of the train node through the engine; ms per step (bench/lib/classifier-run.ts). */
+const runnerTrial = () =>
+  runnerStepMs({
+    run: mlpRun,
     catalog: trainCatalog,
-    inputs: {},
     runtime: webRuntime,
-    producers: inProcessProducers,
-    events,
-    signal: new AbortController().signal,
-    now: Date.now,
-    yieldNow,
+    warmSteps: WARM_STEPS,
+    timedSteps: TIMED_STEPS,
   });
-  if (result.status !== 'ok')
-    throw new Error(`train run ended ${result.status}: ${errors.join('; ')}`);
-  return (stamps[WARM_STEPS + TIMED_STEPS - 1]! - stamps[WARM_STEPS - 1]!) / TIMED_STEPS;
-}
 
 /** The node's batch order: its seed's stream, after the weights were drawn from it. */
 export function nodeOrder(): Random {
