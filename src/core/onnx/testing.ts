@@ -76,6 +76,43 @@ export function initialCarried(step: TrainStep, weights: MlpWeights): Arrays {
   );
 }
 
+/**
+ * Compares each weight's `gradient` with central differences of `lossAt`,
+ * nudging the weight's `values` in place (and putting them back); returns
+ * how many values were checked.
+ */
+async function checkAgainstCentralDifferences(
+  layout: MlpWeights['layout'],
+  gradient: (weight: string) => Float32Array,
+  values: (weight: string) => Float32Array,
+  lossAt: () => Promise<number>,
+): Promise<number> {
+  const eps = 1e-3;
+  let checked = 0;
+  for (const slot of layout) {
+    const grad = gradient(slot.name);
+    const at = values(slot.name);
+    expect(grad.length, slot.name).toBe(at.length);
+    for (let i = 0; i < at.length; i++) {
+      const original = at[i]!;
+      const plus = Math.fround(original + eps);
+      const minus = Math.fround(original - eps);
+      at[i] = plus;
+      const lossPlus = await lossAt();
+      at[i] = minus;
+      const lossMinus = await lossAt();
+      at[i] = original;
+      const numeric = (lossPlus - lossMinus) / (plus - minus);
+      expect(
+        Math.abs(grad[i]! - numeric),
+        `${slot.name}[${i}]: ${grad[i]} vs ${numeric}`,
+      ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
+      checked++;
+    }
+  }
+  return checked;
+}
+
 /** Compares every gradient the step emits with central differences of the step's own loss. */
 export async function checkGradients(
   step: TrainStep,
@@ -87,30 +124,12 @@ export async function checkGradients(
   const lossAt = async () =>
     get(await run({ ...data, ...stepFeeds(step, carried, 0, 1) }), step.outputs.loss)[0]!;
   const analytic = await run({ ...data, ...stepFeeds(step, carried, 0, 1) });
-  const eps = 1e-3;
-  let checked = 0;
-  for (const slot of weights.layout) {
-    const grad = get(analytic, get(step.outputs.gradients, slot.name));
-    const values = get(carried, get(step.inputs.weights, slot.name));
-    expect(grad.length, slot.name).toBe(values.length);
-    for (let i = 0; i < values.length; i++) {
-      const original = values[i]!;
-      const plus = Math.fround(original + eps);
-      const minus = Math.fround(original - eps);
-      values[i] = plus;
-      const lossPlus = await lossAt();
-      values[i] = minus;
-      const lossMinus = await lossAt();
-      values[i] = original;
-      const numeric = (lossPlus - lossMinus) / (plus - minus);
-      expect(
-        Math.abs(grad[i]! - numeric),
-        `${slot.name}[${i}]: ${grad[i]} vs ${numeric}`,
-      ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
-      checked++;
-    }
-  }
-  return checked;
+  return checkAgainstCentralDifferences(
+    weights.layout,
+    (weight) => get(analytic, get(step.outputs.gradients, weight)),
+    (weight) => get(carried, get(step.inputs.weights, weight)),
+    lossAt,
+  );
 }
 
 /**
@@ -128,37 +147,17 @@ export async function checkGradientsOnLossGraph(
   const trainRun = await open(step.model);
   const lossRun = await open(lossGraph.model);
   const lossAt = async (): Promise<number> =>
-    get(await lossRun({ ...data, ...weightFeeds(weights) }), lossGraph.outputs.loss)[0] as number;
+    get(await lossRun({ ...data, ...weightFeeds(weights) }), lossGraph.outputs.loss)[0]!;
 
   const trained = await trainRun({ ...data, lr: scalar(0), ...weightFeeds(weights) });
   // The train step reports the same loss as the evaluation graph.
   expect(get(trained, step.outputs.loss)[0]).toBeCloseTo(await lossAt(), 6);
-
-  const eps = 1e-3;
-  let checked = 0;
-  for (const slot of weights.layout) {
-    const grad = get(trained, get(step.outputs.gradients, slot.name));
-    const values = get(weights.values, slot.name);
-    expect(grad.length).toBe(values.length);
-    for (let i = 0; i < values.length; i++) {
-      const original = values[i] as number;
-      const plus = Math.fround(original + eps);
-      const minus = Math.fround(original - eps);
-      values[i] = plus;
-      const lossPlus = await lossAt();
-      values[i] = minus;
-      const lossMinus = await lossAt();
-      values[i] = original;
-      const numeric = (lossPlus - lossMinus) / (plus - minus);
-      const analytic = grad[i] as number;
-      expect(
-        Math.abs(analytic - numeric),
-        `${slot.name}[${i}]: ${analytic} vs ${numeric}`,
-      ).toBeLessThan(1e-3 + 1e-2 * Math.abs(numeric));
-      checked++;
-    }
-  }
-  return checked;
+  return checkAgainstCentralDifferences(
+    weights.layout,
+    (weight) => get(trained, get(step.outputs.gradients, weight)),
+    (weight) => get(weights.values, weight),
+    lossAt,
+  );
 }
 
 /** `steps` train steps on one fixed batch; returns the loss of each. */
