@@ -16,6 +16,7 @@ import type { ClassifierBatches } from '../../src/core/nodes/classifier-batches'
 import type { MlpWeights } from '../../src/core/onnx/mlp-spec';
 import type { TrainStep } from '../../src/core/onnx/train-step';
 import type { OrtLike } from './train-loop';
+import { compareRow, type BenchRow, type Target } from './rows';
 
 /** What one model's bare loop trains: its step, weights, fixed batch and the node's batches. */
 export interface BareTraining {
@@ -91,4 +92,54 @@ export async function bareTrainer(
     },
     release: () => session.release(),
   };
+}
+
+/**
+ * The three bare loops of one training that a train-step bench compares:
+ * ORT-web on the node's batches (against the runner), and ORT-web and
+ * onnxruntime-node on one fixed batch (the engines alone), the native one
+ * with `threads` threads.
+ */
+export async function bareTrainers(
+  training: BareTraining,
+  engines: { readonly web: OrtLike; readonly native: OrtLike; readonly threads: number },
+) {
+  const wasm = { executionProviders: ['wasm'] };
+  const web = await bareTrainer(engines.web, wasm, 'prepared', training);
+  const webFixed = await bareTrainer(engines.web, wasm, 'fixed', training);
+  const native = await bareTrainer(
+    engines.native,
+    { executionProviders: ['cpu'], intraOpNumThreads: engines.threads },
+    'fixed',
+    training,
+  );
+  return {
+    web,
+    webFixed,
+    native,
+    async release(): Promise<void> {
+      await web.release();
+      await webFixed.release();
+      await native.release();
+    },
+  };
+}
+
+/** A train-step row in steps/s (higher is better) from A/B trials in ms per step. */
+export function stepsRow(input: {
+  readonly name: string;
+  readonly trials: { readonly a: readonly number[]; readonly b: readonly number[] };
+  readonly target: Target;
+  readonly note: string;
+}): BenchRow {
+  const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
+  return compareRow({
+    name: input.name,
+    unit: 'steps/s',
+    lowerIsBetter: false,
+    ours: input.trials.a.map(stepsPerSecond),
+    reference: input.trials.b.map(stepsPerSecond),
+    target: input.target,
+    note: input.note,
+  });
 }

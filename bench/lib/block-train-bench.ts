@@ -30,9 +30,8 @@ import { classifierBatches } from '../../src/core/nodes/classifier-batches';
 import { trainClassifier } from '../../src/core/nodes/train-classifier';
 import { createRandom, type Random } from '../../src/core/random';
 import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
-import { compareRow, noTarget, type BenchRow, type Target } from './rows';
-import { bareTrainer as bareLoop, type BareTraining } from './bare-trainer';
-import type { OrtLike } from './train-loop';
+import { noTarget, type BenchRow, type Target } from './rows';
+import { bareTrainers, stepsRow, type BareTraining } from './bare-trainer';
 import { alternate } from './stats';
 import { datasetNode, runnerStepMs, type ClassifierRun } from './classifier-run';
 
@@ -66,7 +65,6 @@ ortWeb.env.wasm.numThreads = THREADS;
 ortWeb.env.logLevel = 'error';
 
 const webRuntime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ortWeb), 'wasm');
-const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
 
 /** The bench's two rows: runner vs bare loop, and ORT-web vs onnxruntime-node. */
 export async function blockTrainRows(bench: BlockTrainBench): Promise<BenchRow[]> {
@@ -119,21 +117,14 @@ export async function blockTrainRows(bench: BlockTrainBench): Promise<BenchRow[]
     warmSteps: WARM_STEPS,
     timedSteps: TIMED_STEPS,
   };
-  const bareTrainer = (
-    ort: OrtLike,
-    options: ortWeb.InferenceSession.SessionOptions,
-    order: 'prepared' | 'fixed',
-  ) => bareLoop(ort, options, order, training);
-
   const note = `${bench.note}, batch ${BATCH}, SGD with momentum`;
   console.error(`[${bench.suite}] ${bench.label} train step…`);
-  const web = await bareTrainer(ortWeb, { executionProviders: ['wasm'] }, 'prepared');
-  const webFixed = await bareTrainer(ortWeb, { executionProviders: ['wasm'] }, 'fixed');
-  const native = await bareTrainer(
-    ortNode,
-    { executionProviders: ['cpu'], intraOpNumThreads: THREADS },
-    'fixed',
-  );
+  const trainers = await bareTrainers(training, {
+    web: ortWeb,
+    native: ortNode,
+    threads: THREADS,
+  });
+  const { web, webFixed, native } = trainers;
   const runner = await alternate({
     a: runnerTrial,
     b: () => web.trial(),
@@ -142,12 +133,9 @@ export async function blockTrainRows(bench: BlockTrainBench): Promise<BenchRow[]
     maxTrials: 9,
     budgetMs: 25_000,
   });
-  const runnerRow = compareRow({
+  const runnerRow = stepsRow({
     name: `${bench.label} train step: runner vs bare ORT-web loop`,
-    unit: 'steps/s',
-    lowerIsBetter: false,
-    ours: runner.a.map(stepsPerSecond),
-    reference: runner.b.map(stepsPerSecond),
+    trials: runner,
     target: bench.runnerTarget,
     note: `${note}; executeFlow → ${bench.model.kind} → train.classifier → OrtRuntime (from the node's progress calls, after ${WARM_STEPS} warm steps) vs session.run in a loop on the node's batches in its order; onnxruntime-web WASM in Node, threads: ${THREADS}`,
   });
@@ -159,17 +147,12 @@ export async function blockTrainRows(bench: BlockTrainBench): Promise<BenchRow[]
     maxTrials: 9,
     budgetMs: 20_000,
   });
-  const engineRow = compareRow({
+  const engineRow = stepsRow({
     name: `${bench.label} train step: ORT-web WASM vs onnxruntime-node`,
-    unit: 'steps/s',
-    lowerIsBetter: false,
-    ours: engines.a.map(stepsPerSecond),
-    reference: engines.b.map(stepsPerSecond),
+    trials: engines,
     target: noTarget,
     note: `${note}; the same bare loop on one fixed batch on onnxruntime-web WASM (in Node) vs onnxruntime-node CPU, threads: ${THREADS} each; the issue sets no target for it`,
   });
-  await web.release();
-  await webFixed.release();
-  await native.release();
+  await trainers.release();
   return [runnerRow, engineRow];
 }

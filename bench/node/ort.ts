@@ -41,7 +41,12 @@ import { createRandom, type Random } from '../../src/core/random';
 import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
 import { gflops, mlpTrainFlops, mlpTrainMatmuls } from '../lib/flops';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
-import { bareTrainer as bareLoop, type BareTraining } from '../lib/bare-trainer';
+import {
+  bareTrainer as bareLoop,
+  bareTrainers,
+  stepsRow,
+  type BareTraining,
+} from '../lib/bare-trainer';
 import { matmulSession, type OrtLike } from '../lib/train-loop';
 import { alternate, median } from '../lib/stats';
 import {
@@ -207,7 +212,6 @@ function batchPrepMs(): number {
   return (performance.now() - start) / count;
 }
 
-const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
 /** FLOP of one train step's matmuls, forward and backward. */
 const STEP_FLOPS = mlpTrainFlops(SPEC, BATCH);
 const gflopsOf = (row: BenchRow, side: 'value' | 'reference') =>
@@ -217,13 +221,12 @@ const CEILING_RUNS = 40;
 const trainNote = `MLP ${SPEC.inputSize}→${SPEC.hidden.join('→')}→${SPEC.outputSize}, batch ${BATCH}, SGD with momentum`;
 
 async function trainRows(): Promise<BenchRow[]> {
-  const web = await bareTrainer(ortWeb, { executionProviders: ['wasm'] }, 'prepared');
-  const webFixed = await bareTrainer(ortWeb, { executionProviders: ['wasm'] }, 'fixed');
-  const native = await bareTrainer(
-    ortNode,
-    { executionProviders: ['cpu'], intraOpNumThreads: THREADS },
-    'fixed',
-  );
+  const trainers = await bareTrainers(bareTraining(TIMED_STEPS), {
+    web: ortWeb,
+    native: ortNode,
+    threads: THREADS,
+  });
+  const { web, webFixed, native } = trainers;
 
   const runner = await alternate({
     a: runnerTrial,
@@ -234,12 +237,9 @@ async function trainRows(): Promise<BenchRow[]> {
     budgetMs: 25_000,
   });
   const prep = median([batchPrepMs(), batchPrepMs(), batchPrepMs()]);
-  const runnerRow = compareRow({
+  const runnerRow = stepsRow({
     name: 'MLP train step: runner vs bare ORT-web loop',
-    unit: 'steps/s',
-    lowerIsBetter: false,
-    ours: runner.a.map(stepsPerSecond),
-    reference: runner.b.map(stepsPerSecond),
+    trials: runner,
     target: ratioAtLeast(0.95),
     note: `${trainNote}; executeFlow → train.classifier → OrtRuntime (timed from the node's own progress calls, after ${WARM_STEPS} warm steps) vs session.run in a loop, also from fresh weights after the same warm steps; both train on the node's batches in its order, assembled by the same code (${(prep * 1000).toFixed(0)} µs per batch, on both sides); onnxruntime-web WASM in Node, threads: ${THREADS}`,
   });
@@ -252,12 +252,9 @@ async function trainRows(): Promise<BenchRow[]> {
     maxTrials: 11,
     budgetMs: 20_000,
   });
-  const engineRow = compareRow({
+  const engineRow = stepsRow({
     name: 'MLP train step: ORT-web WASM vs onnxruntime-node',
-    unit: 'steps/s',
-    lowerIsBetter: false,
-    ours: engines.a.map(stepsPerSecond),
-    reference: engines.b.map(stepsPerSecond),
+    trials: engines,
     target: ratioAtLeast(0.5),
     note: `${trainNote}; the same bare loop on one fixed batch on onnxruntime-web WASM (in Node) vs onnxruntime-node CPU, threads: ${THREADS} each`,
   });
@@ -265,9 +262,7 @@ async function trainRows(): Promise<BenchRow[]> {
   runnerRow.note = `GFLOP/s (the step's matmuls, ${(STEP_FLOPS / 1e6).toFixed(0)} MFLOP): runner ${gflopsOf(runnerRow, 'value')}, bare loop ${gflopsOf(runnerRow, 'reference')}; ${runnerRow.note}`;
   engineRow.note = `GFLOP/s: ORT-web ${gflopsOf(engineRow, 'value')}, onnxruntime-node ${gflopsOf(engineRow, 'reference')}; ${engineRow.note}`;
   const ceilings = await ceilingRows(webFixed);
-  await web.release();
-  await webFixed.release();
-  await native.release();
+  await trainers.release();
   return [runnerRow, engineRow, ...ceilings];
 }
 
