@@ -13,9 +13,7 @@
  * block is for, it costs nothing that matters.
  */
 import { conv1dForward, conv1dWeightLayout, samePads, type Conv1dSpec } from './conv1d.ts';
-import { need } from './block-weights.ts';
-import { convWeightGradient } from './conv-gradient.ts';
-import { scalar } from './mlp-activations.ts';
+import { meanPooledConvGradients } from './conv-gradient.ts';
 import { BATCH } from './mlp-layers.ts';
 import {
   lossWithGradient,
@@ -43,20 +41,14 @@ export function buildConv1dTrainStep(spec: Conv1dSpec, options: TrainStepOptions
   const { z, pooled, logits } = conv1dForward(g, spec, x, w);
   const { loss, dLogits } = lossWithGradient(g, options.loss, logits, y, spec.outputSize);
 
-  const batchAxis = g.constant([0], 'int64');
-  const gradients = new Map([
-    ['head.W', g.op('Gemm', [pooled, dLogits], { transA: 1 })],
-    ['head.b', g.op('ReduceSum', [dLogits, batchAxis], { keepdims: 0 })],
-  ]);
-  // The mean over the length spreads each pooled gradient evenly: 1/length per position.
-  const dPooled = g.op('Mul', [
-    g.op('Gemm', [dLogits, need(w, 'head.W')], { transB: 1 }),
-    scalar(g, 1 / spec.length),
-  ]);
-  const dPerPosition = g.op('Unsqueeze', [dPooled, g.constant([2], 'int64')]);
-  const dz = g.op('Where', [g.op('Greater', [z, scalar(g, 0)]), dPerPosition, scalar(g, 0)]);
-  gradients.set('conv.b', g.op('ReduceSum', [dz, g.constant([0, 2], 'int64')], { keepdims: 0 }));
-  gradients.set('conv.W', convWeightGradient(g, x, dz, [spec.length], samePads(spec.kernel)));
+  const gradients = meanPooledConvGradients(
+    g,
+    w,
+    { x, z, pooled },
+    dLogits,
+    [spec.length],
+    samePads(spec.kernel),
+  );
 
   return finish(loss, gradients);
 }

@@ -13,9 +13,7 @@
  * small images this block is for, it costs little.
  */
 import { conv2dForward, conv2dWeightLayout, samePads2d, type Conv2dSpec } from './conv2d.ts';
-import { need } from './block-weights.ts';
-import { convWeightGradient } from './conv-gradient.ts';
-import { scalar } from './mlp-activations.ts';
+import { meanPooledConvGradients } from './conv-gradient.ts';
 import { BATCH } from './mlp-layers.ts';
 import {
   lossWithGradient,
@@ -43,22 +41,13 @@ export function buildConv2dTrainStep(spec: Conv2dSpec, options: TrainStepOptions
   const { z, pooled, logits } = conv2dForward(g, spec, x, w);
   const { loss, dLogits } = lossWithGradient(g, options.loss, logits, y, spec.outputSize);
 
-  const batchAxis = g.constant([0], 'int64');
-  const gradients = new Map([
-    ['head.W', g.op('Gemm', [pooled, dLogits], { transA: 1 })],
-    ['head.b', g.op('ReduceSum', [dLogits, batchAxis], { keepdims: 0 })],
-  ]);
-  // The mean over the image spreads each pooled gradient evenly over its pixels.
-  const dPooled = g.op('Mul', [
-    g.op('Gemm', [dLogits, need(w, 'head.W')], { transB: 1 }),
-    scalar(g, 1 / (spec.height * spec.width)),
-  ]);
-  const dPerPixel = g.op('Unsqueeze', [dPooled, g.constant([2, 3], 'int64')]);
-  const dz = g.op('Where', [g.op('Greater', [z, scalar(g, 0)]), dPerPixel, scalar(g, 0)]);
-  gradients.set('conv.b', g.op('ReduceSum', [dz, g.constant([0, 2, 3], 'int64')], { keepdims: 0 }));
-  gradients.set(
-    'conv.W',
-    convWeightGradient(g, x, dz, [spec.height, spec.width], samePads2d(spec.kernel)),
+  const gradients = meanPooledConvGradients(
+    g,
+    w,
+    { x, z, pooled },
+    dLogits,
+    [spec.height, spec.width],
+    samePads2d(spec.kernel),
   );
 
   return finish(loss, gradients);
