@@ -1,10 +1,10 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { describeIssues } from '../core/flow/issues';
 import { parseFlow } from '../core/flow/validate';
 import { createFlow, firstFlow, listFlows, saveFlow, saveFlowOver } from './flows';
-import { FlowbenchDb } from './schema';
+import { testDatabases } from './testing';
 
 const parsed = parseFlow(
   JSON.parse(
@@ -14,15 +14,7 @@ const parsed = parseFlow(
 if (!parsed.ok) throw new Error(describeIssues(parsed.issues));
 const flow = parsed.flow;
 
-const opened: FlowbenchDb[] = [];
-function freshDb(): FlowbenchDb {
-  const db = new FlowbenchDb(`flowbench-test-flows-${crypto.randomUUID()}`);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.delete();
-});
+const { freshDb } = testDatabases('flows');
 
 describe('flow library', () => {
   it('adds the first flow once when two first visits ask at the same moment', async () => {

@@ -1,6 +1,6 @@
 import 'fake-indexeddb/auto';
 import type { DBCore } from 'dexie';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { MetricRow, RunId } from '../core/run/record';
 import { runIntervals } from './intervals';
 import {
@@ -14,16 +14,9 @@ import {
   putMetrics,
 } from './metrics';
 import { FlowbenchDb } from './schema';
+import { testDatabases } from './testing';
 
-const opened: FlowbenchDb[] = [];
-function freshDb(): FlowbenchDb {
-  const db = new FlowbenchDb(`flowbench-test-series-${crypto.randomUUID()}`);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.delete();
-});
+const { freshDb, reopen } = testDatabases('series');
 
 const run = 'r1' as RunId;
 const rows = (name: string, n: number): MetricRow[] =>
@@ -148,8 +141,7 @@ describe('metric chunks in the store', () => {
     await putMetrics(db, series('a', 0, 10 * 2048));
     let chunksRead = 0;
     // A second connection that counts the chunk rows each query hands back.
-    const reader = new FlowbenchDb(db.name);
-    opened.push(reader);
+    const reader = reopen(db);
     reader.use({
       stack: 'dbcore',
       name: 'count-chunk-reads',

@@ -1,19 +1,11 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RunId, RunNodeRow } from '../core/run/record';
 import { cachedNodesOfRuns, liveCachedNodesOfRuns, type CachedNode } from './cache-links';
 import { liveRunNodes, putRunNodes, runNodes } from './run-nodes';
-import { FlowbenchDb } from './schema';
+import { testDatabases } from './testing';
 
-const opened: FlowbenchDb[] = [];
-function freshDb(): FlowbenchDb {
-  const db = new FlowbenchDb(`flowbench-test-run-nodes-${crypto.randomUUID()}`);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.delete();
-});
+const { freshDb } = testDatabases('run-nodes');
 
 function outcome(runId: string, node: string, status: RunNodeRow['status']): RunNodeRow {
   return {

@@ -1,7 +1,8 @@
 import 'fake-indexeddb/auto';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FlowId } from '../core/run/record';
 import { FlowbenchDb } from './schema';
+import { testDatabases } from './testing';
 import { pendulumExample } from '../core/nodes/testing';
 import {
   changeSetting,
@@ -12,22 +13,13 @@ import {
   writeSetting,
 } from './settings';
 
-const opened: FlowbenchDb[] = [];
-function freshDb(): FlowbenchDb {
-  const db = new FlowbenchDb(`flowbench-test-settings-${crypto.randomUUID()}`);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.delete();
-});
+const { freshDb, reopen } = testDatabases('settings');
 
 describe('settings', () => {
   it('keeps settings across connections', async () => {
     const db = freshDb();
     await writeSetting(db, 'openFlow', 'x' as FlowId);
-    const again = new FlowbenchDb(db.name);
-    opened.push(again);
+    const again = reopen(db);
     expect(await readSetting(again, 'openFlow')).toBe('x');
     expect(await readSetting(again, 'backend')).toBeUndefined();
   });
@@ -36,8 +28,7 @@ describe('settings', () => {
     const db = freshDb();
     expect(await readSetting(db, 'useCache')).toBeUndefined();
     await writeSetting(db, 'useCache', false);
-    const again = new FlowbenchDb(db.name);
-    opened.push(again);
+    const again = reopen(db);
     expect(await readSetting(again, 'useCache')).toBe(false);
     await db.settings.put({ key: 'use-cache', value: 'no' });
     expect(await readSetting(again, 'useCache')).toBeUndefined();
@@ -93,8 +84,7 @@ describe('unsaved edits', () => {
     stashUnsavedEdit(db, { flowId, base: 3, doc });
     db.close();
 
-    const again = new FlowbenchDb(db.name);
-    opened.push(again);
+    const again = reopen(db);
     expect(await takeUnsavedEdit(again, flowId)).toEqual({ flowId, base: 3, doc });
     expect(await takeUnsavedEdit(again, flowId)).toBeUndefined();
     again.close();
