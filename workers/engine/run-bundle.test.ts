@@ -1,15 +1,15 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { unzipSync, zipSync } from 'fflate';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flowDocumentSchema } from '../../src/core/flow/document';
 import { builtinCatalog } from '../../src/core/nodes';
 import { sha256Hex } from '../../src/core/run/digest';
 import { fromRunExport, type RunRecord } from '../../src/core/run/export';
 import { storeFile } from '../../src/db/files';
 import { importRunRecord, readRunRecord } from '../../src/db/runs';
-import { FlowbenchDb } from '../../src/db/schema';
-import { storedCounts } from '../../src/db/testing';
+import type { FlowbenchDb } from '../../src/db/schema';
+import { storedCounts, testDatabases } from '../../src/db/testing';
 import { exportRunBundle } from './run-bundle';
 import { importFile } from './testing';
 
@@ -20,15 +20,7 @@ const irisFlow = flowDocumentSchema.parse(
 const parsed = fromRunExport(JSON.parse(readFileSync('e2e/flows/non-finite.run.json', 'utf8')));
 if (!parsed.ok) throw new Error('the run file fixture does not parse');
 
-const opened: FlowbenchDb[] = [];
-function freshDb(): FlowbenchDb {
-  const db = new FlowbenchDb(`flowbench-test-bundle-${crypto.randomUUID()}`);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.delete();
-});
+const { freshDb } = testDatabases('bundle');
 
 const modelBytes = new Uint8Array([8, 7, 18, 3, 111, 114, 116]);
 

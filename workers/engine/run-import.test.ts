@@ -1,11 +1,10 @@
 import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_IMPORT_BYTES } from '../../src/core/run/import-file';
 import type { RunId } from '../../src/core/run/record';
 import { readRunRecord } from '../../src/db/runs';
-import { FlowbenchDb } from '../../src/db/schema';
-import { storedCounts } from '../../src/db/testing';
+import { storedCounts, testDatabases } from '../../src/db/testing';
 import { importFiles } from './run-import';
 import { importFile } from './testing';
 import { reviveError, type SerializedError } from '../../src/core/errors';
@@ -14,15 +13,7 @@ const runText = readFileSync('e2e/flows/non-finite.run.json', 'utf8');
 const runDoc = JSON.parse(runText) as { run: { id: RunId }; metrics: Record<string, unknown[]> };
 const flowText = readFileSync('src/examples/spirals-mlp.flow.json', 'utf8');
 
-const opened: FlowbenchDb[] = [];
-function freshDb(): FlowbenchDb {
-  const db = new FlowbenchDb(`flowbench-test-import-${crypto.randomUUID()}`);
-  opened.push(db);
-  return db;
-}
-afterEach(async () => {
-  for (const db of opened.splice(0)) await db.delete();
-});
+const { freshDb } = testDatabases('import');
 
 const file = (text: string) => new Blob([text], { type: 'application/json' });
 
