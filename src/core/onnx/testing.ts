@@ -200,6 +200,23 @@ export async function inferredCrossEntropy(
   );
 }
 
+/**
+ * Expects the first step of `step` (lr 0) to score the loss that the
+ * inference `model`'s probabilities give on `data`, for the same weights;
+ * returns that cross-entropy.
+ */
+export async function expectStepScoresAsInference(
+  step: TrainStep,
+  model: Uint8Array,
+  weights: MlpWeights,
+  data: { readonly x: ort.Tensor; readonly y: ort.Tensor },
+): Promise<number> {
+  const crossEntropy = await inferredCrossEntropy(model, data);
+  const [first] = await train(step, weights, data, 0, 1);
+  expect(first).toBeCloseTo(crossEntropy, 5);
+  return crossEntropy;
+}
+
 /** 8×8 images of a horizontal or a vertical bar at a random place: the class is its direction. */
 export function bars(count: number, random: () => number): { x: ort.Tensor; y: ort.Tensor } {
   const x = new Float32Array(count * 64);
