@@ -225,7 +225,12 @@ export function Inspector() {
             </p>
           )}
           {outcome.error && <p className="fb-invalid">{outcome.error}</p>}
-          {outcome.logs && <pre>{outcome.logs}</pre>}
+          {outcome.logs && (
+            // Long logs scroll within a few lines: focusable, so a keyboard can scroll them too.
+            <pre tabIndex={0} aria-label={`${node.id} log`}>
+              {outcome.logs}
+            </pre>
+          )}
         </div>
       )}
       <div className="fb-run-partial">
