@@ -7,28 +7,13 @@
  * anew (a worker thread does not inherit the loader), a few hundred ms per
  * producer at a data engine's start.
  */
-import { Worker } from 'node:worker_threads';
 import type { ProducerHost } from '../src/core/data/producer';
 import { workerProducerHost, type ProducerPort } from '../workers/engine/producers';
+import { threadPort, tsThread } from './worker-thread';
 
-/** A worker thread running producer-thread.ts under the TypeScript loader. */
+/** A worker thread running producer-thread.ts, as the engine worker's `Worker`. */
 function spawnThread(): ProducerPort {
-  const entry = new URL('./producer-thread.ts', import.meta.url).href;
-  const thread = new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
-    { eval: true },
-  );
-  return {
-    postMessage: (message, transfer) => thread.postMessage(message, transfer as never),
-    addEventListener: (type: 'message' | 'error', listener: (event: never) => void) => {
-      if (type === 'message') thread.on('message', (data: unknown) => listener({ data } as never));
-      else
-        thread.on('error', (error: Error) =>
-          listener({ message: error.message, preventDefault: () => undefined } as never),
-        );
-    },
-    terminate: () => void thread.terminate(),
-  };
+  return threadPort(tsThread(new URL('./producer-thread.ts', import.meta.url)));
 }
 
 /** Producers in worker threads, one each. */

@@ -21,11 +21,11 @@
  * abort to the run's end, goes in the note.
  */
 import { availableParallelism } from 'node:os';
-import { Worker } from 'node:worker_threads';
 import * as ortWeb from 'onnxruntime-web';
 import { executeFlow } from '../../src/core/engine/executor';
 import { inProcessProducers } from '../../src/core/live/producer-host';
 import { classifierBatches } from '../../src/core/nodes/classifier-batches';
+import { threadPort, tsThread } from '../../cli/worker-thread';
 import { ModelWorkerClient, type ModelPort } from '../../workers/engine/model-client';
 import {
   engineInfo,
@@ -45,29 +45,9 @@ const STEPS = 300;
 const LR = 0.05;
 const MOMENTUM = 0.9;
 
-/** A worker thread running `file` (beside this one) under the TypeScript loader. */
-function tsThread(file: string, workerData?: unknown): Worker {
-  const entry = new URL(file, import.meta.url).href;
-  return new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
-    { eval: true, workerData },
-  );
-}
-
 /** The product's model worker in a worker thread, behind a `Worker`-like port. */
 function modelThread(): ModelPort {
-  const thread = tsThread('./model-thread.ts');
-  return {
-    postMessage: (message, transfer) => thread.postMessage(message, transfer as never),
-    addEventListener: (type: 'message' | 'error', listener: (event: never) => void) => {
-      if (type === 'message') thread.on('message', (data: unknown) => listener({ data } as never));
-      else
-        thread.on('error', (error: Error) =>
-          listener({ message: error.message, preventDefault: () => undefined } as never),
-        );
-    },
-    terminate: () => void thread.terminate(),
-  };
+  return threadPort(tsThread(new URL('./model-thread.ts', import.meta.url)));
 }
 
 const models = new ModelWorkerClient(modelThread);
@@ -134,7 +114,7 @@ interface BareLoop {
 
 /** The bare loop in a thread of its own, on `threads` threads (`loop-thread.ts`). */
 async function bareLoop(threads: number): Promise<BareLoop> {
-  const thread = tsThread('./loop-thread.ts', {
+  const thread = tsThread(new URL('./loop-thread.ts', import.meta.url), {
     threads,
     spec: SPEC,
     batch: BATCH,

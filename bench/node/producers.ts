@@ -33,6 +33,7 @@ import { FlowController } from '../../src/core/data/flow-controller';
 import type { EnvironmentSpec } from '../../src/core/data/environment-spec';
 import { environmentSpec } from '../../src/core/live/environment';
 import { createRandom } from '../../src/core/random';
+import { threadPort, tsThread } from '../../cli/worker-thread';
 import { WorkerProducer, type ProducerPort } from '../../workers/engine/producers';
 import { bareRollouts, type BareShare } from './bare-rollouts';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow, type Target } from '../lib/rows';
@@ -54,31 +55,10 @@ const environment: EnvironmentSpec = environmentSpec('pendulum', {
   seed: 0,
 });
 
-/** A worker thread running `file` (beside this one) under the TypeScript loader. */
-function tsThread(file: string): Worker {
-  // A worker thread does not inherit the TypeScript loader: register it, then load the entry.
-  const entry = new URL(file, import.meta.url).href;
-  return new Worker(
-    `import('tsx/esm/api').then((tsx) => { tsx.register(); return import(${JSON.stringify(entry)}); });`,
-    { eval: true },
-  );
-}
-
 /** A worker thread speaking the producer protocol, as the engine worker's `Worker` does. */
 function spawnThread(): ProducerPort & { thread: Worker } {
-  const thread = tsThread('./producer-thread.ts');
-  return {
-    thread,
-    postMessage: (message, transfer) => thread.postMessage(message, transfer as never),
-    addEventListener: (type: 'message' | 'error', listener: (event: never) => void) => {
-      if (type === 'message') thread.on('message', (data: unknown) => listener({ data } as never));
-      else
-        thread.on('error', (error: Error) =>
-          listener({ message: error.message, preventDefault: () => undefined } as never),
-        );
-    },
-    terminate: () => void thread.terminate(),
-  };
+  const thread = tsThread(new URL('./producer-thread.ts', import.meta.url));
+  return { thread, ...threadPort(thread) };
 }
 
 let generation = 0;
@@ -235,7 +215,7 @@ function ratioText(a: readonly number[], b: readonly number[]): string {
 export async function run(): Promise<BenchRow[]> {
   const ports = Array.from({ length: PRODUCERS }, spawnThread);
   const bareThreads = Array.from({ length: PRODUCERS }, () =>
-    tsThread('./bare-producer-thread.ts'),
+    tsThread(new URL('./bare-producer-thread.ts', import.meta.url)),
   );
   try {
     // A port is kept across trials: a `WorkerProducer` closing would terminate its thread.
