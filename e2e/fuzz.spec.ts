@@ -23,7 +23,13 @@ import {
   type PoolSample,
   type StoredState,
 } from './support/fuzz/invariants';
-import { describeScenario, scenarioFor, type Action, type Scenario } from './support/fuzz/scenario';
+import {
+  describeScenario,
+  FIXED_SEEDS,
+  scenarioFor,
+  type Action,
+  type Scenario,
+} from './support/fuzz/scenario';
 import { StorageQuota } from './support/quota';
 import { engineWorker, openTab, type Tab } from './support/tabs';
 import { Workbench } from './pages/workbench';
@@ -36,14 +42,6 @@ import { Workbench } from './pages/workbench';
  */
 const heavy = process.env.FUZZ_SCENARIOS === undefined ? { tag: '@heavy' } : {};
 
-/**
- * Seeds `npm test` runs: a few short scenarios that between them close, kill, reload, cancel and
- * fill; and those the fuzzer found broken, once fixed. 5051: a run cancelled from a tab that
- * reloads as it writes the request (no nudge) ended `ok` before its driver read the request.
- * 7008: right after a row was selected, the run panel still showed the run selected before, and
- * its export (and the toolbar's Cancel) acted on that one.
- */
-const FIXED_SEEDS = [16, 229, 5051, 7008];
 /** How long a lease vouches for a run, and how often every engine sweeps (workers/engine). */
 const LEASE_MS = 10_000;
 const SWEEP_MS = 5_000;
@@ -73,7 +71,7 @@ function only(scenario: Scenario, keep: string | undefined): Scenario {
 function seeds(): number[] {
   const from = process.env.FUZZ_SEED;
   const count = Number(process.env.FUZZ_SCENARIOS ?? (from === undefined ? 0 : 1));
-  if (from === undefined && count === 0) return FIXED_SEEDS;
+  if (from === undefined && count === 0) return [...FIXED_SEEDS];
   const first = from === undefined ? Date.now() % 1_000_000 : Number(from);
   return Array.from({ length: count }, (_, i) => (first + i) >>> 0);
 }

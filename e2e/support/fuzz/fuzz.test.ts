@@ -11,7 +11,7 @@ import {
   type StoredRunRow,
   type StoredState,
 } from './invariants';
-import { describeScenario, scenarioFor } from './scenario';
+import { describeScenario, FIXED_SEEDS, scenarioFor } from './scenario';
 
 describe('scenarioFor', () => {
   it('gives the same actions for the same seed, and others for another', () => {
@@ -45,6 +45,17 @@ describe('scenarioFor', () => {
         if (action.kind === 'reload') engineless.delete(action.tab);
       }
     }
+  });
+});
+
+describe('FIXED_SEEDS', () => {
+  it('between them take every kind of action but a later visit: runs, sweeps and each fault', () => {
+    const kinds = new Set(
+      FIXED_SEEDS.flatMap((seed) => scenarioFor(seed).steps.map((step) => step.action.kind)),
+    );
+    expect([...kinds].sort()).toEqual(
+      ['cancel', 'close', 'quota', 'reload', 'run', 'sweep', 'terminate'].sort(),
+    );
   });
 });
 
