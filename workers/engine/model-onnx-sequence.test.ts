@@ -198,7 +198,7 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
       { kind: 'data.tensor', file: frames, port: 'tensor' },
     );
     expect(run.errors).toEqual({});
-    expect(run.logs).toContain('frames.npz/speech: >f8 (5, 2) as float32');
+    expect(run.logs).toContain('frames.npz/speech: >f8 (5, 2) as float64');
     expect(run.frames).toHaveLength(5);
     run.frames.forEach((value, i) => expect(value).toBeCloseTo(expected.probs[i]!, 6));
     // The same array on the `tensor` port, the sequence input mapped to it.

@@ -97,16 +97,28 @@ function run(
   return runFlow(files, flow(file, inputs, wired, more));
 }
 
-/** A float32 `.npy` file (little-endian, C order) of `values` shaped `dims`. */
-function npy(dims: readonly number[], values: readonly number[]): Uint8Array {
-  const header = `{'descr': '<f4', 'fortran_order': False, 'shape': (${dims.join(', ')},), }`;
+/** A float32 (or, given bigints, int64) `.npy` file (little-endian, C order) of `values` shaped `dims`. */
+function npy(dims: readonly number[], values: readonly number[] | readonly bigint[]): Uint8Array {
+  const long = typeof values[0] === 'bigint';
+  const header = `{'descr': '${long ? '<i8' : '<f4'}', 'fortran_order': False, 'shape': (${dims.join(', ')},), }`;
   const text = header + ' '.repeat(64 - ((10 + header.length + 1) % 64)) + '\n';
-  const out = new Uint8Array(10 + text.length + 4 * values.length);
+  const size = long ? 8 : 4;
+  const out = new Uint8Array(10 + text.length + size * values.length);
   out.set([0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59, 1, 0, text.length, 0]);
   out.set(new TextEncoder().encode(text), 10);
   const view = new DataView(out.buffer, 10 + text.length);
-  values.forEach((v, i) => view.setFloat32(4 * i, v, true));
+  values.forEach((v, i) =>
+    typeof v === 'bigint' ? view.setBigInt64(8 * i, v, true) : view.setFloat32(4 * i, v, true),
+  );
   return out;
+}
+
+/** ids (int64 [3]) → next = ids + 1 (int64): what an int64 input was fed, read back exactly. */
+function nextIdModel(): Uint8Array {
+  const g = new GraphBuilder('next-id');
+  const ids = g.input('ids', 'int64', [3]);
+  g.output(g.op('Add', [ids, g.constant(1, 'int64')]), 'next', 'int64', [3]);
+  return g.toModel();
 }
 
 /** The model fed from a data.tensor node's array on its `tensor` port, with no dataset. */
@@ -274,6 +286,30 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
     );
     expect(unmapped.errors.infer).toBe(
       `a tensor is wired to port 'tensor': map the model input it feeds to "tensor" in param 'inputs' (the model's inputs: input, state, sr)`,
+    );
+  });
+
+  it('feeds an int64 .npy to an int64 input exactly past 2^53, and refuses a float array that is not whole', async () => {
+    const model = await stored('next-id.onnx', nextIdModel());
+    const big = 2n ** 53n + 1n; // a float32 or a double would round it to 2^53
+    const ids = await stored('ids.npy', npy([3], [big, -big, 41n]));
+    const fed = await runFlow(
+      [model, ids],
+      tensorFlow(model.digest, ids.digest, JSON.stringify({ ids: 'tensor' })),
+    );
+    expect(fed.errors).toEqual({});
+    expect(fed.logs).toContain('array: ids.npy: <i8 (3) as int64');
+    expect(fed.logs).toContain('infer: feeds ids ← the tensor ids.npy int64 [3]');
+    expect(String(fed.result.outputs.outputs)).toBe(
+      'next: int64 [3] = [9007199254740994, -9007199254740992, 42]',
+    );
+    const halves = await stored('halves.npy', npy([3], [1, 2.5, 3]));
+    const refused = await runFlow(
+      [model, halves],
+      tensorFlow(model.digest, halves.digest, JSON.stringify({ ids: 'tensor' })),
+    );
+    expect(refused.errors.infer).toBe(
+      "the model's input 'ids' takes int64 [3]; the tensor halves.npy (float32 [3]) has element 1 = 2.5, not an int64 (a whole number from −2^63 to 2^63 − 1)",
     );
   });
 

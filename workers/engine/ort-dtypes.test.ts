@@ -27,6 +27,11 @@ describe('element types at the onnxruntime boundary', () => {
     expect(made('uint8', [255])).toEqual(Uint8Array.from([255]));
     expect(made('float16', [1])).toEqual(Uint16Array.from([0x3c00]));
     expect(made('int32', [-3])).toEqual(Int32Array.from([-3]));
+    // An int64 array's bigints go in as they are, past 2^53 (a double would round this one).
+    const big = BigInt64Array.of(2n ** 53n + 1n);
+    expect(ortConstantData({ location: 'constant', type: 'int64', dims: [1], values: big })).toBe(
+      big,
+    );
   });
 
   it('reads outputs of other types as float32 numbers, int32 and float32 as they are', () => {

@@ -8,43 +8,10 @@
  * runs the model describes and emits. Trade-off: such an output is held
  * twice while it lives, once as float32 and once exactly.
  */
+import { fromHalfBits, halfBits } from '../../src/core/arrays/half';
 import type { ExactValues, TypedConstant } from '../../src/core/runtime/tensor-runtime';
 
-/** The bits of the IEEE half-precision float nearest to `value` (round to nearest even). */
-export function halfBits(value: number): number {
-  const f32 = new Float32Array([value]);
-  const x = new Uint32Array(f32.buffer)[0]!;
-  const sign = (x >>> 16) & 0x8000;
-  const exp = (x >>> 23) & 0xff;
-  let mant = x & 0x7fffff;
-  if (exp === 0xff) return sign | 0x7c00 | (mant !== 0 ? 0x200 : 0); // Inf, NaN
-  const e = exp - 127 + 15;
-  if (e >= 0x1f) return sign | 0x7c00; // too large: Inf
-  if (e <= 0) {
-    // Subnormal half (or zero): shift the implicit 1 in, round to nearest even.
-    if (e < -10) return sign;
-    mant |= 0x800000;
-    const shift = 14 - e;
-    const half = mant >>> shift;
-    const rest = mant & ((1 << shift) - 1);
-    const mid = 1 << (shift - 1);
-    return sign | (rest > mid || (rest === mid && (half & 1) === 1) ? half + 1 : half);
-  }
-  const half = (e << 10) | (mant >>> 13);
-  const rest = mant & 0x1fff;
-  // A carry out of the mantissa rounds into the exponent, up to Inf, as it should.
-  return sign | (rest > 0x1000 || (rest === 0x1000 && (half & 1) === 1) ? half + 1 : half);
-}
-
-/** The number a half-precision float's bits stand for. */
-export function fromHalfBits(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exp = (bits >>> 10) & 0x1f;
-  const mant = bits & 0x3ff;
-  if (exp === 0) return sign * mant * 2 ** -24;
-  if (exp === 0x1f) return mant === 0 ? sign * Infinity : NaN;
-  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
-}
+export { fromHalfBits, halfBits };
 
 /** What onnxruntime's `Tensor` constructor takes as data for a typed constant. */
 export type OrtConstantData = Float32Array | Int32Array | BigInt64Array | Uint8Array | Uint16Array;
@@ -52,6 +19,8 @@ export type OrtConstantData = Float32Array | Int32Array | BigInt64Array | Uint8A
 /** The typed array onnxruntime takes for a constant of its type (float16 as its bits). */
 export function ortConstantData(constant: TypedConstant): OrtConstantData {
   const { values } = constant;
+  // Bigints come only with an int64 (see `TypedConstant`): taken as they are, never through a double.
+  if (values instanceof BigInt64Array) return values;
   switch (constant.type) {
     case 'float32':
       return Float32Array.from(values);

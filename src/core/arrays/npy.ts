@@ -1,5 +1,6 @@
 /**
- * NumPy's `.npy` and `.npz` files read into float32 tensors, row-major.
+ * NumPy's `.npy` and `.npz` files read into tensors of their own element
+ * type, row-major.
  *
  * Idea: an `.npy` is a magic string, a version, a header — a Python dict
  * literal giving `descr` (byte order, kind, size: `<f4`, `>i8`, `|b1`),
@@ -7,21 +8,25 @@
  * with a small parser for exactly that literal (no `eval`), each element
  * with a `DataView` in the byte order it declares, and a Fortran-order
  * array is transposed to row-major. An `.npz` is a zip of `.npy` files
- * (deflated by `savez_compressed`), opened with fflate. Trade-off: every
- * numeric type becomes float32 (the engine's type), so 64-bit integers and
- * floats lose precision beyond float32's 24 bits; object, string and
- * complex arrays are refused.
+ * (deflated by `savez_compressed`), opened with fflate. Every element keeps
+ * its type (`dtypes.ts`): an int64 is read as a bigint, exactly, float16 as
+ * its bits, bool as 0 or 1; the conversion to what a model takes happens
+ * only where it is fed, and only where no value changes. Trade-off: object,
+ * string and complex arrays are refused.
  */
 import { unzipSync } from 'fflate';
 import { FlowbenchError } from '../errors';
+import { allocateData, type TensorData, type TensorDtype } from './dtypes';
 
 /** An array read from a NumPy file. */
 export interface NpyArray {
   /** The element type as NumPy wrote it, e.g. `<f4`. */
   readonly descr: string;
+  /** The element type the file holds (`<i8` is int64, `|b1` bool …), which `data` keeps. */
+  readonly dtype: TensorDtype;
   readonly dims: readonly number[];
-  /** Row-major, whatever order the file stored. */
-  readonly data: Float32Array;
+  /** Row-major, whatever order the file stored, in the array kind of `dtype`. */
+  readonly data: TensorData;
 }
 
 const MAGIC = [0x93, 0x4e, 0x55, 0x4d, 0x50, 0x59]; // \x93NUMPY
@@ -50,11 +55,16 @@ function readHeader(
   return { descr, fortran: fortran === 'True', shape: dims };
 }
 
-/** Reads element `i` of a `descr` array at `offset` in `view`. */
-function elementReader(
-  descr: string,
-  file: string,
-): { size: number; read: (v: DataView, at: number) => number } {
+/** How one element is read and written: its size, type, and a copy from the file's bytes. */
+interface ElementReader {
+  readonly size: number;
+  readonly dtype: TensorDtype;
+  /** Writes the element at byte `at` of `v` into `out[i]`. */
+  readonly copy: (v: DataView, at: number, out: TensorData, i: number) => void;
+}
+
+/** The reader for a `descr` (`<f4`, `>i8`, `|b1` …); throws naming a type that is not read. */
+function elementReader(descr: string, file: string): ElementReader {
   const match = /^([<>|=])([fiub])(\d+)$/.exec(descr);
   if (match === null)
     throw refuse(
@@ -62,47 +72,46 @@ function elementReader(
       `elements of type '${descr}', which are not read (numbers and bools only: f2/f4/f8, i1–i8, u1–u8, b1)`,
     );
   const little = match[1] !== '>';
-  const kind = match[2]!;
-  const size = Number(match[3]);
-  const readers: Record<string, ((v: DataView, at: number) => number) | undefined> = {
-    f4: (v, at) => v.getFloat32(at, little),
-    f8: (v, at) => v.getFloat64(at, little),
-    f2: (v, at) => halfToNumber(v.getUint16(at, little)),
-    i1: (v, at) => v.getInt8(at),
-    i2: (v, at) => v.getInt16(at, little),
-    i4: (v, at) => v.getInt32(at, little),
-    i8: (v, at) => Number(v.getBigInt64(at, little)),
-    u1: (v, at) => v.getUint8(at),
-    u2: (v, at) => v.getUint16(at, little),
-    u4: (v, at) => v.getUint32(at, little),
-    u8: (v, at) => Number(v.getBigUint64(at, little)),
-    b1: (v, at) => (v.getUint8(at) === 0 ? 0 : 1),
+  type Read = (v: DataView, at: number) => number | bigint;
+  const readers: Record<string, [TensorDtype, Read] | undefined> = {
+    f4: ['float32', (v, at) => v.getFloat32(at, little)],
+    f8: ['float64', (v, at) => v.getFloat64(at, little)],
+    f2: ['float16', (v, at) => v.getUint16(at, little)], // kept as its bits
+    i1: ['int8', (v, at) => v.getInt8(at)],
+    i2: ['int16', (v, at) => v.getInt16(at, little)],
+    i4: ['int32', (v, at) => v.getInt32(at, little)],
+    i8: ['int64', (v, at) => v.getBigInt64(at, little)],
+    u1: ['uint8', (v, at) => v.getUint8(at)],
+    u2: ['uint16', (v, at) => v.getUint16(at, little)],
+    u4: ['uint32', (v, at) => v.getUint32(at, little)],
+    u8: ['uint64', (v, at) => v.getBigUint64(at, little)],
+    b1: ['bool', (v, at) => (v.getUint8(at) === 0 ? 0 : 1)],
   };
-  const read = readers[`${kind}${size}`];
-  if (read === undefined) throw refuse(file, `elements of type '${descr}' are not read`);
-  return { size, read };
+  const found = readers[`${match[2]!}${match[3]!}`];
+  if (found === undefined) throw refuse(file, `elements of type '${descr}' are not read`);
+  const [dtype, read] = found;
+  return {
+    size: Number(match[3]),
+    dtype,
+    // Each array kind takes the value read for its own type (a bigint only in 64-bit ones).
+    copy: (v, at, out, i) => {
+      (out as unknown as (number | bigint)[])[i] = read(v, at);
+    },
+  };
 }
 
-/** The number a half-precision float's bits stand for. */
-function halfToNumber(bits: number): number {
-  const sign = bits & 0x8000 ? -1 : 1;
-  const exp = (bits >>> 10) & 0x1f;
-  const mant = bits & 0x3ff;
-  if (exp === 0) return sign * mant * 2 ** -24;
-  if (exp === 0x1f) return mant === 0 ? sign * Infinity : NaN;
-  return sign * (1 + mant / 1024) * 2 ** (exp - 15);
-}
-
-/** Column-major `data` of `dims` rearranged row-major. */
-function toRowMajor(data: Float32Array, dims: readonly number[]): Float32Array {
+/** Column-major `data` of `dims` rearranged row-major, in the same array kind. */
+function toRowMajor(data: TensorData, dims: readonly number[]): TensorData {
   if (dims.length < 2) return data;
-  const out = new Float32Array(data.length);
+  const out = data.slice();
+  const into = out as unknown as unknown[];
+  const from = data as unknown as readonly unknown[];
   const index = new Array<number>(dims.length).fill(0);
   // Walk the elements in row-major order; find each one's column-major position.
   for (let r = 0; r < data.length; r++) {
     let c = 0;
     for (let axis = dims.length - 1; axis >= 0; axis--) c = c * dims[axis]! + index[axis]!;
-    out[r] = data[c]!;
+    into[r] = from[c];
     for (let axis = dims.length - 1; axis >= 0; axis--) {
       if (++index[axis]! < dims[axis]!) break;
       index[axis] = 0;
@@ -125,16 +134,16 @@ export function readNpy(bytes: Uint8Array, file: string): NpyArray {
     bytes.subarray(wide ? 12 : 10, start),
   );
   const { descr, fortran, shape } = readHeader(header, file);
-  const { size, read } = elementReader(descr, file);
+  const { size, dtype, copy } = elementReader(descr, file);
   const count = shape.reduce((a, b) => a * b, 1);
   if (start + count * size > bytes.byteLength)
     throw refuse(
       file,
       `shape (${shape.join(', ')}) of '${descr}' needs ${count * size} bytes of data; the file has ${bytes.byteLength - start}`,
     );
-  const data = new Float32Array(count);
-  for (let i = 0; i < count; i++) data[i] = read(view, start + i * size);
-  return { descr, dims: shape, data: fortran ? toRowMajor(data, shape) : data };
+  const data = allocateData(dtype, count);
+  for (let i = 0; i < count; i++) copy(view, start + i * size, data, i);
+  return { descr, dtype, dims: shape, data: fortran ? toRowMajor(data, shape) : data };
 }
 
 /** The arrays of an `.npz` file by name (without `.npy`), in the archive's order. */

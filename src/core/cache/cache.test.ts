@@ -75,6 +75,35 @@ describe('value bytes', () => {
     expect(await valueDigest(other)).toBe(await valueDigest(dataset));
   });
 
+  it("keep a tensor's element type: int64 bigints exactly, and tensors of equal bytes but other types apart", async () => {
+    const big = 2n ** 53n + 1n;
+    const ids = {
+      kind: 'tensor',
+      name: 'ids.npy',
+      dtype: 'int64',
+      data: BigInt64Array.from([big, -big, 2n ** 63n - 1n]),
+      dims: [3],
+    };
+    const back = decodeValue(encodeValue(ids)!) as typeof ids;
+    expect(back.data).toBeInstanceOf(BigInt64Array);
+    expect(Array.from(back.data)).toEqual([big, -big, 2n ** 63n - 1n]);
+    expect(back.dtype).toBe('int64');
+    // The same bytes as bool and as uint8 are two values, so two digests (and two cache keys below).
+    const flags = {
+      kind: 'tensor',
+      name: 'a.npy',
+      dtype: 'bool',
+      data: Uint8Array.of(1, 0),
+      dims: [2],
+    };
+    const bytes = { ...flags, dtype: 'uint8', data: Uint8Array.of(1, 0) };
+    expect(await valueDigest(flags)).not.toBe(await valueDigest(bytes));
+    // An int64 and a float64 array of the same numbers too.
+    const wide = { ...ids, dtype: 'float64', data: Float64Array.from([1, 2, 3]) };
+    const long = { ...ids, dtype: 'int64', data: BigInt64Array.from([1n, 2n, 3n]) };
+    expect(await valueDigest(wide)).not.toBe(await valueDigest(long));
+  });
+
   it('do not exist for a value that is not plain data (a live source, a map)', async () => {
     expect(encodeValue({ kind: 'live', source: new Map() })).toBeNull();
     expect(encodeValue({ read: () => 1 })).toBeNull();

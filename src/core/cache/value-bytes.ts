@@ -23,6 +23,9 @@ const arrayTypes = {
   Uint16Array,
   Uint32Array,
   Uint8ClampedArray,
+  // A tensor's int64 and uint64 elements (exact past 2^53); the tensor's `dtype` names them too.
+  BigInt64Array,
+  BigUint64Array,
 } as const;
 type ArrayTypeName = keyof typeof arrayTypes;
 type AnyTypedArray = InstanceType<(typeof arrayTypes)[ArrayTypeName]>;

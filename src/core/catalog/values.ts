@@ -3,6 +3,7 @@
  * turn a miswired value into a message naming the port.
  */
 import type { MlpActivation, MlpWeights } from '../onnx/mlp-spec';
+import type { TensorData, TensorDtype } from '../arrays/dtypes';
 import { FlowbenchError } from '../errors';
 
 /**
@@ -118,14 +119,19 @@ export interface ModelState {
 }
 
 /**
- * Numbers along a `tensor` edge: float32, row-major. A sequence in time (a
- * `data.audio` node's samples) is one-dimensional and says its rate.
+ * Numbers along a `tensor` edge, row-major, in their own element type: a
+ * NumPy int64 array travels as a `BigInt64Array`, exactly, and is converted
+ * only where a model input is fed from it (`onnx/tensor-feed.ts`). A
+ * sequence in time (a `data.audio` node's samples) is float32,
+ * one-dimensional, and says its rate.
  */
 export interface TensorValue {
   readonly kind: 'tensor';
   /** Where it came from (a file's name), for messages and logs. */
   readonly name: string;
-  readonly data: Float32Array;
+  /** The element type `data` holds; absent: float32 (what every tensor was before types were kept). */
+  readonly dtype?: TensorDtype;
+  readonly data: TensorData;
   readonly dims: readonly number[];
   /** Samples per second, for a sequence in time. */
   readonly sampleRate?: number;

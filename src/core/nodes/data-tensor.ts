@@ -2,9 +2,10 @@
  * `data.tensor`: an array from a NumPy file the person brings — one `.npy`,
  * or one array of an `.npz` — picked in the inspector and kept by digest.
  * It is read in the engine (`arrays/npy.ts`: any byte order, C or Fortran
- * order) into a float32 tensor, row-major, which `model.onnx` feeds to a
- * model input as it is shaped (its `tensor` port) or runs over as a
- * sequence (its `samples` port).
+ * order) into a tensor of the file's own element type, row-major (an int64
+ * array as bigints, exactly), which `model.onnx` feeds to a model input as
+ * it is shaped (a tensor port), converted to the input's type only where no
+ * value changes, or runs over as a sequence (its `samples` port).
  */
 import { readNpy, readNpz } from '../arrays/npy';
 import { defineNodeKind } from '../catalog/kind';
@@ -17,12 +18,13 @@ const isZip = (bytes: Uint8Array) =>
 
 export const dataTensor = defineNodeKind({
   kind: 'data.tensor',
-  version: 1,
+  // 2: the array keeps its element type (int64 exactly, bool, float16 …), no longer float32.
+  version: 2,
   cache: 'pure',
   title: 'NumPy array',
   category: 'data',
   description:
-    'A tensor from a NumPy .npy file or one array of an .npz: numbers or bools of any byte order, C or Fortran order, read as float32.',
+    'A tensor from a NumPy .npy file or one array of an .npz: numbers or bools of any byte order, C or Fortran order, each kept in its own type (int64 exactly).',
   params: {
     file: {
       type: 'file',
@@ -41,7 +43,8 @@ export const dataTensor = defineNodeKind({
     {
       name: 'tensor',
       type: 'tensor',
-      description: 'The array as float32, row-major, with its shape.',
+      description:
+        'The array in its own element type (float32, int64, bool …), row-major, with its shape.',
     },
   ],
   async execute(ctx) {
@@ -64,8 +67,14 @@ export const dataTensor = defineNodeKind({
       ctx.log(`${file.name}: arrays ${[...arrays.keys()].join(', ')}; read ${picked}`);
       name = `${file.name}/${picked}`;
     } else read = readNpy(file.bytes, file.name);
-    ctx.log(`${name}: ${read.descr} (${read.dims.join(', ')}) as float32`);
-    const tensor: TensorValue = { kind: 'tensor', name, data: read.data, dims: read.dims };
+    ctx.log(`${name}: ${read.descr} (${read.dims.join(', ')}) as ${read.dtype}`);
+    const tensor: TensorValue = {
+      kind: 'tensor',
+      name,
+      dtype: read.dtype,
+      data: read.data,
+      dims: read.dims,
+    };
     ctx.emit('tensor', tensor);
   },
 });

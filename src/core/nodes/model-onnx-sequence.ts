@@ -10,6 +10,7 @@ import type { NodeContext, NodeFile } from '../catalog/kind';
 import type { Dataset, TensorValue } from '../catalog/values';
 import { FlowbenchError } from '../errors';
 import { planFeeds, type InputMap } from '../onnx/feeds';
+import { float32Values } from '../onnx/tensor-feed';
 import { formatCarry, frameCount, frameStandIn, planSequence, sequenceOf } from '../onnx/sequence';
 import type { OnnxSignature } from '../onnx/signature';
 import {
@@ -37,6 +38,17 @@ const BYTES: Readonly<Record<string, number>> = { int64: 8, float16: 2, bool: 1,
 
 function constantBytes(c: TypedConstant): number {
   return (BYTES[c.type] ?? 4) * c.values.length;
+}
+
+/** A sequence's samples as float32, or a `model-feed` error naming the first that float32 cannot hold. */
+function sequenceValues(input: string, tensor: TensorValue): Float32Array {
+  const converted = float32Values(tensor);
+  if ('problem' in converted)
+    throw new FlowbenchError('model-feed', {
+      input,
+      problem: `is the sequence, read as float32; ${converted.problem}`,
+    });
+  return converted.values;
 }
 
 /**
@@ -67,7 +79,7 @@ export async function runOverSequence(
   let sequence: Float32Array;
   let from: string;
   if (samples !== null) {
-    sequence = samples.data;
+    sequence = sequenceValues(plan.input, samples);
     from = `the samples of ${samples.name}${samples.sampleRate === undefined ? '' : ` at ${samples.sampleRate} Hz`}`;
   } else if (source === 'dataset') {
     if (data === null)
@@ -84,7 +96,7 @@ export async function runOverSequence(
         problem:
           "is the sequence, mapped to the tensor, but no tensor is wired to the node's 'tensor' port",
       });
-    sequence = tensor.data;
+    sequence = sequenceValues(plan.input, tensor);
     from = `the tensor ${tensor.name} [${tensor.dims.join('×')}] read row-major`;
   } else if (Array.isArray(source)) {
     sequence = sequenceOf(plan.input, source);
@@ -115,7 +127,7 @@ export async function runOverSequence(
       location: 'constant',
       type: 'float32',
       dims: [...tensor.dims],
-      values: Array.from(tensor.data),
+      values: Array.from(tensor.data as Float32Array), // a float32 tensor (see planFeeds)
     };
   const carriedBytes = plan.carried.reduce((sum, p) => sum + constantBytes(feeds[p.input]!), 0);
   const otherBytes = Object.values(feeds).reduce((sum, c) => sum + constantBytes(c), 0);

@@ -18,6 +18,7 @@
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind } from '../catalog/kind';
+import { dtypeOf } from '../arrays/dtypes';
 import { expectDataset, expectTensor, type Dataset, type TensorValue } from '../catalog/values';
 import {
   float32,
@@ -48,8 +49,11 @@ function describeFeed(
 ): string {
   if (input === plan.dataset) return `${input} ← the dataset's rows`;
   const c = plan.constants[input];
-  if (source === 'tensor' && tensor !== null)
-    return `${input} ← the tensor ${tensor.name} ${c?.type ?? 'float32'} [${tensor.dims.join('×')}]`;
+  if (source === 'tensor' && tensor !== null) {
+    const own = dtypeOf(tensor);
+    const type = c?.type ?? 'float32';
+    return `${input} ← the tensor ${tensor.name} ${own}${own === type ? '' : ` as ${type}`} [${tensor.dims.join('×')}]`;
+  }
   return `${input} ← constant ${c?.type ?? '?'} [${c?.dims.join('×') ?? ''}]`;
 }
 
@@ -73,7 +77,8 @@ export const modelOnnx = defineNodeKind({
   // 4: outputs of every type described in their own type (int64 exactly, bool as true/false).
   // 5: a sequence from the `samples` port.
   // 6: any input fed from the `tensor` port.
-  version: 6,
+  // 7: a tensor fed in its own element type (an int64 array exactly), converted only where no value changes.
+  version: 7,
   cache: 'backend',
   title: 'ONNX model',
   category: 'model',
@@ -210,7 +215,7 @@ export const modelOnnx = defineNodeKind({
     if (plan.dataset !== null && data !== null)
       feeds[plan.dataset] = float32(data.features, [data.count, data.featureSize]);
     if (plan.tensor !== null && tensor !== null)
-      feeds[plan.tensor] = float32(tensor.data, tensor.dims);
+      feeds[plan.tensor] = float32(tensor.data as Float32Array, tensor.dims); // a float32 tensor (see planFeeds)
     const fedBytes = Object.values(plan.constants).reduce(
       (sum, c) => sum + 8 * c.values.length,
       (plan.dataset === null || data === null ? 0 : 4 * data.features.length) +

@@ -221,7 +221,7 @@ describe('feeding a model’s inputs', () => {
       );
     });
 
-    it('types the array for an input of another type, value by value', () => {
+    it('converts the array to an input of another type, value by value, where no value changes', () => {
       const ids: OnnxValueInfo[] = [{ name: 'ids', type: 'int64', shape: ['batch', 2] }];
       const plan = planFeeds(ids, { ids: 'tensor' }, null, array([2, 2], [1, 2, 3, 4]));
       expect(plan.tensor).toBeNull();
@@ -229,12 +229,101 @@ describe('feeding a model’s inputs', () => {
         location: 'constant',
         type: 'int64',
         dims: [2, 2],
-        values: [1, 2, 3, 4],
+        values: BigInt64Array.from([1n, 2n, 3n, 4n]),
       });
       expect(
         refusal(() => planFeeds(ids, { ids: 'tensor' }, null, array([1, 2], [7, 0.5]))).message,
       ).toBe(
-        "the model's input 'ids' takes int64; the tensor frames.npy's element 1 (0.5) is not an int64 typed exactly (a whole number within ±2^53)",
+        "the model's input 'ids' takes int64 [batch×2]; the tensor frames.npy (float32 [1×2]) has element 1 = 0.5, not an int64 (a whole number from −2^63 to 2^63 − 1)",
+      );
+    });
+
+    it('feeds an int64 array to an int64 input exactly, past 2^53', () => {
+      const ids: OnnxValueInfo[] = [{ name: 'ids', type: 'int64', shape: [3] }];
+      const big = 2n ** 53n + 1n; // no double holds it
+      const exact: PortTensor = {
+        name: 'ids.npy',
+        dtype: 'int64',
+        dims: [3],
+        data: BigInt64Array.from([big, -big, 2n ** 63n - 1n]),
+      };
+      const fed = planFeeds(ids, { ids: 'tensor' }, null, exact).constants.ids!;
+      expect(fed.type).toBe('int64');
+      expect(fed.values).toBeInstanceOf(BigInt64Array);
+      expect(fed.values).toEqual(BigInt64Array.from([big, -big, 2n ** 63n - 1n]));
+      // A copy: the array on the edge stays whole when the feed's buffer is handed on.
+      expect(fed.values).not.toBe(exact.data);
+    });
+
+    it('refuses a conversion that would change a value, naming the input, its type and the array’s', () => {
+      const ids: OnnxValueInfo[] = [{ name: 'sr', type: 'int64', shape: [] }];
+      const rate = (dtype: PortTensor['dtype'], data: PortTensor['data']): PortTensor => ({
+        name: 'rate.npy',
+        dtype,
+        dims: [],
+        data,
+      });
+      expect(
+        refusal(() =>
+          planFeeds(ids, { sr: 'tensor' }, null, rate('float64', Float64Array.of(16000.5))),
+        ).message,
+      ).toBe(
+        "the model's input 'sr' takes int64 []; the tensor rate.npy (float64 []) has element 0 = 16000.5, not an int64 (a whole number from −2^63 to 2^63 − 1)",
+      );
+      // A whole float64 is an int64 exactly; a uint64 past 2^63 is not.
+      expect(
+        planFeeds(ids, { sr: 'tensor' }, null, rate('float64', Float64Array.of(16000))).constants
+          .sr!.values,
+      ).toEqual(BigInt64Array.of(16000n));
+      expect(
+        refusal(() =>
+          planFeeds(ids, { sr: 'tensor' }, null, rate('uint64', BigUint64Array.of(2n ** 63n))),
+        ).message,
+      ).toBe(
+        "the model's input 'sr' takes int64 []; the tensor rate.npy (uint64 []) has element 0 = 9223372036854775808, beyond int64 (−2^63 to 2^63 − 1)",
+      );
+      // float32 holds integers up to 2^24 exactly: an int32 past that is refused, not rounded.
+      const counts: PortTensor = {
+        name: 'counts.npy',
+        dtype: 'int32',
+        dims: [1, 3],
+        data: Int32Array.of(1, 2 ** 24, 2 ** 24 + 1),
+      };
+      expect(
+        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, counts)).message,
+      ).toBe(
+        "the model's input 'input' takes float32 [batch×3]; the tensor counts.npy (int32 [1×3]) has element 2 = 16777217, not a float32 exactly (it would be rounded to 16777216)",
+      );
+      // NumPy's default float64 rounds into a float32 input, as astype would; past float32's range it is refused.
+      const wide: PortTensor = { ...counts, dtype: 'float64', data: Float64Array.of(0.1, 2, 1e39) };
+      expect(
+        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, wide)).message,
+      ).toBe(
+        "the model's input 'input' takes float32 [batch×3]; the tensor counts.npy (float64 [1×3]) has element 2 = 1e+39, beyond float32’s range",
+      );
+      const tenth = { ...wide, data: Float64Array.of(0.1, 2, 3) };
+      expect(
+        planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, tenth).constants.input!.values,
+      ).toEqual([0.1, 2, 3]);
+      const small = { ...counts, data: Int32Array.of(1, 2, -3) };
+      expect(
+        planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, small).constants.input,
+      ).toMatchObject({ type: 'float32', dims: [1, 3], values: [1, 2, -3] });
+      // A bool array feeds a bool input; a uint8 of 2 cannot.
+      const flags: OnnxValueInfo[] = [{ name: 'mask', type: 'bool', shape: [2] }];
+      const mask = (dtype: PortTensor['dtype'], ...v: number[]): PortTensor => ({
+        name: 'mask.npy',
+        dtype,
+        dims: [2],
+        data: Uint8Array.from(v),
+      });
+      expect(
+        planFeeds(flags, { mask: 'tensor' }, null, mask('bool', 1, 0)).constants.mask!.values,
+      ).toEqual([1, 0]);
+      expect(
+        refusal(() => planFeeds(flags, { mask: 'tensor' }, null, mask('uint8', 1, 2))).message,
+      ).toBe(
+        "the model's input 'mask' takes bool [2]; the tensor mask.npy (uint8 [2]) has element 1 = 2, not a bool (0 or 1)",
       );
     });
 

@@ -12,14 +12,17 @@
  * here (`TypedConstant`); the typed array a model wants is made only where
  * the runtime hands it to onnxruntime. Trade-off: constants are typed as
  * JSON, so an int64 must be a safe integer (within ±2^53); larger ones could
- * not be written exactly. A tensor arrives as float32 (that is how arrays
- * travel between nodes): a float32 input takes it as it is, an input of
- * another type takes it as a constant of that type, value by value checked,
- * so an integer array beyond float32's 2^24 does not reach the model exactly.
+ * not be written exactly — an int64 beyond that comes from a tensor. A tensor
+ * arrives in its own element type (an int64 `.npy` as bigints): a float32
+ * input takes a float32 tensor as it is; any other pair is converted value
+ * by value where no value changes (`tensor-feed.ts`), and refused naming the
+ * input, both types and the first value that would.
  */
 import { FlowbenchError } from '../errors';
 import { constantTypes, type ConstantType, type TypedConstant } from '../runtime/tensor-runtime';
 import { describeValueInfo, type OnnxValueInfo } from './signature';
+import { convertTensor, type FedTensor } from './tensor-feed';
+import { dtypeOf } from '../arrays/dtypes';
 
 /** Where one model input's values come from: the dataset's rows, the `tensor` port's array, or a constant (JSON). */
 export type InputSource = 'dataset' | 'tensor' | number | boolean | readonly unknown[];
@@ -33,12 +36,8 @@ export interface RowsShape {
   readonly featureSize: number;
 }
 
-/** What the planner needs of the `tensor` port's array: its name, shape and values. */
-export interface PortTensor {
-  readonly name: string;
-  readonly dims: readonly number[];
-  readonly data: Float32Array;
-}
+/** What the planner needs of the `tensor` port's array: its name, type, shape and values. */
+export type PortTensor = FedTensor;
 
 /** How a model is fed, checked against its signature. */
 export interface FeedPlan {
@@ -308,17 +307,22 @@ export function planFeeds(
           input.name,
           "is mapped to the tensor, but no tensor is wired to the node's 'tensor' port",
         );
-      if (input.type !== 'float32') constantInput(input); // a type a constant can take
+      const typedInput = constantInput(input); // a type a tensor can be converted to
       if (unknown || tensor === null) continue;
       fitShape(input, tensor.dims, `the tensor ${tensor.name}`, bound);
-      if (input.type === 'float32') tensorFeed = input.name;
-      else
-        constants[input.name] = typed(
-          constantInput(input),
-          [...tensor.dims],
-          [...tensor.data],
-          `the tensor ${tensor.name}`,
-        );
+      if (input.type === 'float32' && dtypeOf(tensor) === 'float32') {
+        tensorFeed = input.name;
+        continue;
+      }
+      const converted = convertTensor(tensor, typedInput.type);
+      if ('problem' in converted)
+        throw feedError(input.name, `takes ${describeValueInfo(input)}; ${converted.problem}`);
+      constants[input.name] = {
+        location: 'constant',
+        type: typedInput.type,
+        dims: [...tensor.dims],
+        values: converted.values,
+      };
       continue;
     }
     if (source !== 'dataset') continue;
@@ -355,7 +359,7 @@ export function planFeeds(
     if (source === 'dataset' || source === 'tensor' || Array.isArray(source)) continue;
     if (source === undefined) continue;
     const typedInput = constantInput(input);
-    const value = typed(typedInput, [], [source]).values[0]!; // checked once, then filled
+    const value = typed(typedInput, [], [source]).values[0] as number; // checked once, then filled
     const dims = fillDims(input, source, bound, unsure);
     if (dims === null) continue;
     const count = dims.reduce((a, b) => a * b, 1);

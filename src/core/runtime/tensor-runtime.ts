@@ -69,7 +69,8 @@ export type ConstantType = (typeof constantTypes)[number];
 
 /**
  * A constant fed to a model input of any element type it declares (an
- * `int64` sample rate, a `bool` flag), as plain numbers (bool: 0 or 1).
+ * `int64` sample rate, a `bool` flag), as plain numbers (bool: 0 or 1), or
+ * an int64 array's bigints.
  * The engine's tensors stay float32 or int32; the runtime makes the typed
  * array the model wants (a `BigInt64Array` for int64, half-float bits for
  * float16) only where it hands the feed to onnxruntime.
@@ -78,8 +79,12 @@ export interface TypedConstant {
   readonly location: 'constant';
   readonly type: ConstantType;
   readonly dims: readonly number[];
-  /** Row-major values, checked against `type` by whoever made it (see `planFeeds`). */
-  readonly values: readonly number[];
+  /**
+   * Row-major values, checked against `type` by whoever made it (see
+   * `planFeeds`): plain numbers, or for an int64 the bigints themselves
+   * (a NumPy int64 array's values past ±2^53, exactly).
+   */
+  readonly values: readonly number[] | BigInt64Array;
 }
 
 /** What a session takes as an input. */
@@ -238,8 +243,12 @@ export function hostDeviceTensor(tensor: Tensor): DeviceTensor {
 export async function readTensor(value: Feed): Promise<Tensor> {
   if (isTypedConstant(value))
     return value.type === 'int32'
-      ? { type: 'int32', data: Int32Array.from(value.values), dims: value.dims }
-      : float32(Float32Array.from(value.values), value.dims);
+      ? {
+          type: 'int32',
+          data: Int32Array.from(value.values as readonly number[]),
+          dims: value.dims,
+        }
+      : float32(Float32Array.from(value.values, Number), value.dims);
   return isDeviceTensor(value) ? value.read() : value;
 }
 
