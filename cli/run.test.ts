@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import type { RunEvent } from './report';
-import { flowbench, outDir, root } from './testing';
+import { flowbench, flowbenchHere, outDir, root } from './testing';
 
 const example = join(root, 'src/examples/spirals-mlp.flow.json');
 
@@ -135,19 +135,21 @@ describe('flowbench run', () => {
   it('refuses a --file that names no file param, or a file that is missing, and --backend it lacks, with exit 2', async () => {
     const flow = join(root, 'src/examples/iris-table.flow.json');
     const csv = join(root, 'src/examples/iris.csv');
-    const unknown = await flowbench(['run', flow, '--file', `table=${csv}`]);
+    const unknown = await flowbenchHere(['run', flow, '--file', `table=${csv}`]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain(
       "--file 'table' names no file param of flow 'iris-table' (its file params: data.file)",
     );
-    const missing = await flowbench(['run', flow, '--file', 'data.file=nowhere.csv']);
+    const missing = await flowbenchHere(['run', flow, '--file', 'data.file=nowhere.csv']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nowhere.csv does not exist');
-    const backend = await flowbench(['run', flow, '--backend', 'webgpu']);
+    const backend = await flowbenchHere(['run', flow, '--backend', 'webgpu']);
     expect(backend.code).toBe(2);
     expect(backend.stderr).toContain("--backend expects wasm or cpu, got 'webgpu'");
   });
 
+  // Its own process, as a person meets it: the command's exit status is main's. The other refusals
+  // run main in this process (flowbenchHere).
   it('refuses an unknown --param with exit 2, naming it, and runs nothing', async () => {
     const out = outDir();
     const ended = await flowbench(['run', example, '--param', 'lerning_rate=0.1', '--out', out]);
@@ -160,13 +162,13 @@ describe('flowbench run', () => {
     const dir = outDir();
     const broken = join(dir, 'broken.flow.json');
     writeFileSync(broken, '{"format": "flowbench.flow/1", "nodes": [');
-    const malformed = await flowbench(['run', broken, '--out', dir]);
+    const malformed = await flowbenchHere(['run', broken, '--out', dir]);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain(`${broken} is not JSON`);
 
     const notAFlow = join(dir, 'not-a.flow.json');
     writeFileSync(notAFlow, '{"format": "flowbench.flow/1", "nodes": 3}');
-    const invalid = await flowbench(['run', notAFlow, '--out', dir, '--json']);
+    const invalid = await flowbenchHere(['run', notAFlow, '--out', dir, '--json']);
     expect(invalid.code).toBe(2);
     expect(JSON.parse(invalid.stdout)).toMatchObject({
       event: 'error',
@@ -174,7 +176,7 @@ describe('flowbench run', () => {
       category: 'bad-input',
     });
 
-    const missing = await flowbench(['run', join(dir, 'nowhere.flow.json')]);
+    const missing = await flowbenchHere(['run', join(dir, 'nowhere.flow.json')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('nowhere.flow.json does not exist');
   });

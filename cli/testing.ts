@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { vi } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -51,6 +52,30 @@ export function flowbench(
   });
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
+}
+
+/**
+ * The command's `main` run in this process, what it prints caught: for a refusal, which ends
+ * before anything runs. `bin/flowbench.mjs` only hands `main`'s status to `process.exit`, and a
+ * test that spawns the command for a refusal checks that wiring; starting a process of its own for
+ * every other refusal costs seconds each (Node loading the sources through tsx) and checks nothing
+ * more. Not for a command that runs a flow: that goes through `flowbench`.
+ */
+export async function flowbenchHere(args: string[]): Promise<Ended> {
+  const { main } = await import('./main');
+  const caught = { stdout: '', stderr: '' };
+  const catchInto = (name: 'stdout' | 'stderr') =>
+    vi.spyOn(process[name], 'write').mockImplementation((chunk: string | Uint8Array) => {
+      caught[name] += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
+      return true;
+    });
+  const spies = [catchInto('stdout'), catchInto('stderr')];
+  try {
+    const code = await main(args);
+    return { code, ...caught };
+  } finally {
+    for (const spy of spies) spy.mockRestore();
+  }
 }
 
 export const outDir = () => mkdtempSync(join(tmpdir(), 'flowbench-run-'));
