@@ -4,6 +4,7 @@
  * them, and a node off screen is there, whole, once the view is panned to it.
  */
 import { expect, test } from './fixtures';
+import type { Locator } from '@playwright/test';
 import type { FlowFile } from './support/formats';
 
 const COPIES = 200;
@@ -89,4 +90,34 @@ test('a 1,000-node flow: the minimap shows every node, panning brings off-screen
   expect(await canvas.shows(target.id)).toBe(true);
   // Its ports came with it: the edges into it have handles to end on.
   await expect(canvas.node(target.id).locator('.react-flow__handle')).not.toHaveCount(0);
+});
+
+test('far out a node is drawn plain, with its handles and status; zoomed in it has its port rows again', async ({
+  toolbar,
+  canvas,
+  alerts,
+}) => {
+  const example = await toolbar.exportFlow();
+  const { doc } = bigFlow(example.json);
+  await toolbar.importFile({ name: 'big-canvas.flow.json', text: JSON.stringify(doc) });
+  await expect(toolbar.flowName).toHaveText('big-canvas');
+  await expect(alerts.all).toHaveCount(0);
+  await expect.poll(async () => (await canvas.view()).zoom).toBeLessThan(0.35);
+  const kindOf = async (node: Locator) => {
+    const id = (await node.getAttribute('data-testid'))!.slice('node-'.length);
+    return example.json.nodes.find((n) => id.startsWith(`${n.id}_`))!.kind;
+  };
+  const handles = /^(input|output) \w+ \(/;
+  // The handles keep their names and the node its status; its id line and port rows are not drawn.
+  const far = canvas.nodes.first();
+  await expect(far).toHaveAttribute('data-status', 'idle');
+  await expect(far.getByRole('img', { name: handles })).not.toHaveCount(0);
+  await expect(far).not.toContainText(await kindOf(far));
+
+  for (let i = 0; i < 12 && (await canvas.view()).zoom < 0.35; i++)
+    await canvas.zoomInButton.click();
+  expect((await canvas.view()).zoom).toBeGreaterThanOrEqual(0.35);
+  const near = canvas.nodes.first();
+  await expect(near).toContainText(await kindOf(near));
+  await expect(near.getByRole('img', { name: handles })).not.toHaveCount(0);
 });

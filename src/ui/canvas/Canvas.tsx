@@ -20,6 +20,7 @@ import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
 import { edgeId, toCanvasEdges, toCanvasNodes, type NodeRunState } from './adapter';
 import { NodeStates, NodeStatesContext } from './node-states';
+import { NodeDetailContext, useZoomedOut, type Size } from './node-detail';
 import { useSteppedStates } from './stepped-states';
 import { refuseConnection } from './connect';
 import { FlowEdgeView } from './FlowEdgeView';
@@ -127,6 +128,15 @@ function FlowCanvas() {
   const [nodeStates] = useState(() => new NodeStates());
   useLayoutEffect(() => nodeStates.set(drawnState), [nodeStates, drawnState]);
 
+  // Far out, nodes are drawn as far cards at their full cards' sizes (see node-detail.ts).
+  const far = useZoomedOut();
+  const farNow = useRef(far);
+  useLayoutEffect(() => {
+    farNow.current = far;
+  }, [far]);
+  const [fullSizes] = useState(() => new Map<string, Size>());
+  const detail = useMemo(() => ({ far, fullSizes }), [far, fullSizes]);
+
   // React Flow's side of each node (measured size, selection, drag) as it last reported it.
   const [view, setView] = useState<readonly ShownNode[]>([]);
   const nodes = useMemo((): ShownNode[] => {
@@ -149,6 +159,10 @@ function FlowCanvas() {
       const nodes = drawn.current;
       // Dragging a group's frame drags its nodes; the frame itself is never stored.
       const changes = withMemberMoves(reported, nodes);
+      if (!farNow.current)
+        for (const change of changes)
+          if (change.type === 'dimensions' && change.dimensions)
+            fullSizes.set(change.id, change.dimensions);
       const next = applyNodeChanges(changes, nodes);
       // Several changes may arrive before the next render: each builds on the last.
       drawn.current = next;
@@ -167,7 +181,7 @@ function FlowCanvas() {
       if (selected !== null) selectNode(selected);
       if (moves.size > 0) changeDoc(edits.moveNodes(moves));
     },
-    [store],
+    [store, fullSizes],
   );
 
   const onPaneClick = useCallback(() => store.getState().selectNode(null), [store]);
@@ -257,28 +271,30 @@ function FlowCanvas() {
         {portTypeRules}
       </style>
       <NodeStatesContext value={nodeStates}>
-        <ReactFlow<ShownNode>
-          nodes={nodes}
-          edges={edges}
-          nodeTypes={nodeTypes}
-          edgeTypes={edgeTypes}
-          onNodesChange={onNodesChange}
-          onDelete={onDelete}
-          onConnect={onConnect}
-          isValidConnection={isValidConnection}
-          onPaneClick={onPaneClick}
-          deleteKeyCode={deleteKeyCode}
-          fitView
-          fitViewOptions={fitViewOptions}
-          minZoom={0.1}
-          onlyRenderVisibleElements={drawOnlyVisible}
-          {...menus.flowProps}
-        >
-          <Background />
-          <MiniMap pannable zoomable ariaLabel="Mini map" />
-          <Controls />
-          <LayoutMenu />
-        </ReactFlow>
+        <NodeDetailContext value={detail}>
+          <ReactFlow<ShownNode>
+            nodes={nodes}
+            edges={edges}
+            nodeTypes={nodeTypes}
+            edgeTypes={edgeTypes}
+            onNodesChange={onNodesChange}
+            onDelete={onDelete}
+            onConnect={onConnect}
+            isValidConnection={isValidConnection}
+            onPaneClick={onPaneClick}
+            deleteKeyCode={deleteKeyCode}
+            fitView
+            fitViewOptions={fitViewOptions}
+            minZoom={0.1}
+            onlyRenderVisibleElements={drawOnlyVisible}
+            {...menus.flowProps}
+          >
+            <Background />
+            <MiniMap pannable zoomable ariaLabel="Mini map" />
+            <Controls />
+            <LayoutMenu />
+          </ReactFlow>
+        </NodeDetailContext>
       </NodeStatesContext>
       {menus.overlay}
     </div>

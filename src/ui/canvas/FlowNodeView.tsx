@@ -10,7 +10,13 @@ import type { PortSpec } from '../../core/catalog/ports';
 import { formatDuration } from '../runs/format';
 import type { CanvasNode } from './adapter';
 import { useNodeState } from './node-states';
+import { useNodeDetail, type Size } from './node-detail';
 import './canvas.css';
+
+/** A handle's accessible name, the same on full and far cards. */
+function handleName(port: PortSpec, side: 'in' | 'out'): string {
+  return `${side === 'in' ? 'input' : 'output'} ${port.name} (${port.type}${port.stream ? ' stream' : ''})`;
+}
 
 function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value?: number }) {
   return (
@@ -23,7 +29,7 @@ function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value
         // A handle is a picture of the port to a screen reader (it is not
         // focusable): a name is allowed only with a role.
         role="img"
-        aria-label={`${side === 'in' ? 'input' : 'output'} ${port.name} (${port.type}${port.stream ? ' stream' : ''})`}
+        aria-label={handleName(port, side)}
       />
       <span className="fb-port-name">{port.name}</span>
       {value !== undefined && (
@@ -46,10 +52,84 @@ function formatRate(perSecond: number): string {
   return perSecond >= 100 ? perSecond.toFixed(0) : perSecond.toPrecision(3);
 }
 
+/**
+ * A node far out (see node-detail.ts): its title and handles, its status as
+ * the card's fill, at the size its full card last had.
+ */
+function FarNodeView({
+  id,
+  data,
+  selected,
+  status,
+  title,
+  size,
+}: {
+  id: string;
+  data: CanvasNode['data'];
+  selected: boolean;
+  status: string;
+  title: string;
+  size: Size | undefined;
+}) {
+  const { kind } = data;
+  return (
+    <div
+      className={`fb-node fb-node-far fb-status-${status}${selected ? ' fb-selected' : ''}${data.bypass ? ' fb-bypassed' : ''}`}
+      data-bypass={data.bypass || undefined}
+      data-testid={`node-${id}`}
+      data-status={status}
+      title={title || undefined}
+      style={size}
+    >
+      <div className="fb-node-far-title">{kind?.title ?? data.kindName}</div>
+      <div className="fb-node-far-ports">
+        <div>
+          {kind?.inputs.map((p) => (
+            <Handle
+              key={p.name}
+              type="target"
+              position={Position.Left}
+              id={p.name}
+              className={`fb-handle fb-type-${p.type}`}
+              role="img"
+              aria-label={handleName(p, 'in')}
+            />
+          ))}
+        </div>
+        <div>
+          {kind?.outputs.map((p) => (
+            <Handle
+              key={p.name}
+              type="source"
+              position={Position.Right}
+              id={p.name}
+              className={`fb-handle fb-type-${p.type}`}
+              role="img"
+              aria-label={handleName(p, 'out')}
+            />
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}
+
 function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
   const { kind } = data;
   const state = useNodeState(id);
+  const detail = useNodeDetail();
   const status = state?.status ?? 'idle';
+  if (detail.far)
+    return (
+      <FarNodeView
+        id={id}
+        data={data}
+        selected={selected}
+        status={status}
+        title={state?.error ?? ''}
+        size={detail.fullSizes.get(id)}
+      />
+    );
   const { progress, error = '' } = state ?? {};
   const durationMs = state?.durationMs ?? null;
   const live = state?.live ?? noValues;
