@@ -27,8 +27,8 @@ export async function journalRequest(
   return id;
 }
 
-/** Runs made ready to journal between two turns the page gets (about 10 ms of work). */
-const JOURNAL_YIELD_EVERY = 100;
+/** Runs made ready to journal between two turns the page gets (about 10 ms of work on a loaded machine). */
+const JOURNAL_YIELD_EVERY = 25;
 
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
