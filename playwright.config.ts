@@ -10,15 +10,18 @@ export default defineConfig({
   // Each worker serves the build on a port of its own (fixtures.ts, `appURL`) and its browser
   // gives every test a fresh context, so no two tests share a server, an origin's storage or a
   // profile. A spec that sets `alone` (it loads the machine on purpose, or what it asserts needs
-  // the machine quiet) runs with no other test beside it, and tests tagged `@webgpu` (WebGPU in
-  // software) one at a time (support/turns.ts).
+  // the machine quiet, and tagged `@alone`) runs with no other test beside it, and tests tagged
+  // `@webgpu` (WebGPU in software) one at a time (support/turns.ts).
   workers: Number(process.env.E2E_WORKERS ?? 2),
   // Tests tagged `@heavy` (several tabs running at once) or `@webgpu` get one worker of their own,
   // so that they take turns on it while ordinary tests go on beside them: were they free to take
-  // both workers, the second would sit waiting for the first's turn to end.
+  // both workers, the second would sit waiting for the first's turn to end. Tests that run
+  // `alone` (tagged `@alone`, fixtures.ts checks it) take their turns on that worker too: from
+  // there one waits only for the ordinary test beside it to end, where from the other worker it
+  // sat idle until the heavy test of the moment (up to a minute of a fuzz seed) had ended.
   projects: [
-    { name: 'heavy', grep: /@heavy|@webgpu/, workers: 1 },
-    { name: 'ordinary', grepInvert: /@heavy|@webgpu/ },
+    { name: 'heavy', grep: /@heavy|@webgpu|@alone/, workers: 1 },
+    { name: 'ordinary', grepInvert: /@heavy|@webgpu|@alone/ },
   ],
   fullyParallel: true,
   globalSetup: './e2e/support/global-setup.ts',

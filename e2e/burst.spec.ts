@@ -39,10 +39,10 @@ function burstRun(): RunFile {
   return doc;
 }
 
-// What the main thread does is timed: no other test runs beside this one.
+// What the main thread does is timed: no other test runs beside this one (and `@alone` below).
 test.use({ alone: true });
 
-test.describe.serial('a burst of 100,000 points, imported', () => {
+test.describe.serial('a burst of 100,000 points, imported', { tag: '@alone' }, () => {
   const doc = burstRun();
   let context: BrowserContext;
   let app: Workbench;

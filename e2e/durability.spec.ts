@@ -131,7 +131,7 @@ test(
   },
 );
 
-test.describe('an engine starved', () => {
+test.describe('an engine starved', { tag: '@alone' }, () => {
   // Its lease must run out while the engine is starved, and a sweep be timed against it: nothing
   // beside it.
   test.use({ alone: true });
@@ -183,7 +183,7 @@ test.describe('an engine starved', () => {
   });
 });
 
-test.describe('a loaded machine', () => {
+test.describe('a loaded machine', { tag: '@alone' }, () => {
   // It loads the machine on purpose: nothing beside it.
   test.use({ alone: true });
   /** The runs of the check that found the stall: one in three stalled with threads beside the engine. */

@@ -36,6 +36,7 @@ export interface Fixtures {
   /**
    * Set with `test.use({ alone: true })` in a spec that loads the machine on
    * purpose, or whose assertions need it quiet: no other test runs beside it.
+   * Such a test is also tagged `@alone`, which puts it in the `heavy` project.
    * A test tagged `@heavy` (several tabs running at once) or `@webgpu`
    * (WebGPU in software) takes most of a core for long: one such test at a
    * time, beside ordinary ones (support/turns.ts, and the `heavy` project of
@@ -66,6 +67,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   // turn is taken before noPageErrors opens this test's page.
   turn: [
     async ({ alone }, use, testInfo) => {
+      // An alone test waits for every other test to end: from the one-worker `heavy` project
+      // (playwright.config.ts) that is the ordinary test beside it, from the other worker the
+      // heavy test of the moment, with that worker idle meanwhile.
+      if (alone && testInfo.project.name === 'ordinary')
+        throw new Error(
+          `'${testInfo.title}' runs alone: tag it '@alone' so that it takes its turn in the heavy project`,
+        );
       const heavy = testInfo.tags.some((tag) => tag === '@heavy' || tag === '@webgpu');
       const turn: Turn = alone ? 'alone' : heavy ? 'heavy' : 'shared';
       const giveBack = await takeTurn(turn);
