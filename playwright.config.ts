@@ -35,7 +35,12 @@ export default defineConfig({
     // answer the page's requests: blocked, so each spec sees the server's files as they are.
     // offline.spec.ts allows it, to test it.
     serviceWorkers: 'block',
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: every action with the page's DOM before and after it, its
+    // network and console. Not the screencast, a JPEG of every frame the page paints: with the
+    // canvas and a run's charts repainting several times a second, encoding those took a third of
+    // the CPU of a spec (editor.spec.ts on one worker, two runs each way: 38.9 and 36.8 s of CPU
+    // with it, 23.0 and 28.6 s without) and starved pages on a loaded 2-core machine.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     viewport: { width: 1440, height: 900 },
     launchOptions: {
       // Debian's Chromium: Playwright cannot download its own browsers here.

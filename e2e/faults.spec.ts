@@ -10,11 +10,6 @@ import { pointSteps, pointValue, type RunFile } from './support/formats';
 import { StorageQuota } from './support/quota';
 import { openTab } from './support/tabs';
 
-// Traces keep their DOM snapshots but not the screencast: a JPEG of every frame, while the canvas
-// and a run's progress repaint about ten times a second for a minute (the quota test), starved
-// the page of a loaded 2-core machine so that its live queries never caught up with the run.
-test.use({ trace: { mode: 'retain-on-failure', screenshots: false } });
-
 /**
  * A hand-written run whose loss diverged: NaN, ±Infinity, -0, 1e308, the
  * smallest subnormal and a value that needs all 17 digits, each in the
