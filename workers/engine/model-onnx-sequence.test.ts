@@ -265,7 +265,7 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
       (await runSequence(file, { ...base, inputs: JSON.stringify({ input: SAMPLES, sr: 16000 }) }))
         .errors.vad,
     ).toBe(
-      "the model's input 'h' is not fed: map it to the dataset, the tensor or a constant in the inspector",
+      "the model's input 'h' is not fed: map it to the dataset, a tensor or a constant in the inspector",
     );
   });
 });

@@ -184,7 +184,7 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
     const open = await stored('open.onnx', buildMlpInference(spec).model);
     expect((await run([open], open.digest)).errors.infer).toBe(
       'the model has 3 inputs (x float32 [batch×2], W0 float32 [2×2], b0 float32 [2]); ' +
-        'map each to the dataset, the tensor or a constant in the inspector',
+        'map each to the dataset, a tensor or a constant in the inspector',
     );
   });
 
@@ -311,6 +311,70 @@ describe('model.onnx (real onnxruntime, WASM)', () => {
     expect(refused.errors.infer).toBe(
       "the model's input 'ids' takes int64 [3]; the tensor halves.npy (float32 [3]) has element 1 = 2.5, not an int64 (a whole number from −2^63 to 2^63 − 1)",
     );
+  });
+
+  it('feeds two inputs from two arrays on two tensor ports, one of them int64', async () => {
+    const model = await stored('vad.onnx', vadModel());
+    const rows = await stored('rows.npy', npy([3, 2], [1, 2, 3, 4, -5, -6]));
+    const rate = await stored('rate.npy', npy([], [8000n]));
+    const base = tensorFlow(
+      model.digest,
+      rows.digest,
+      JSON.stringify({ input: 'tensor', state: 0, sr: 'tensor2' }),
+    );
+    const document: FlowDocument = {
+      ...base,
+      nodes: [
+        ...base.nodes,
+        {
+          id: 'rate',
+          kind: 'data.tensor',
+          params: { file: rate.digest },
+          position: { x: 0, y: 0 },
+        },
+      ],
+      edges: [...base.edges, { from: 'rate.tensor', to: 'infer.tensor2' }],
+    };
+    const fed = await runFlow([model, rows, rate], document);
+    expect(fed.errors).toEqual({});
+    expect(fed.logs).toContain(
+      'infer: feeds input ← the tensor rows.npy float32 [3×2], state ← constant float32 [2×3×4], sr ← the tensor rate.npy (port tensor2) int64 []',
+    );
+    // Σ row + sr / 1000: the rate came from the int64 array.
+    expect(String(fed.result.outputs.outputs).split('\n')[0]).toBe(
+      'output: float32 [3×1] = [11, 15, -3]',
+    );
+    // A wired port no input is mapped to is refused, naming the port.
+    const idle = await runFlow([model, rows, rate], {
+      ...document,
+      nodes: document.nodes.map((n) =>
+        n.id === 'infer'
+          ? { ...n, params: { ...n.params, inputs: '{"input":"tensor","state":0,"sr":1}' } }
+          : n,
+      ),
+    });
+    expect(idle.errors.infer).toBe(
+      `a tensor is wired to port 'tensor2': map the model input it feeds to "tensor2" in param 'inputs' (the model's inputs: input, state, sr)`,
+    );
+  });
+
+  it('runs a flow drawn when the node had one tensor port (e2e/flows/onnx-tensor.flow.json) unchanged', async () => {
+    const model = await stored('vad.onnx', vadModel());
+    const rows = await stored('rows.npy', npy([3, 2], [1, 2, 3, 4, -5, -6]));
+    const old = JSON.parse(
+      readFileSync(new URL('../../e2e/flows/onnx-tensor.flow.json', import.meta.url), 'utf8'),
+    ) as FlowDocument;
+    const files: Record<string, string> = { array: rows.digest, infer: model.digest };
+    const fed = await runFlow([model, rows], {
+      ...old,
+      nodes: old.nodes.map((n) => ({ ...n, params: { ...n.params, file: files[n.id]! } })),
+    });
+    expect(fed.errors).toEqual({});
+    expect(String(fed.result.outputs.outputs).split('\n').slice(0, 3)).toEqual([
+      'output: float32 [3×1] = [19, 23, 5]',
+      'stateN: float32 [2×3×4] = [1, 1, 1, 1, …]',
+      'stateShape: int64 [3] = [2, 3, 4]',
+    ]);
   });
 
   it('describes every output in its own type: int64 exactly (digits beyond ±2^53), float16, bool, uint8', async () => {

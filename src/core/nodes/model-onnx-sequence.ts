@@ -9,7 +9,13 @@
 import type { NodeContext, NodeFile } from '../catalog/kind';
 import type { Dataset, TensorValue } from '../catalog/values';
 import { FlowbenchError } from '../errors';
-import { planFeeds, type InputMap } from '../onnx/feeds';
+import {
+  describeTensorPort,
+  isTensorPort,
+  planFeeds,
+  type InputMap,
+  type TensorPort,
+} from '../onnx/feeds';
 import { float32Values } from '../onnx/tensor-feed';
 import { formatCarry, frameCount, frameStandIn, planSequence, sequenceOf } from '../onnx/sequence';
 import type { OnnxSignature } from '../onnx/signature';
@@ -64,11 +70,11 @@ export async function runOverSequence(
     data: Dataset | null;
     /** The `samples` port's sequence, which takes the place of the input's feed in `map`. */
     samples: TensorValue | null;
-    /** The `tensor` port's array: the sequence when `map` feeds it the tensor, else another input's feed. */
-    tensor: TensorValue | null;
+    /** The tensor ports' arrays: the sequence when `map` feeds it one, else other inputs' feeds. */
+    tensors: Partial<Record<TensorPort, TensorValue>>;
   },
 ): Promise<Record<string, Tensor>> {
-  const { file, signature, map, data, samples, tensor } = model;
+  const { file, signature, map, data, samples, tensors } = model;
   const { backend } = ctx.params;
   const plan = planSequence(signature, {
     input: ctx.params.sequence,
@@ -89,12 +95,12 @@ export async function runOverSequence(
       });
     sequence = data.features;
     from = `the dataset's features (${data.count} rows × ${data.featureSize})`;
-  } else if (source === 'tensor') {
-    if (tensor === null)
+  } else if (isTensorPort(source)) {
+    const tensor = tensors[source];
+    if (tensor === undefined)
       throw new FlowbenchError('model-feed', {
         input: plan.input,
-        problem:
-          "is the sequence, mapped to the tensor, but no tensor is wired to the node's 'tensor' port",
+        problem: `is the sequence, mapped to ${describeTensorPort(source)}, but no tensor is wired to the node's '${source}' port`,
       });
     sequence = sequenceValues(plan.input, tensor);
     from = `the tensor ${tensor.name} [${tensor.dims.join('×')}] read row-major`;
@@ -104,7 +110,7 @@ export async function runOverSequence(
   } else
     throw new FlowbenchError('model-feed', {
       input: plan.input,
-      problem: `is the sequence: wire samples to the node's 'samples' port, or map it to the dataset, the tensor or an array in param 'inputs'`,
+      problem: `is the sequence: wire samples to the node's 'samples' port, or map it to the dataset, a tensor or an array in param 'inputs'`,
     });
   const frames = frameCount(sequence.length, plan.frame);
   if (frames === 0)
@@ -117,18 +123,20 @@ export async function runOverSequence(
     signature.inputs,
     { ...map, [plan.input]: frameStandIn(plan.frameDims) },
     null,
-    tensor,
+    tensors,
   );
   const { [plan.input]: _frame, ...constants } = others.constants;
   const feeds: Record<string, TypedConstant> = { ...constants };
-  // A float32 input the tensor feeds: the same array every frame (a carried input's first value).
-  if (others.tensor !== null && tensor !== null)
-    feeds[others.tensor] = {
+  // A float32 input a tensor feeds: the same array every frame (a carried input's first value).
+  for (const [input, port] of Object.entries(others.tensors)) {
+    const tensor = tensors[port]!; // planned from it
+    feeds[input] = {
       location: 'constant',
       type: 'float32',
       dims: [...tensor.dims],
       values: Array.from(tensor.data as Float32Array), // a float32 tensor (see planFeeds)
     };
+  }
   const carriedBytes = plan.carried.reduce((sum, p) => sum + constantBytes(feeds[p.input]!), 0);
   const otherBytes = Object.values(feeds).reduce((sum, c) => sum + constantBytes(c), 0);
   const left = sequence.length - frames * plan.frame;

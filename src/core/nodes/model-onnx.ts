@@ -2,15 +2,16 @@
  * `model.onnx`: inference with a model the person brings, as a `.onnx` file
  * picked in the inspector. The flow keeps the file's digest; the bytes are
  * read from the browser's store when the node runs, checked (is it ONNX, does
- * every input's feed — the dataset's rows, the `tensor` port's array or a
- * constant, as param `inputs` maps them — fit its type and shape), recorded
+ * every input's feed — the dataset's rows, the array on one of the tensor
+ * ports (`tensor`, `tensor2` … `tensor4`) or a constant, as param `inputs`
+ * maps them — fit its type and shape), recorded
  * as an artifact of the run,
  * and run as a one-step program over the model made resident for it. The
  * map is a param, so it is in the run record, the digest and the cache key.
  *
  * With param `sequence` naming an input, the model runs over a sequence
  * instead: that input's feed (the `samples` port, the dataset's features,
- * the tensor or an array) is cut
+ * a tensor or an array) is cut
  * into frames, the model runs once per frame as a program loop, the carried
  * outputs (`stateN→state`) feed the next frame, and the first other output
  * is emitted once per frame on the streaming `frames` port (see
@@ -29,10 +30,13 @@ import {
 } from '../runtime/tensor-runtime';
 import {
   effectiveInputMap,
+  isTensorPort,
   parseInputMap,
   planFeeds,
+  tensorPorts,
   type FeedPlan,
   type InputSource,
+  type TensorPort,
 } from '../onnx/feeds';
 import { describeValueInfo, readOnnxSignature, type OnnxSignature } from '../onnx/signature';
 import { component, formatBytes, modelId, requestId } from '../programs';
@@ -40,19 +44,24 @@ import { runOverSequence } from './model-onnx-sequence';
 import { describeOutput } from '../onnx/output-values';
 import { FlowbenchError, isFlowbenchError } from '../errors';
 
+/** The arrays on the node's tensor ports, by port (a port not wired is absent). */
+export type WiredTensors = Partial<Record<TensorPort, TensorValue>>;
+
 /** How one input is fed, for the node's log. */
 function describeFeed(
   input: string,
   source: InputSource | undefined,
   plan: FeedPlan,
-  tensor: TensorValue | null,
+  tensors: WiredTensors,
 ): string {
   if (input === plan.dataset) return `${input} ← the dataset's rows`;
   const c = plan.constants[input];
-  if (source === 'tensor' && tensor !== null) {
+  const tensor = isTensorPort(source) ? tensors[source] : undefined;
+  if (tensor !== undefined) {
     const own = dtypeOf(tensor);
     const type = c?.type ?? 'float32';
-    return `${input} ← the tensor ${tensor.name} ${own}${own === type ? '' : ` as ${type}`} [${tensor.dims.join('×')}]`;
+    const port = source === 'tensor' ? '' : ` (port ${String(source)})`;
+    return `${input} ← the tensor ${tensor.name}${port} ${own}${own === type ? '' : ` as ${type}`} [${tensor.dims.join('×')}]`;
   }
   return `${input} ← constant ${c?.type ?? '?'} [${c?.dims.join('×') ?? ''}]`;
 }
@@ -78,12 +87,13 @@ export const modelOnnx = defineNodeKind({
   // 5: a sequence from the `samples` port.
   // 6: any input fed from the `tensor` port.
   // 7: a tensor fed in its own element type (an int64 array exactly), converted only where no value changes.
-  version: 7,
+  // 8: tensor ports tensor2 … tensor4, each feeding one more input (flows with `tensor` alone run as before).
+  version: 8,
   cache: 'backend',
   title: 'ONNX model',
   category: 'model',
   description:
-    'Runs inference with an imported .onnx model; each model input is fed the dataset’s rows, the tensor port’s array or a constant. Reports each output in its own type (int64, bool, float16 …), and the accuracy when the first output scores the dataset’s classes.',
+    'Runs inference with an imported .onnx model; each model input is fed the dataset’s rows, the array on one of the tensor ports or a constant. Reports each output in its own type (int64, bool, float16 …), and the accuracy when the first output scores the dataset’s classes.',
   params: {
     file: {
       type: 'file',
@@ -95,13 +105,13 @@ export const modelOnnx = defineNodeKind({
       type: 'string',
       default: '',
       description:
-        'How each model input is fed, as JSON: {"name": "dataset" | "tensor" | a number | an array}. A number fills the input’s shape; values take the model’s type (int64 within ±2^53). Empty: a one-input model takes the dataset’s rows.',
+        'How each model input is fed, as JSON: {"name": "dataset" | "tensor" | "tensor2" | "tensor3" | "tensor4" | a number | an array}; each tensor port feeds one input, in its own type where no value changes. A number fills the input’s shape; values take the model’s type (int64 within ±2^53). Empty: a one-input model takes the dataset’s rows.',
     },
     sequence: {
       type: 'string',
       default: '',
       description:
-        'The model input fed a sequence frame by frame: the `samples` port, or its feed in `inputs` (the dataset — its features row after row —, the tensor or an array), cut into frames. Empty: one run over the whole feed.',
+        'The model input fed a sequence frame by frame: the `samples` port, or its feed in `inputs` (the dataset — its features row after row —, a tensor or an array), cut into frames. Empty: one run over the whole feed.',
     },
     frame: {
       type: 'int',
@@ -126,13 +136,12 @@ export const modelOnnx = defineNodeKind({
       description:
         'Rows fed as float32 [rows × features] to the model input mapped to the dataset.',
     },
-    {
-      name: 'tensor',
-      type: 'tensor',
+    ...tensorPorts.map((port) => ({
+      name: port,
+      type: 'tensor' as const,
       optional: true,
-      description:
-        'An array (a data.tensor node’s .npy) fed, as it is shaped, to the model input mapped to "tensor".',
-    },
+      description: `An array (a data.tensor node’s .npy) fed, as it is shaped, to the model input mapped to "${port}", converted to its type where no value changes.`,
+    })),
     {
       name: 'samples',
       type: 'tensor',
@@ -166,8 +175,9 @@ export const modelOnnx = defineNodeKind({
     const map = parseInputMap(inputMap);
     const data =
       ctx.inputs.dataset === undefined ? null : expectDataset(ctx.inputs.dataset, 'dataset');
-    const tensor =
-      ctx.inputs.tensor === undefined ? null : expectTensor(ctx.inputs.tensor, 'tensor');
+    const tensors: WiredTensors = {};
+    for (const port of tensorPorts)
+      if (ctx.inputs[port] !== undefined) tensors[port] = expectTensor(ctx.inputs[port], port);
     const file = await ctx.readFile(digest);
     let signature: OnnxSignature;
     try {
@@ -189,14 +199,15 @@ export const modelOnnx = defineNodeKind({
         problem: `a sequence is wired to port 'samples': name the model input it feeds frame by frame in param 'sequence' (the model's inputs: ${signature.inputs.map((i) => i.name).join(', ')})`,
       });
     const mapped = effectiveInputMap(signature.inputs, map);
-    if (tensor !== null && !Object.values(mapped).includes('tensor'))
-      throw new FlowbenchError('node-input', {
-        problem: `a tensor is wired to port 'tensor': map the model input it feeds to "tensor" in param 'inputs' (the model's inputs: ${signature.inputs.map((i) => i.name).join(', ')})`,
-      });
+    for (const port of tensorPorts)
+      if (tensors[port] !== undefined && !Object.values(mapped).includes(port))
+        throw new FlowbenchError('node-input', {
+          problem: `a tensor is wired to port '${port}': map the model input it feeds to "${port}" in param 'inputs' (the model's inputs: ${signature.inputs.map((i) => i.name).join(', ')})`,
+        });
     if (ctx.params.sequence !== '') {
       const samples =
         ctx.inputs.samples === undefined ? null : expectTensor(ctx.inputs.samples, 'samples');
-      const last = await runOverSequence(ctx, { file, signature, map, data, samples, tensor });
+      const last = await runOverSequence(ctx, { file, signature, map, data, samples, tensors });
       ctx.artifact(file.name, file.bytes, 'application/onnx');
       const lines = signature.outputs.flatMap((o) => {
         const t = last[o.name];
@@ -206,21 +217,21 @@ export const modelOnnx = defineNodeKind({
       ctx.emit('outputs', lines.join('\n'));
       return;
     }
-    const plan = planFeeds(signature.inputs, map, data, tensor);
+    const plan = planFeeds(signature.inputs, map, data, tensors);
     ctx.log(
       'feeds ' +
-        signature.inputs.map((i) => describeFeed(i.name, mapped[i.name], plan, tensor)).join(', '),
+        signature.inputs.map((i) => describeFeed(i.name, mapped[i.name], plan, tensors)).join(', '),
     );
     const feeds: Record<string, Feed> = { ...plan.constants };
     if (plan.dataset !== null && data !== null)
       feeds[plan.dataset] = float32(data.features, [data.count, data.featureSize]);
-    if (plan.tensor !== null && tensor !== null)
-      feeds[plan.tensor] = float32(tensor.data as Float32Array, tensor.dims); // a float32 tensor (see planFeeds)
-    const fedBytes = Object.values(plan.constants).reduce(
-      (sum, c) => sum + 8 * c.values.length,
-      (plan.dataset === null || data === null ? 0 : 4 * data.features.length) +
-        (plan.tensor === null || tensor === null ? 0 : 4 * tensor.data.length),
-    );
+    let fedBytes = plan.dataset === null || data === null ? 0 : 4 * data.features.length;
+    for (const [input, port] of Object.entries(plan.tensors)) {
+      const tensor = tensors[port]!; // planned from it
+      feeds[input] = float32(tensor.data as Float32Array, tensor.dims); // a float32 tensor (see planFeeds)
+      fedBytes += 4 * tensor.data.length;
+    }
+    for (const c of Object.values(plan.constants)) fedBytes += 8 * c.values.length;
     ctx.artifact(file.name, file.bytes, 'application/onnx');
 
     const id = modelId(`${ctx.node}/model`);

@@ -125,10 +125,10 @@ describe('feeding a model’s inputs', () => {
 
   it('asks for a map when a model has several inputs, and refuses names it does not have', () => {
     expect(refusal(() => planFeeds(vad, {}, rows)).message).toBe(
-      'the model has 3 inputs (input float32 [batch×3], state float32 [2×batch×4], sr int64 []); map each to the dataset, the tensor or a constant in the inspector',
+      'the model has 3 inputs (input float32 [batch×3], state float32 [2×batch×4], sr int64 []); map each to the dataset, a tensor or a constant in the inspector',
     );
     expect(refusal(() => planFeeds(vad, { input: 'dataset', state: 0 }, rows)).message).toBe(
-      "the model's input 'sr' is not fed: map it to the dataset, the tensor or a constant in the inspector",
+      "the model's input 'sr' is not fed: map it to the dataset, a tensor or a constant in the inspector",
     );
     expect(
       refusal(() => planFeeds(vad, { input: 'dataset', state: 0, sr: 1, rate: 1 }, rows)).message,
@@ -152,7 +152,7 @@ describe('feeding a model’s inputs', () => {
       "param 'inputs': expected a JSON object of model input name → source",
     );
     expect(refusal(() => parseInputMap('{"x": "rows"}')).message).toBe(
-      `param 'inputs': input 'x' is fed from "dataset", "tensor", a number, true/false or an array; got "rows"`,
+      `param 'inputs': input 'x' is fed from "dataset", a tensor port ("tensor", "tensor2", "tensor3", "tensor4"), a number, true/false or an array; got "rows"`,
     );
   });
 
@@ -184,8 +184,10 @@ describe('feeding a model’s inputs', () => {
 
     it('feeds a float32 input the array as it is, and fills the state to the batch it binds', () => {
       const tensor = array([4, 3], [...Array(12).keys()]);
-      const plan = planFeeds(vad, { input: 'tensor', state: 0, sr: 16000 }, null, tensor);
-      expect(plan.tensor).toBe('input');
+      const plan = planFeeds(vad, { input: 'tensor', state: 0, sr: 16000 }, null, {
+        tensor: tensor,
+      });
+      expect(plan.tensors).toEqual({ input: 'tensor' });
       expect(plan.dataset).toBeNull();
       expect(plan.dims).toEqual({ batch: 4 });
       expect(plan.constants.input).toBeUndefined();
@@ -194,11 +196,19 @@ describe('feeding a model’s inputs', () => {
 
     it('feeds it beside the dataset, which binds the batch the tensor must agree with', () => {
       const state = array([2, 5, 4], Array<number>(40).fill(0.5));
-      const plan = planFeeds(vad, { input: 'dataset', state: 'tensor', sr: 1 }, rows, state);
-      expect(plan).toMatchObject({ dataset: 'input', tensor: 'state', dims: { batch: 5 } });
+      const plan = planFeeds(vad, { input: 'dataset', state: 'tensor', sr: 1 }, rows, {
+        tensor: state,
+      });
+      expect(plan).toMatchObject({
+        dataset: 'input',
+        tensors: { state: 'tensor' },
+        dims: { batch: 5 },
+      });
       const short = array([2, 3, 4], Array<number>(24).fill(0));
       expect(
-        refusal(() => planFeeds(vad, { input: 'dataset', state: 'tensor', sr: 1 }, rows, short)),
+        refusal(() =>
+          planFeeds(vad, { input: 'dataset', state: 'tensor', sr: 1 }, rows, { tensor: short }),
+        ),
       ).toEqual({
         code: 'model-feed',
         message:
@@ -209,13 +219,15 @@ describe('feeding a model’s inputs', () => {
     it('names the input and the dimension of the array that does not fit', () => {
       const wide = array([4, 5], Array<number>(20).fill(0));
       expect(
-        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, wide)).message,
+        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, { tensor: wide }))
+          .message,
       ).toBe(
         "the model's input 'input' takes float32 [batch×3]; dimension 1 is 3, the tensor frames.npy [4×5] has 5",
       );
       const flat = array([12], Array<number>(12).fill(0));
       expect(
-        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, flat)).message,
+        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, { tensor: flat }))
+          .message,
       ).toBe(
         "the model's input 'input' takes float32 [batch×3]; the tensor frames.npy [12] has 1 dimension, not 2",
       );
@@ -223,8 +235,8 @@ describe('feeding a model’s inputs', () => {
 
     it('converts the array to an input of another type, value by value, where no value changes', () => {
       const ids: OnnxValueInfo[] = [{ name: 'ids', type: 'int64', shape: ['batch', 2] }];
-      const plan = planFeeds(ids, { ids: 'tensor' }, null, array([2, 2], [1, 2, 3, 4]));
-      expect(plan.tensor).toBeNull();
+      const plan = planFeeds(ids, { ids: 'tensor' }, null, { tensor: array([2, 2], [1, 2, 3, 4]) });
+      expect(plan.tensors).toEqual({});
       expect(plan.constants.ids).toEqual({
         location: 'constant',
         type: 'int64',
@@ -232,7 +244,8 @@ describe('feeding a model’s inputs', () => {
         values: BigInt64Array.from([1n, 2n, 3n, 4n]),
       });
       expect(
-        refusal(() => planFeeds(ids, { ids: 'tensor' }, null, array([1, 2], [7, 0.5]))).message,
+        refusal(() => planFeeds(ids, { ids: 'tensor' }, null, { tensor: array([1, 2], [7, 0.5]) }))
+          .message,
       ).toBe(
         "the model's input 'ids' takes int64 [batch×2]; the tensor frames.npy (float32 [1×2]) has element 1 = 0.5, not an int64 (a whole number from −2^63 to 2^63 − 1)",
       );
@@ -247,7 +260,7 @@ describe('feeding a model’s inputs', () => {
         dims: [3],
         data: BigInt64Array.from([big, -big, 2n ** 63n - 1n]),
       };
-      const fed = planFeeds(ids, { ids: 'tensor' }, null, exact).constants.ids!;
+      const fed = planFeeds(ids, { ids: 'tensor' }, null, { tensor: exact }).constants.ids!;
       expect(fed.type).toBe('int64');
       expect(fed.values).toBeInstanceOf(BigInt64Array);
       expect(fed.values).toEqual(BigInt64Array.from([big, -big, 2n ** 63n - 1n]));
@@ -265,19 +278,23 @@ describe('feeding a model’s inputs', () => {
       });
       expect(
         refusal(() =>
-          planFeeds(ids, { sr: 'tensor' }, null, rate('float64', Float64Array.of(16000.5))),
+          planFeeds(ids, { sr: 'tensor' }, null, {
+            tensor: rate('float64', Float64Array.of(16000.5)),
+          }),
         ).message,
       ).toBe(
         "the model's input 'sr' takes int64 []; the tensor rate.npy (float64 []) has element 0 = 16000.5, not an int64 (a whole number from −2^63 to 2^63 − 1)",
       );
       // A whole float64 is an int64 exactly; a uint64 past 2^63 is not.
       expect(
-        planFeeds(ids, { sr: 'tensor' }, null, rate('float64', Float64Array.of(16000))).constants
-          .sr!.values,
+        planFeeds(ids, { sr: 'tensor' }, null, { tensor: rate('float64', Float64Array.of(16000)) })
+          .constants.sr!.values,
       ).toEqual(BigInt64Array.of(16000n));
       expect(
         refusal(() =>
-          planFeeds(ids, { sr: 'tensor' }, null, rate('uint64', BigUint64Array.of(2n ** 63n))),
+          planFeeds(ids, { sr: 'tensor' }, null, {
+            tensor: rate('uint64', BigUint64Array.of(2n ** 63n)),
+          }),
         ).message,
       ).toBe(
         "the model's input 'sr' takes int64 []; the tensor rate.npy (uint64 []) has element 0 = 9223372036854775808, beyond int64 (−2^63 to 2^63 − 1)",
@@ -290,24 +307,29 @@ describe('feeding a model’s inputs', () => {
         data: Int32Array.of(1, 2 ** 24, 2 ** 24 + 1),
       };
       expect(
-        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, counts)).message,
+        refusal(() =>
+          planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, { tensor: counts }),
+        ).message,
       ).toBe(
         "the model's input 'input' takes float32 [batch×3]; the tensor counts.npy (int32 [1×3]) has element 2 = 16777217, not a float32 exactly (it would be rounded to 16777216)",
       );
       // NumPy's default float64 rounds into a float32 input, as astype would; past float32's range it is refused.
       const wide: PortTensor = { ...counts, dtype: 'float64', data: Float64Array.of(0.1, 2, 1e39) };
       expect(
-        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, wide)).message,
+        refusal(() => planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, { tensor: wide }))
+          .message,
       ).toBe(
         "the model's input 'input' takes float32 [batch×3]; the tensor counts.npy (float64 [1×3]) has element 2 = 1e+39, beyond float32’s range",
       );
       const tenth = { ...wide, data: Float64Array.of(0.1, 2, 3) };
       expect(
-        planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, tenth).constants.input!.values,
+        planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, { tensor: tenth }).constants
+          .input!.values,
       ).toEqual([0.1, 2, 3]);
       const small = { ...counts, data: Int32Array.of(1, 2, -3) };
       expect(
-        planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, small).constants.input,
+        planFeeds(vad, { input: 'tensor', state: 0, sr: 1 }, null, { tensor: small }).constants
+          .input,
       ).toMatchObject({ type: 'float32', dims: [1, 3], values: [1, 2, -3] });
       // A bool array feeds a bool input; a uint8 of 2 cannot.
       const flags: OnnxValueInfo[] = [{ name: 'mask', type: 'bool', shape: [2] }];
@@ -318,13 +340,58 @@ describe('feeding a model’s inputs', () => {
         data: Uint8Array.from(v),
       });
       expect(
-        planFeeds(flags, { mask: 'tensor' }, null, mask('bool', 1, 0)).constants.mask!.values,
+        planFeeds(flags, { mask: 'tensor' }, null, { tensor: mask('bool', 1, 0) }).constants.mask!
+          .values,
       ).toEqual([1, 0]);
       expect(
-        refusal(() => planFeeds(flags, { mask: 'tensor' }, null, mask('uint8', 1, 2))).message,
+        refusal(() => planFeeds(flags, { mask: 'tensor' }, null, { tensor: mask('uint8', 1, 2) }))
+          .message,
       ).toBe(
         "the model's input 'mask' takes bool [2]; the tensor mask.npy (uint8 [2]) has element 1 = 2, not a bool (0 or 1)",
       );
+    });
+
+    it('feeds several inputs, each from its own tensor port, in its own type', () => {
+      const rate: PortTensor = {
+        name: 'rate.npy',
+        dtype: 'int64',
+        dims: [],
+        data: BigInt64Array.of(16000n),
+      };
+      const frames = array([4, 3], [...Array(12).keys()]);
+      const plan = planFeeds(vad, { input: 'tensor', state: 0, sr: 'tensor2' }, null, {
+        tensor: frames,
+        tensor2: rate,
+      });
+      expect(plan.tensors).toEqual({ input: 'tensor' });
+      expect(plan.constants.sr).toEqual({
+        location: 'constant',
+        type: 'int64',
+        dims: [],
+        values: BigInt64Array.of(16000n),
+      });
+      expect(plan.constants.state!.dims).toEqual([2, 4, 4]);
+      // Each port's shape is checked for its own input.
+      const twoRates = { ...rate, dims: [2], data: BigInt64Array.of(1n, 2n) };
+      expect(
+        refusal(() =>
+          planFeeds(vad, { input: 'tensor', state: 0, sr: 'tensor2' }, null, {
+            tensor: frames,
+            tensor2: twoRates,
+          }),
+        ).message,
+      ).toBe(
+        "the model's input 'sr' takes int64 []; the tensor rate.npy [2] has 1 dimension, not 0",
+      );
+      expect(
+        refusal(() =>
+          planFeeds(vad, { input: 'tensor', state: 0, sr: 'tensor4' }, null, { tensor: frames }),
+        ).message,
+      ).toBe(
+        "the model's input 'sr' is mapped to the tensor on port 'tensor4', but no tensor is wired to the node's 'tensor4' port",
+      );
+      expect(parseInputMap('{"sr": "tensor3"}')).toEqual({ sr: 'tensor3' });
+      expect(() => parseInputMap('{"sr": "tensor5"}')).toThrow(/got "tensor5"/);
     });
 
     it('refuses a tensor mapped with none wired, or mapped to two inputs', () => {

@@ -1,12 +1,13 @@
 /**
  * Feeding a model's inputs, mapped rather than assumed: each input the model
  * declares is fed from the node's dataset (its rows, float32 [rows ×
- * features]), from the tensor on its `tensor` port (a `data.tensor` array,
- * as it is shaped) or from a constant typed in the inspector, and every feed
+ * features]), from the tensor on one of its tensor ports (`tensor`,
+ * `tensor2` … `tensor4`: a `data.tensor` array each, as it is shaped, one
+ * input per port) or from a constant typed in the inspector, and every feed
  * is checked against the input's element type and shape before anything runs.
  *
  * Symbolic dims (`batch`) are bound by the first feed that fixes them — the
- * dataset, the tensor, then array constants in the model's order — and must agree
+ * dataset and the tensors, then array constants in the model's order — and must agree
  * everywhere else, so a state input [2 × batch × 128] given as one number is
  * filled to the batch of the rows fed beside it. Constants stay plain numbers
  * here (`TypedConstant`); the typed array a model wants is made only where
@@ -24,8 +25,27 @@ import { describeValueInfo, type OnnxValueInfo } from './signature';
 import { convertTensor, type FedTensor } from './tensor-feed';
 import { dtypeOf } from '../arrays/dtypes';
 
-/** Where one model input's values come from: the dataset's rows, the `tensor` port's array, or a constant (JSON). */
-export type InputSource = 'dataset' | 'tensor' | number | boolean | readonly unknown[];
+/**
+ * The node's tensor ports, each feeding at most one model input. A fixed
+ * set rather than ports made per input: a flow's ports are the kind's, so a
+ * flow drawn with them opens and validates the same everywhere, and four
+ * cover the multi-input models people bring (a voice detector takes three).
+ */
+export const tensorPorts = ['tensor', 'tensor2', 'tensor3', 'tensor4'] as const;
+export type TensorPort = (typeof tensorPorts)[number];
+
+/** Whether a source names a tensor port. */
+export function isTensorPort(source: unknown): source is TensorPort {
+  return (tensorPorts as readonly unknown[]).includes(source);
+}
+
+/** A tensor port in messages: `the tensor` for the first (as before there were more), else its name. */
+export function describeTensorPort(port: TensorPort): string {
+  return port === 'tensor' ? 'the tensor' : `the tensor on port '${port}'`;
+}
+
+/** Where one model input's values come from: the dataset's rows, a tensor port's array, or a constant (JSON). */
+export type InputSource = 'dataset' | TensorPort | number | boolean | readonly unknown[];
 
 /** Model input name → its source; the node's `inputs` param, as JSON. */
 export type InputMap = Readonly<Record<string, InputSource>>;
@@ -36,18 +56,21 @@ export interface RowsShape {
   readonly featureSize: number;
 }
 
-/** What the planner needs of the `tensor` port's array: its name, type, shape and values. */
+/** What the planner needs of a tensor port's array: its name, type, shape and values. */
 export type PortTensor = FedTensor;
+
+/** The arrays on the node's tensor ports, by port (a port not wired is absent). */
+export type PortTensors = Readonly<Partial<Record<TensorPort, PortTensor>>>;
 
 /** How a model is fed, checked against its signature. */
 export interface FeedPlan {
   /** The input the dataset's rows feed, or null when none is mapped to them. */
   readonly dataset: string | null;
   /**
-   * The float32 input the `tensor` port's array feeds as it is, or null (an
-   * input of another type mapped to the tensor is among `constants`).
+   * The float32 inputs a float32 array feeds as it is, each to the port it
+   * comes from (an input fed from a tensor it is converted from is among `constants`).
    */
-  readonly tensor: string | null;
+  readonly tensors: Readonly<Record<string, TensorPort>>;
   /** The constant of every other input, by input name. */
   readonly constants: Readonly<Record<string, TypedConstant>>;
   /** Each symbolic dim's size as the feeds bound it. */
@@ -64,7 +87,7 @@ function paramError(problem: string): FlowbenchError<'node-input'> {
 function isSource(value: unknown): value is InputSource {
   return (
     value === 'dataset' ||
-    value === 'tensor' ||
+    isTensorPort(value) ||
     typeof value === 'number' ||
     typeof value === 'boolean' ||
     Array.isArray(value)
@@ -85,7 +108,7 @@ export function parseInputMap(text: string): InputMap {
   for (const [name, source] of Object.entries(parsed))
     if (!isSource(source))
       throw paramError(
-        `input '${name}' is fed from "dataset", "tensor", a number, true/false or an array; got ${JSON.stringify(source)}`,
+        `input '${name}' is fed from "dataset", a tensor port (${tensorPorts.map((p) => `"${p}"`).join(', ')}), a number, true/false or an array; got ${JSON.stringify(source)}`,
       );
   return parsed as InputMap;
 }
@@ -262,18 +285,18 @@ function fillDims(
 }
 
 /**
- * Checks the map against the model's inputs, the rows and the tensor, and
+ * Checks the map against the model's inputs, the rows and the tensors, and
  * makes each constant. Throws `node-input` for a map that does not cover the
  * model, and `model-feed` naming the input, and the dimension or value, that
  * does not fit. `rows` is `'unknown'` in the inspector, before the node
- * runs: then the tensor is not known either, and only what the map itself
+ * runs: then the tensors are not known either, and only what the map itself
  * says is checked.
  */
 export function planFeeds(
   inputs: readonly OnnxValueInfo[],
   given: InputMap,
   rows: RowsShape | null | 'unknown',
-  tensor: PortTensor | null = null,
+  tensors: PortTensors = {},
 ): FeedPlan {
   const names = new Set(inputs.map((i) => i.name));
   const listed = inputs.map((i) => `${i.name} ${describeValueInfo(i)}`).join(', ') || 'none';
@@ -283,35 +306,42 @@ export function planFeeds(
   const map = effectiveInputMap(inputs, given);
   if (Object.keys(map).length === 0)
     throw new FlowbenchError('node-input', {
-      problem: `the model has ${inputs.length} inputs (${listed}); map each to the dataset, the tensor or a constant in the inspector`,
+      problem: `the model has ${inputs.length} inputs (${listed}); map each to the dataset, a tensor or a constant in the inspector`,
     });
   const unknown = rows === 'unknown';
   const bound: Bindings = new Map();
   const constants: Record<string, TypedConstant> = {};
   let dataset: string | null = null;
-  let fromTensor: string | null = null;
-  let tensorFeed: string | null = null;
+  /** The input each tensor port feeds, as the map is read. */
+  const fromTensor = new Map<TensorPort, string>();
+  const tensorFeeds: Record<string, TensorPort> = {};
   for (const input of inputs) {
     const source = map[input.name];
     if (source === undefined)
       throw feedError(
         input.name,
-        'is not fed: map it to the dataset, the tensor or a constant in the inspector',
+        'is not fed: map it to the dataset, a tensor or a constant in the inspector',
       );
-    if (source === 'tensor') {
-      if (fromTensor !== null)
-        throw feedError(input.name, `is mapped to the tensor, which already feeds '${fromTensor}'`);
-      fromTensor = input.name;
+    if (isTensorPort(source)) {
+      const port = source;
+      const tensor = tensors[port] ?? null;
+      const taken = fromTensor.get(port);
+      if (taken !== undefined)
+        throw feedError(
+          input.name,
+          `is mapped to ${describeTensorPort(port)}, which already feeds '${taken}'`,
+        );
+      fromTensor.set(port, input.name);
       if (!unknown && tensor === null)
         throw feedError(
           input.name,
-          "is mapped to the tensor, but no tensor is wired to the node's 'tensor' port",
+          `is mapped to ${describeTensorPort(port)}, but no tensor is wired to the node's '${port}' port`,
         );
       const typedInput = constantInput(input); // a type a tensor can be converted to
       if (unknown || tensor === null) continue;
       fitShape(input, tensor.dims, `the tensor ${tensor.name}`, bound);
       if (input.type === 'float32' && dtypeOf(tensor) === 'float32') {
-        tensorFeed = input.name;
+        tensorFeeds[input.name] = port;
         continue;
       }
       const converted = convertTensor(tensor, typedInput.type);
@@ -352,11 +382,11 @@ export function planFeeds(
     fitShape(input, dims, 'the constant', bound);
     constants[input.name] = typed(constantInput(input), dims, values);
   }
-  // Before the node runs, a dim the rows or the tensor bind is not known yet.
-  const unsure = unknown && (dataset !== null || fromTensor !== null);
+  // Before the node runs, a dim the rows or the tensors bind is not known yet.
+  const unsure = unknown && (dataset !== null || fromTensor.size > 0);
   for (const input of inputs) {
     const source = map[input.name];
-    if (source === 'dataset' || source === 'tensor' || Array.isArray(source)) continue;
+    if (source === 'dataset' || isTensorPort(source) || Array.isArray(source)) continue;
     if (source === undefined) continue;
     const typedInput = constantInput(input);
     const value = typed(typedInput, [], [source]).values[0] as number; // checked once, then filled
@@ -372,18 +402,18 @@ export function planFeeds(
   }
   return {
     dataset,
-    tensor: tensorFeed,
+    tensors: tensorFeeds,
     constants,
     dims: Object.fromEntries([...bound].map(([dim, { size }]) => [dim, size])),
   };
 }
 
 /**
- * What can be told of a map before the rows and the tensor are known (the
+ * What can be told of a map before the rows and the tensors are known (the
  * inspector's check): inputs not fed or unknown, a dataset mapped to an
- * input that takes no rows, the tensor mapped twice or to a type no array
+ * input that takes no rows, a tensor port mapped twice or to a type no array
  * can be, constants of the wrong type or shape. Null when nothing is wrong
- * yet; the node checks the rest (dims the rows and the tensor fix) when it runs.
+ * yet; the node checks the rest (dims the rows and the tensors fix) when it runs.
  */
 export function feedsProblem(inputs: readonly OnnxValueInfo[], map: InputMap): string | null {
   try {

@@ -3,6 +3,7 @@ import type { ParamSpec } from '../../core/catalog/params';
 import { checkParam } from '../../core/catalog/params';
 import { isInputRef, type ParamValue } from '../../core/flow/document';
 import { crossParamFindings } from '../../core/flow/validate';
+import { tensorPorts } from '../../core/onnx/feeds';
 import { builtinCatalog } from '../../core/nodes';
 import { useRunNodes, useSelectedRun } from '../runs/queries';
 import { useRunActions } from '../engine/actions';
@@ -203,7 +204,9 @@ export function Inspector() {
           }
           wired={{
             dataset: wiredPorts.split(' ').includes('dataset'),
-            tensor: wiredPorts.split(' ').includes('tensor'),
+            ...Object.fromEntries(
+              tensorPorts.map((port) => [port, wiredPorts.split(' ').includes(port)]),
+            ),
             samples: wiredPorts.split(' ').includes('samples'),
           }}
         />

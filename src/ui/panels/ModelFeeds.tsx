@@ -1,6 +1,7 @@
 /**
  * How each of a model's inputs is fed, picked in the inspector: the node's
- * dataset (its rows), the array on its `tensor` port, or a constant typed as
+ * dataset (its rows), the array on one of its tensor ports (`tensor`,
+ * `tensor2` … — one input each), or a constant typed as
  * JSON — one number fills the input's shape, an array is taken as it is; the
  * sequence input shows the `samples` port when that feeds it (`model-feeds.ts`). The choices write the node's
  * `inputs` param (so they are in the run record and the cache key); the
@@ -10,7 +11,7 @@
  * reaches the flow.
  */
 import { useState } from 'react';
-import { formatInputMap, type InputSource } from '../../core/onnx/feeds';
+import { formatInputMap, isTensorPort, tensorPorts, type InputSource } from '../../core/onnx/feeds';
 import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
 import { feedsView, type WiredPorts } from './model-feeds';
 import './panels.css';
@@ -98,7 +99,7 @@ export function ModelFeeds({
                 const picked = e.currentTarget.value;
                 set(
                   input.name,
-                  picked === 'dataset' || picked === 'tensor'
+                  picked === 'dataset' || isTensorPort(picked)
                     ? picked
                     : picked === 'constant'
                       ? input.type === 'bool'
@@ -110,7 +111,13 @@ export function ModelFeeds({
             >
               <option value="">not fed</option>
               <option value="dataset">the dataset’s rows</option>
-              <option value="tensor">the tensor (port ‘tensor’)</option>
+              {tensorPorts.map((port) => (
+                <option key={port} value={port}>
+                  {port === 'tensor'
+                    ? 'the tensor (port ‘tensor’)'
+                    : `the tensor on port ‘${port}’`}
+                </option>
+              ))}
               <option value="constant">a constant</option>
               {choice === 'samples' && (
                 <option value="samples">the sequence on port ‘samples’, frame by frame</option>

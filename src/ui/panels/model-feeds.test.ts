@@ -25,7 +25,7 @@ describe('the inspector’s feeds list', () => {
     const unwired = feedsView(vad, '{"state":0,"sr":16000}', { wired, sequence: 'input' });
     expect(choices(unwired).input).toBe('');
     expect(unwired.problem).toBe(
-      "the model's input 'input' is not fed: map it to the dataset, the tensor or a constant in the inspector",
+      "the model's input 'input' is not fed: map it to the dataset, a tensor or a constant in the inspector",
     );
   });
 
@@ -41,6 +41,28 @@ describe('the inspector’s feeds list', () => {
       feedsView(vad, '{"input":[[1,2]],"state":0,"sr":1}', { wired: { ...wired, tensor: true } })
         .problem,
     ).toBe("a tensor is wired to port 'tensor': feed a model input from it");
+  });
+
+  it('offers every tensor port, one input each, and names the port mapped but not wired', () => {
+    const map = '{"input":"tensor","state":0,"sr":"tensor2"}';
+    const both = feedsView(vad, map, { wired: { ...wired, tensor: true, tensor2: true } });
+    expect(choices(both)).toEqual({ input: 'tensor', state: 'constant', sr: 'tensor2' });
+    expect(both.problem).toBeNull();
+    expect(feedsView(vad, map, { wired: { ...wired, tensor: true } }).problem).toBe(
+      "the model's input 'sr' is mapped to the tensor on port 'tensor2', but nothing is wired to the node's 'tensor2' port",
+    );
+    expect(
+      feedsView(vad, '{"input":"tensor","state":0,"sr":16000}', {
+        wired: { ...wired, tensor: true, tensor3: true },
+      }).problem,
+    ).toBe("a tensor is wired to port 'tensor3': feed a model input from it");
+    expect(
+      feedsView(vad, '{"input":"tensor2","state":"tensor2","sr":1}', {
+        wired: { ...wired, tensor2: true },
+      }).problem,
+    ).toBe(
+      "the model's input 'state' is mapped to the tensor on port 'tensor2', which already feeds 'input'",
+    );
   });
 
   it('keeps the checks of the map itself: a constant of the wrong type is named', () => {

@@ -1,32 +1,36 @@
 /**
  * What the inspector's feeds list shows for each model input, worked out
  * apart from the component so it can be tested without a page: the choice
- * each input's select holds (the dataset, the tensor port, a constant, not
+ * each input's select holds (the dataset, a tensor port, a constant, not
  * fed — or, for the sequence input while the `samples` port is wired, that
  * sequence, which no map entry stands for), and the one problem to show.
  * What the node's wiring tells (a port mapped but not wired, a wired tensor
  * no input takes) is said here already; dims the rows and the tensor fix
- * are checked by the node when it runs.
+ * are checked by the node when it runs. A model with several inputs from
+ * arrays takes each from its own tensor port (`tensor`, `tensor2` …).
  */
 import {
+  describeTensorPort,
   effectiveInputMap,
   feedsProblem,
+  isTensorPort,
   parseInputMap,
+  tensorPorts,
   type InputMap,
   type InputSource,
+  type TensorPort,
 } from '../../core/onnx/feeds';
 import { frameStandIn } from '../../core/onnx/sequence';
 import type { OnnxValueInfo } from '../../core/onnx/signature';
 
-/** Which of the node's input ports have an edge. */
-export interface WiredPorts {
+/** Which of the node's input ports have an edge (a tensor port left out: none). */
+export type WiredPorts = {
   readonly dataset: boolean;
-  readonly tensor: boolean;
   readonly samples: boolean;
-}
+} & { readonly [port in TensorPort]?: boolean };
 
 /** A select's value: where one input is fed from. */
-export type FeedChoice = '' | 'dataset' | 'tensor' | 'constant' | 'samples';
+export type FeedChoice = '' | 'dataset' | TensorPort | 'constant' | 'samples';
 
 /** One input's row of the list. */
 export interface FeedRow {
@@ -46,7 +50,7 @@ export interface FeedsView {
 
 function choiceOf(source: InputSource | undefined): FeedChoice {
   if (source === undefined) return '';
-  if (source === 'dataset' || source === 'tensor') return source;
+  if (source === 'dataset' || isTensorPort(source)) return source;
   return 'constant';
 }
 
@@ -82,17 +86,19 @@ export function feedsView(
     return choice === 'constant' ? { input, choice, constant: source } : { input, choice };
   });
   if (problem === null && wired !== undefined) {
-    const takes = (port: 'dataset' | 'tensor') =>
+    const takes = (port: 'dataset' | TensorPort) =>
       rows.find((r) => r.choice === port)?.input.name ?? null;
-    for (const port of ['dataset', 'tensor'] as const) {
+    for (const port of ['dataset', ...tensorPorts] as const) {
       const input = takes(port);
-      if (input !== null && !wired[port]) {
-        problem = `the model's input '${input}' is mapped to the ${port}, but nothing is wired to the node's '${port}' port`;
+      if (input !== null && wired[port] !== true) {
+        const what = port === 'dataset' ? 'the dataset' : describeTensorPort(port);
+        problem = `the model's input '${input}' is mapped to ${what}, but nothing is wired to the node's '${port}' port`;
         break;
       }
     }
-    if (problem === null && wired.tensor && takes('tensor') === null)
-      problem = `a tensor is wired to port 'tensor': feed a model input from it`;
+    const idle = tensorPorts.find((port) => wired[port] === true && takes(port) === null);
+    if (problem === null && idle !== undefined)
+      problem = `a tensor is wired to port '${idle}': feed a model input from it`;
   }
   if (problem === null) {
     if (frame !== null)
