@@ -67,7 +67,15 @@ describe('a WebGPU device lost mid-run', () => {
       ...testDriverOptions(db),
       runtimeFor: (choice) =>
         Promise.resolve(
-          new OrtRuntime(info, () => Promise.resolve(module), OrtRuntime.resolve(choice, info)),
+          // One session run per step (device loops, whose runs race the same loss, upload
+          // through a GPU device this stand-in does not have).
+          new OrtRuntime(
+            info,
+            () => Promise.resolve(module),
+            OrtRuntime.resolve(choice, info),
+            undefined,
+            { deviceLoops: false },
+          ),
         ),
       programHost: (runtime) => engineProgramHost(runtime, pools),
     });

@@ -62,6 +62,9 @@ import {
 import { FlowbenchError } from '../../src/core/errors';
 import { engineData, exactValues, ortConstantData } from './ort-dtypes';
 import { fingerprintLimits } from '../../src/core/run/fingerprint';
+import { TransferLedger } from '../../src/core/runtime/transfers';
+import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
+import { firstValuesGraph } from './device-graphs';
 
 export type OrtModule = typeof Ort;
 
@@ -234,6 +237,8 @@ function fromOrt(tensor: Ort.Tensor, data: unknown = tensor.data): Tensor {
  */
 class DeviceLedger {
   readonly gpu = new Set<OrtDeviceTensor>();
+  /** Bytes moved between the CPU and the GPU (WebGPU sessions only). */
+  readonly transfers = new TransferLedger();
   cpu = 0;
   generation = 0;
 
@@ -291,7 +296,9 @@ class OrtDeviceTensor implements DeviceTensor {
     if (this.released) throw new Error('read of a device tensor after dispose()');
     if (!this.onGpu) return fromOrt(this.tensor);
     const data = this.tensor.getData();
-    return fromOrt(this.tensor, await (this.loss ? Promise.race([data, this.loss]) : data));
+    const read = await (this.loss ? Promise.race([data, this.loss]) : data);
+    this.ledger.transfers.download(byteLength(read));
+    return fromOrt(this.tensor, read);
   }
 
   /** Disposed, or handed out before the runtime's last release. */
@@ -310,6 +317,57 @@ class OrtDeviceTensor implements DeviceTensor {
       // A buffer of a lost device is gone with it.
     }
   }
+}
+
+/** Bytes of a tensor's CPU data (a typed array; anything else counts nothing). */
+function byteLength(data: unknown): number {
+  return ArrayBuffer.isView(data) ? data.byteLength : 0;
+}
+
+/**
+ * The most bytes a device loop keeps resident as its dataset (features and
+ * targets together); each tensor must also fit one storage binding.
+ */
+export const RESIDENT_DATASET_BYTES = 256 * 1024 * 1024;
+
+/**
+ * Whether WebGPU training loops run as device loops by default: the dataset
+ * uploaded once, each step fed its rows, the losses read back per call.
+ * Off until the @webgpu end-to-end run passes with it: on a loaded 2-core
+ * machine SwiftShader's first step of a new graph took close to a minute,
+ * and that run ran past the test's window before it could say.
+ */
+export const DEVICE_LOOPS = false;
+
+/** How an `OrtRuntime` runs WebGPU training loops. */
+export interface DeviceLoopOptions {
+  /** Device loops on WebGPU; default `DEVICE_LOOPS`. */
+  readonly deviceLoops?: boolean;
+  /** The most bytes of a dataset a device loop keeps on the GPU; default `RESIDENT_DATASET_BYTES`. */
+  readonly residentDatasetBytes?: number;
+}
+
+/** What an upload needs of a `GPUDevice`. */
+interface UploadDevice {
+  createBuffer(descriptor: { size: number; usage: number }): { destroy(): void };
+  readonly queue: {
+    writeBuffer(buffer: unknown, offset: number, data: Float32Array | Int32Array): void;
+  };
+}
+/** `GPUBufferUsage` STORAGE | COPY_SRC | COPY_DST: what onnxruntime needs of an input's buffer. */
+const UPLOAD_USAGE = 0x80 | 0x04 | 0x08;
+
+/** A session's run with its transfers counted: outputs in `keep` stay on the device. */
+type CountedRun = (
+  feeds: Readonly<Record<string, Feed>>,
+  keep: ReadonlySet<string>,
+  ledger: TransferLedger,
+) => Promise<Record<string, Fetched>>;
+
+/** A session as handed out, with its counted run beside it. */
+interface CountedSession {
+  readonly handle: ModelSession;
+  readonly run: CountedRun;
 }
 
 /** An ORT tensor made over a CPU tensor, and what it was made from. */
@@ -353,7 +411,16 @@ export class OrtRuntime implements TensorRuntime {
     private readonly runBackend: Backend,
     /** Where WASM sessions driven in loops run; none: here, like every other. */
     private readonly loops?: LoopHost,
-  ) {}
+    options: DeviceLoopOptions = {},
+  ) {
+    this.deviceLoops = options.deviceLoops ?? DEVICE_LOOPS;
+    this.residentDatasetBytes = options.residentDatasetBytes ?? RESIDENT_DATASET_BYTES;
+  }
+
+  /** Whether WebGPU sessions driven in loops run their steps as device loops (device-loop.ts). */
+  readonly deviceLoops: boolean;
+  /** The most bytes of a dataset a WebGPU loop keeps on the device; 0: none ever. */
+  readonly residentDatasetBytes: number;
 
   /** Resolve a run's backend choice against what this engine has. */
   static resolve(choice: BackendChoice, info: EngineInfo): Backend {
@@ -426,26 +493,44 @@ export class OrtRuntime implements TensorRuntime {
       sessions.add(handle);
       return handle;
     }
-    let module = this.modules.get(backend);
-    if (!module) {
-      module = this.load(backend);
-      this.modules.set(backend, module);
-    }
-    const ort = await module;
+    return (await this.openSession(model, backend, options)).handle;
+  }
+
+  /** Bytes moved between the CPU and the GPU by every WebGPU session of this runtime. */
+  get transfers(): TransferLedger {
+    return this.deviceTensors.transfers;
+  }
+
+  /**
+   * A session here on `backend`. On WebGPU a session driven in loops keeps
+   * every output in a GPU buffer and offers `openLoop` (device-loop.ts);
+   * its plain `run` still brings back what is not in `deviceOutputs`.
+   */
+  private async openSession(
+    model: Uint8Array,
+    backend: Backend,
+    options: SessionOptions,
+  ): Promise<CountedSession> {
+    const ort = await this.module(backend);
     if (backend === 'webgpu' && this.lost) throw this.lost;
     const deviceOutputs = new Set(options.deviceOutputs ?? []);
+    const loopsOnDevice = backend === 'webgpu' && options.loops === true && this.deviceLoops;
     const session = await ort.InferenceSession.create(model, {
       executionProviders: [backend],
       ...(backend === 'webgpu' &&
-        deviceOutputs.size > 0 && {
-          preferredOutputLocation: Object.fromEntries(
-            [...deviceOutputs].map((name) => [name, 'gpu-buffer' as const]),
-          ),
-        }),
+        (loopsOnDevice
+          ? { preferredOutputLocation: 'gpu-buffer' as const }
+          : deviceOutputs.size > 0 && {
+              preferredOutputLocation: Object.fromEntries(
+                [...deviceOutputs].map((name) => [name, 'gpu-buffer' as const]),
+              ),
+            })),
     });
     const sessions = this.sessions;
     const ledger = this.deviceTensors;
     const loss = backend === 'webgpu' ? this.watchDevice(ort) : null;
+    // Bytes cross a bus only between the CPU and a GPU.
+    const counted = backend === 'webgpu';
     // eslint-disable-next-line @typescript-eslint/no-this-alias -- the handle's methods read the runtime's loss
     const runtime = this;
     const wrapped = new WeakMap<Tensor, WrappedTensor>();
@@ -470,35 +555,54 @@ export class OrtRuntime implements TensorRuntime {
       const tensor = isDeviceTensor(feed) ? await feed.read() : feed;
       return new ort.Tensor(tensor.type, tensor.data, tensor.dims);
     };
+    const run: CountedRun = async (feeds, keep, transfers) => {
+      if (loss && runtime.lost) throw runtime.lost;
+      const ortFeeds: Record<string, Ort.Tensor> = {};
+      for (const name in feeds) {
+        const feed = feeds[name]!;
+        // This backend's GPU tensors cross nothing; every other feed is copied in.
+        if (feed instanceof OrtDeviceTensor && feed.backend === backend) {
+          ortFeeds[name] = feed.fed();
+          // One that onnxruntime left in CPU memory is copied in like any CPU feed.
+          if (counted && !feed.onGpu) transfers.upload(byteLength(feed.tensor.data));
+          continue;
+        }
+        // CPU tensors need no await: a train step feeds a dozen of them every unit.
+        const tensor =
+          isDeviceTensor(feed) || isTypedConstant(feed) ? await toOrt(feed) : cpuTensor(feed);
+        ortFeeds[name] = tensor;
+        if (counted) transfers.upload(byteLength(tensor.data));
+      }
+      // On WebGPU a run races the device's loss: a lost GPU never answers.
+      const results = await (loss
+        ? Promise.race([session.run(ortFeeds), loss])
+        : session.run(ortFeeds));
+      const out: Record<string, Fetched> = {};
+      for (const [name, tensor] of Object.entries(results)) {
+        if (keep.has(name)) {
+          out[name] = new OrtDeviceTensor(tensor, backend, ledger, loss);
+          continue;
+        }
+        if (tensor.location === 'gpu-buffer') {
+          const data = tensor.getData(true);
+          const read = await (loss ? Promise.race([data, loss]) : data);
+          transfers.download(byteLength(read));
+          out[name] = fromOrt(tensor, read);
+          continue;
+        }
+        if (counted) transfers.download(byteLength(tensor.data));
+        out[name] = fromOrt(tensor);
+      }
+      return out;
+    };
     const handle: ModelSession = {
       backend,
       inputNames: session.inputNames,
       outputNames: session.outputNames,
-      async run(feeds) {
-        if (loss && runtime.lost) throw runtime.lost;
-        const ortFeeds: Record<string, Ort.Tensor> = {};
-        for (const name in feeds) {
-          const feed = feeds[name]!;
-          // CPU tensors and this backend's device tensors need no await: a
-          // train step feeds a dozen of them every unit.
-          ortFeeds[name] =
-            feed instanceof OrtDeviceTensor && feed.backend === backend
-              ? feed.fed()
-              : isDeviceTensor(feed) || isTypedConstant(feed)
-                ? await toOrt(feed)
-                : cpuTensor(feed);
-        }
-        // On WebGPU a run races the device's loss: a lost GPU never answers.
-        const results = await (loss
-          ? Promise.race([session.run(ortFeeds), loss])
-          : session.run(ortFeeds));
-        const out: Record<string, Fetched> = {};
-        for (const [name, tensor] of Object.entries(results))
-          out[name] = deviceOutputs.has(name)
-            ? new OrtDeviceTensor(tensor, backend, ledger, loss)
-            : fromOrt(tensor);
-        return out;
-      },
+      run: (feeds) => run(feeds, deviceOutputs, ledger.transfers),
+      ...(loopsOnDevice && {
+        openLoop: (plan) => openDeviceLoop(runtime.deviceOps(run), plan, ledger.transfers),
+      }),
       async release() {
         sessions.delete(handle);
         const released = session.release();
@@ -507,7 +611,79 @@ export class OrtRuntime implements TensorRuntime {
       },
     };
     sessions.add(handle);
-    return handle;
+    return { handle, run };
+  }
+
+  /** onnxruntime's build for `backend`, loaded once. */
+  private module(backend: Backend): Promise<OrtModule> {
+    let module = this.modules.get(backend);
+    if (!module) {
+      module = this.load(backend);
+      this.modules.set(backend, module);
+    }
+    return module;
+  }
+
+  /** What a device loop over the train step `run` needs of this runtime (WebGPU). */
+  private deviceOps(run: CountedRun): DeviceOps {
+    const own: ModelSession[] = [];
+    const readers = new Map<number, CountedSession>();
+    const limits = this.info.adapter?.limits;
+    const budget = this.residentDatasetBytes;
+    return {
+      run,
+      upload: async (tensors, transfers) => {
+        const ort = await this.module('webgpu');
+        const device = (await ort.env.webgpu.device) as UploadDevice;
+        const made: Record<string, DeviceTensor> = {};
+        for (const [name, tensor] of Object.entries(tensors)) {
+          const bytes = tensor.data.byteLength;
+          // onnxruntime binds whole 16-byte units: a scalar's buffer is 16 bytes, 4 of them written.
+          const size = Math.ceil(bytes / 16) * 16;
+          const buffer = device.createBuffer({ size, usage: UPLOAD_USAGE });
+          device.queue.writeBuffer(buffer, 0, tensor.data);
+          transfers.upload(bytes);
+          const onGpu = ort.Tensor.fromGpuBuffer(buffer as unknown as Ort.Tensor.GpuBufferType, {
+            dataType: tensor.type,
+            dims: tensor.dims,
+            dispose: () => buffer.destroy(),
+          });
+          made[name] = new OrtDeviceTensor(onGpu, 'webgpu', this.deviceTensors, this.deviceLoss);
+        }
+        return made;
+      },
+      readFirst: async (tensors, transfers) => {
+        // Sessions for powers of two, the last tensor fed again as padding: few sessions, one download.
+        let n = 1;
+        while (n < tensors.length) n *= 2;
+        let reader = readers.get(n);
+        if (reader === undefined) {
+          reader = await this.openSession(firstValuesGraph(n), 'webgpu', {});
+          readers.set(n, reader);
+          own.push(reader.handle);
+        }
+        const feeds: Record<string, Feed> = {};
+        for (let i = 0; i < n; i++) feeds[`in.${i}`] = tensors[Math.min(i, tensors.length - 1)]!;
+        const out = await reader.run(feeds, new Set(), transfers);
+        const values = out.values;
+        if (values === undefined || isDeviceTensor(values) || isTypedConstant(values))
+          throw new Error('the read-back of the loop values returned nothing');
+        return Float32Array.from(values.data.subarray(0, tensors.length));
+      },
+      fits: (tensors) => {
+        const binding = limits?.maxStorageBufferBindingSize ?? 128 * 1024 * 1024;
+        let total = 0;
+        for (const t of tensors) {
+          if (t.data.byteLength > binding) return false;
+          total += t.data.byteLength;
+        }
+        return total <= budget;
+      },
+      release: async () => {
+        await Promise.allSettled(own.splice(0).map((s) => s.release()));
+        readers.clear();
+      },
+    };
   }
 
   /** Release every session and device tensor still open (a run ends, whatever way it ends). */

@@ -6,7 +6,7 @@ import * as ort from 'onnxruntime-web';
 import { readFileSync } from 'node:fs';
 import { inProcessProducers } from '../../src/core/live/producer-host';
 import { builtinCatalog } from '../../src/core/nodes';
-import type { EngineInfo } from '../../src/core/runtime/tensor-runtime';
+import type { EngineInfo, TensorRuntime } from '../../src/core/runtime/tensor-runtime';
 import { flowDocumentSchema, type FlowDocument } from '../../src/core/flow/document';
 import { queuedRun } from '../../src/core/run/request';
 import type { RunId, RunRow } from '../../src/core/run/record';
@@ -73,9 +73,24 @@ export interface WasmRun {
  * Runs `flow` through the executor on onnxruntime-web's WASM backend under
  * Node, reading `files` by digest, and gathers what the run reported.
  */
-export async function runOnWasm(
+export function runOnWasm(
   flow: FlowDocument,
   files: readonly NodeFile[],
+  inputs: RunParams = {},
+): Promise<WasmRun> {
+  return runOnRuntime(
+    flow,
+    files,
+    new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
+    inputs,
+  );
+}
+
+/** `runOnWasm` on another runtime (a WebGPU one over a stand-in device, say). */
+export async function runOnRuntime(
+  flow: FlowDocument,
+  files: readonly NodeFile[],
+  runtime: TensorRuntime,
   inputs: RunParams = {},
 ): Promise<WasmRun> {
   const run: Omit<WasmRun, 'result'> = { errors: {}, emitted: [], logs: [], artifacts: [] };
@@ -83,7 +98,7 @@ export async function runOnWasm(
     flow,
     catalog: builtinCatalog,
     inputs,
-    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm'),
+    runtime,
     producers: inProcessProducers,
     readFile: (digest) => {
       const found = files.find((f) => f.digest === digest);

@@ -29,6 +29,8 @@ export interface ClassifierBatches {
   readonly size: number;
   /** Batch `index`, in buffers the next call overwrites (copy what you keep). */
   batch(index: number): { readonly x: Tensor; readonly y: Tensor };
+  /** The dataset rows batch `index` holds, in order, in a buffer the next call overwrites. */
+  rows(index: number): Int32Array;
 }
 
 /**
@@ -66,14 +68,21 @@ export function classifierBatches(
     x: { type: 'float32', data: x, dims: [size, ...rowShape] },
     y: { type: 'float32', data: y, dims: [size, classes] },
   } as const satisfies { x: Tensor; y: Tensor };
+  const picked = new Int32Array(size);
+  const rowsOf = (index: number): Int32Array => {
+    const rows = orderOf(Math.floor(index / perEpoch));
+    const from = (index % perEpoch) * size;
+    for (let i = 0; i < size; i++) picked[i] = rows[from + i]!;
+    return picked;
+  };
   return {
     size,
+    rows: rowsOf,
     batch(index) {
-      const rows = orderOf(Math.floor(index / perEpoch));
-      const from = (index % perEpoch) * size;
+      const rows = rowsOf(index);
       y.fill(0);
       for (let i = 0; i < size; i++) {
-        const row = rows[from + i]!;
+        const row = rows[i]!;
         x.set(features.subarray(row * featureSize, (row + 1) * featureSize), i * featureSize);
         // A regression dataset's one output is its target; a class is one-hot.
         if (targets) y[i] = targets[row]!;

@@ -46,6 +46,7 @@ import {
   outputWeights,
   requestId,
   trainedWeights,
+  transferOutputs,
   type LoopStep,
   type RequestResult,
 } from '../programs';
@@ -295,6 +296,31 @@ function logResidency(
     );
 }
 
+const bytes = (n: number): string =>
+  n < 1024
+    ? `${Math.round(n)} B`
+    : n < 1024 ** 2
+      ? `${(n / 1024).toFixed(1)} KiB`
+      : `${(n / 1024 ** 2).toFixed(1)} MiB`;
+
+/** Says the bytes that crossed between CPU and GPU per step, where a device loop counted them. */
+function logTransfers(ctx: TrainContext, result: RequestResult, batchBytes: number): void {
+  const names = transferOutputs(LOOP);
+  const up = result.outputs[names.uploadedPerStep];
+  const down = result.outputs[names.readBackPerStep];
+  const once = result.outputs[names.uploadedOnce];
+  const resident = result.outputs[names.residentRows];
+  if (typeof up !== 'number' || typeof down !== 'number' || typeof once !== 'number') return;
+  const where =
+    resident === 1
+      ? 'the dataset stayed on the GPU, each step sent its row indices'
+      : 'the dataset did not fit on the GPU, each step sent its batch';
+  ctx.log(
+    `bytes per step: ${bytes(up)} to the GPU, ${bytes(down)} back (the batch itself is ${bytes(batchBytes)}); ` +
+      `${bytes(once)} uploaded once (${where})`,
+  );
+}
+
 interface TrainOutcome {
   readonly result: RequestResult;
   /** The backend the train step's session ran on, if it loaded. */
@@ -323,8 +349,14 @@ async function train(
   };
   const batches = classifierBatches(data, batch_size, orderStream, batchDims(spec, 1).slice(1));
   const step = buildBlockTrainStep(spec, { optimizer, loss });
+  // On WebGPU the step gathers its batch from the dataset kept on the device.
+  const gpuStep =
+    backend === 'wasm' ? null : buildBlockTrainStep(spec, { optimizer, loss, residentRows: true });
   // Its batches are a pure function of the step: its loop may run many steps per call.
-  const trainStep = mlpTrainStepModel(ctx.node, step, backend, { loops: true });
+  const trainStep = mlpTrainStepModel(ctx.node, step, backend, {
+    loops: true,
+    ...(gpuStep && { webgpuStep: gpuStep }),
+  });
   const id = trainStep.id;
   // Filled in as the program runs (callbacks, so not narrowed by the compiler).
   const seen: { ran: Backend | null; perSecond: number | null } = { ran: null, perSecond: null };
@@ -338,6 +370,16 @@ async function train(
     initialWeights: initial,
     batch: (index) => batches.batch(index),
     batchesAhead: true,
+    ...(gpuStep && {
+      resident: {
+        step: gpuStep,
+        rows: {
+          x: float32(data.features, batchDims(spec, data.count)),
+          y: float32(targetsOf(data), [data.count, spec.outputSize]),
+          rows: (index) => batches.rows(index),
+        },
+      },
+    }),
     onPace: (pace) =>
       ctx.log(
         `${pace.messages} messages of ${pace.minUnits}–${pace.maxUnits} steps ` +
@@ -386,6 +428,7 @@ async function train(
   });
   const result = report.results[0]!;
   if (result.status === 'ok') {
+    logTransfers(ctx, result, batches.size * (data.featureSize + spec.outputSize) * 4);
     ctx.progress(steps, steps);
     if (seen.perSecond !== null) ctx.log(`${steps} steps at ${seen.perSecond.toFixed(1)} steps/s`);
   }

@@ -41,6 +41,24 @@ export interface TrainStepOptions {
   readonly loss: MlpLossKind;
   /** Also output each raw gradient as `grad.<weight>` (for gradient checks and diagnostics). */
   readonly emitGradients?: boolean;
+  /**
+   * Gather the batch on the device: the step takes the whole dataset
+   * (`dataset.x`, `dataset.y`, fed once per loop where they stay on the
+   * device) and the batch's row indices (`rows`, int32), and its first ops
+   * gather `x` and `y` from them. Without it the graph takes `x` and `y`,
+   * byte for byte as it always has.
+   */
+  readonly residentRows?: boolean;
+}
+
+/** The inputs of a train step built with `residentRows`. */
+export interface ResidentRowsInputs {
+  /** Every training row's features, `[rows, …x's row shape]` float32. */
+  readonly x: string;
+  /** Every training row's targets, `[rows, outputSize]` float32. */
+  readonly y: string;
+  /** The batch's row indices into them, `[batch]` int32. */
+  readonly rows: string;
 }
 
 /** A tensor the step carries: fed in as `input`, returned updated as `output`. */
@@ -80,6 +98,11 @@ export interface TrainStep {
     readonly firstMoments: Readonly<Record<string, string>>;
     /** Weight name → Adam second-moment input name (adam only; zeros to start). */
     readonly secondMoments: Readonly<Record<string, string>>;
+    /**
+     * With `residentRows`: the dataset and row inputs, and `x`, `y` above
+     * name the gathered batch inside the graph (not inputs).
+     */
+    readonly resident?: ResidentRowsInputs;
   };
   readonly outputs: {
     /** The scalar loss of the batch, before the update. */
@@ -153,6 +176,7 @@ export interface TrainStepParts {
   readonly y: ValueRef;
   readonly loss: ValueRef;
   readonly emitGradients: boolean;
+  readonly resident?: ResidentRowsInputs;
 }
 
 /** Applies the optimizer to every weight, declares the outputs and encodes the model. */
@@ -220,6 +244,7 @@ export function finishTrainStep(g: TracingGraphBuilder, parts: TrainStepParts): 
       velocities: byRole('velocity', 'input'),
       firstMoments: byRole('first_moment', 'input'),
       secondMoments: byRole('second_moment', 'input'),
+      ...(parts.resident && { resident: parts.resident }),
     },
     outputs: {
       loss: parts.loss.name,
@@ -262,9 +287,11 @@ export function startTrainStep(
 ): TrainStepGraph {
   checkLossKind(options.loss); // a guard for options that come from untyped data
   const layout = weightLayout();
-  const g = new TracingGraphBuilder(`${block}_train_step_${options.optimizer}_${options.loss}`);
-  const x = g.input('x', 'float32', shapes.x);
-  const y = g.input('y', 'float32', shapes.y);
+  const resident = options.residentRows === true;
+  const g = new TracingGraphBuilder(
+    `${block}_train_step_${options.optimizer}_${options.loss}${resident ? '_resident_rows' : ''}`,
+  );
+  const { x, y, rows } = resident ? gatheredBatch(g, shapes) : declaredBatch(g, shapes);
   const weights = weightRefs(g, layout);
   const optimizer = declareOptimizer(g, options.optimizer, layout);
   const emitGradients = options.emitGradients === true;
@@ -274,6 +301,46 @@ export function startTrainStep(
     y,
     weights,
     finish: (loss, gradients) =>
-      finishTrainStep(g, { layout, weights, gradients, optimizer, x, y, loss, emitGradients }),
+      finishTrainStep(g, {
+        layout,
+        weights,
+        gradients,
+        optimizer,
+        x,
+        y,
+        loss,
+        emitGradients,
+        ...(rows && { resident: rows }),
+      }),
   };
+}
+
+type BatchShapes = { readonly x: readonly Dim[]; readonly y: readonly Dim[] };
+
+/** The batch as the graph's first inputs, `x` and `y`. */
+function declaredBatch(
+  g: TracingGraphBuilder,
+  shapes: BatchShapes,
+): { x: ValueRef; y: ValueRef; rows: null } {
+  return { x: g.input('x', 'float32', shapes.x), y: g.input('y', 'float32', shapes.y), rows: null };
+}
+
+/** Symbolic size of a resident dataset's first axis. */
+const DATASET_ROWS = 'dataset_rows';
+
+/**
+ * The batch gathered from the whole dataset by row index: inputs
+ * `dataset.x`, `dataset.y` (the batch's shapes with `dataset_rows` for the
+ * batch axis) and `rows` (int32 `[batch]`); `x`, `y` are Gathers on axis 0.
+ */
+function gatheredBatch(
+  g: TracingGraphBuilder,
+  shapes: BatchShapes,
+): { x: ValueRef; y: ValueRef; rows: ResidentRowsInputs } {
+  const datasetX = g.input('dataset.x', 'float32', [DATASET_ROWS, ...shapes.x.slice(1)]);
+  const datasetY = g.input('dataset.y', 'float32', [DATASET_ROWS, ...shapes.y.slice(1)]);
+  const rows = g.input('rows', 'int32', [shapes.x[0] ?? 'batch']);
+  const x = g.op('Gather', [datasetX, rows], { axis: 0 }, { name: 'x' });
+  const y = g.op('Gather', [datasetY, rows], { axis: 0 }, { name: 'y' });
+  return { x, y, rows: { x: datasetX.name, y: datasetY.name, rows: rows.name } };
 }

@@ -30,6 +30,7 @@ export {
   outputWeights,
   readWeights,
   trainedWeights,
+  transferOutputs,
   type MlpBatch,
   type MlpEvaluateOptions,
   type MlpHyperparameters,

@@ -33,17 +33,20 @@ function constantBytes(graph: Parameters<typeof estimateMemory>[0]): number {
  * loop: its session keeps the carried outputs (weights, optimizer state) on
  * the device between steps. `loops`: its loop asks for batches ahead, so the
  * runtime may host it where many steps run per call (`SessionOptions.loops`).
+ * `webgpuStep`: the same step gathering its batch from a dataset on the
+ * device (`residentRows`), loaded instead where the session runs on WebGPU.
  */
 export function mlpTrainStepModel(
   node: string,
   step: TrainStep,
   backend: NodeBackend,
-  options: { readonly loops?: boolean } = {},
+  options: { readonly loops?: boolean; readonly webgpuStep?: TrainStep } = {},
 ): ModelDef {
   return {
     id: modelId(`${node}/train-step`),
     label: `${node} train step`,
     model: step.model,
+    ...(options.webgpuStep && { webgpuModel: options.webgpuStep.model }),
     backend,
     session: { ...mlpTrainStepSession(step), ...(options.loops === true && { loops: true }) },
     residentBytes: constantBytes(step.graph),

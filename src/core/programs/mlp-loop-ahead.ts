@@ -43,6 +43,31 @@ export interface AheadLoopParts {
   readonly fedOutputs: { readonly device: string; readonly gpu: string };
   /** Told once the loop has ended, with how its messages went. */
   readonly onPace?: (summary: LoopPaceSummary) => void;
+  /**
+   * Where `step` gathers its batch (built with `residentRows`): the whole
+   * dataset, offered to stay on the device, and each unit's row indices.
+   */
+  readonly resident?: ResidentRows;
+  /** Outputs the loop writes of the bytes that crossed between CPU and device (a device loop only). */
+  readonly transferOutputs?: TransferOutputs;
+}
+
+/** A dataset a train step gathers its batches from (`TrainStepOptions.residentRows`). */
+export interface ResidentRows {
+  /** Every row's features and targets, as the step's `dataset.x`, `dataset.y`. */
+  readonly x: Tensor;
+  readonly y: Tensor;
+  /** Unit `index`'s row indices (the rows `batch(index)` holds, in order). */
+  rows(index: number): Int32Array | 'skip' | 'end';
+}
+
+/** Output names of a loop's transfer counts: bytes per step each way, and once to open it. */
+export interface TransferOutputs {
+  readonly uploadedPerStep: string;
+  readonly readBackPerStep: string;
+  readonly uploadedOnce: string;
+  /** 1 when the dataset stayed on the device, 0 when each step uploaded its batch. */
+  readonly residentRows: string;
 }
 
 /** What a unit found when its message came back. */
@@ -73,6 +98,51 @@ export function aheadLoopBody(
   let trained = 0;
   let ended = false;
   let closed = false;
+  /** Bytes that crossed for the steps run, and the steps they ran. */
+  let uploaded = 0;
+  let readBack = 0;
+  let stepsRun = 0;
+  const gathered = step.inputs.resident;
+  if (gathered !== undefined && parts.resident === undefined)
+    throw programError(
+      'invalid-program',
+      `${name}: the train step gathers rows but has no dataset`,
+    );
+
+  /** Unit `index`'s feeds for a step that gathers its batch, or what it found instead. */
+  async function gatherFeeds(
+    index: number,
+    rowsInput: string,
+  ): Promise<Record<string, Tensor> | 'skip' | 'end'> {
+    if (opened.resident === true) {
+      const rows = parts.resident!.rows(index);
+      if (rows === 'skip' || rows === 'end') return rows;
+      checkRows(rows.length);
+      return { [rowsInput]: { type: 'int32', data: rows.slice(), dims: [rows.length] } };
+    }
+    // The dataset did not fit on the device: the batch is the step's dataset, its rows in order.
+    const batch = await parts.batch(index);
+    if (batch === 'skip' || batch === 'end') return batch;
+    const count = batch.x.dims[0] ?? 0;
+    checkRows(count);
+    return {
+      [gathered!.x]: copyOf(batch.x),
+      [gathered!.y]: copyOf(batch.y),
+      [rowsInput]: {
+        type: 'int32',
+        data: Int32Array.from({ length: count }, (_, i) => i),
+        dims: [count],
+      },
+    };
+  }
+
+  function checkRows(count: number): void {
+    if (count > parts.batchSize)
+      throw programError(
+        'invalid-program',
+        `${name}: batch of ${count} rows exceeds the admitted ${parts.batchSize}`,
+      );
+  }
 
   /** Gathers the next units' batches (as many as the pace says) and sends them. */
   async function launch(): Promise<{ readonly sent: Promise<Gone[]> }> {
@@ -81,26 +151,26 @@ export function aheadLoopBody(
     const steps: LoopStepFeeds[] = [];
     const kinds: ('train' | 'skip' | 'end')[] = [];
     for (let i = 0; i < count; i++) {
-      const batch = await parts.batch(from + i);
-      if (batch === 'end') {
+      const found =
+        gathered === undefined
+          ? await parts.batch(from + i)
+          : await gatherFeeds(from + i, gathered.rows);
+      if (found === 'end') {
         kinds.push('end');
         sentEnd = true;
         break;
       }
-      if (batch === 'skip') {
+      if (found === 'skip') {
         kinds.push('skip');
         steps.push(null);
         continue;
       }
-      if ((batch.x.dims[0] ?? 0) > parts.batchSize)
-        throw programError(
-          'invalid-program',
-          `${name}: batch of ${batch.x.dims[0]} rows exceeds the admitted ${parts.batchSize}`,
-        );
-      const feeds: Record<string, Tensor> = {
-        [step.inputs.x]: copyOf(batch.x),
-        [step.inputs.y]: copyOf(batch.y),
-      };
+      let feeds: Record<string, Tensor>;
+      if (gathered === undefined) {
+        const batch = found as { readonly x: Tensor; readonly y: Tensor };
+        checkRows(batch.x.dims[0] ?? 0);
+        feeds = { [step.inputs.x]: copyOf(batch.x), [step.inputs.y]: copyOf(batch.y) };
+      } else feeds = found;
       // Adam's step count: steps that train, this one included.
       sentTraining++;
       if (adamStep !== null) feeds[adamStep] = scalar(sentTraining);
@@ -112,6 +182,11 @@ export function aheadLoopBody(
       const result =
         steps.length === 0 ? { ran: 0, values: {}, ms: 0 } : await opened.run(steps, ctx.signal);
       if (steps.length > 0) pace.record(result.ran, result.ms);
+      if (result.transfers !== undefined) {
+        uploaded += result.transfers.uploaded;
+        readBack += result.transfers.readBack;
+        stepsRun += result.ran;
+      }
       const losses = result.values[step.outputs.loss];
       const gone: Gone[] = [];
       let through = 0;
@@ -175,7 +250,15 @@ export function aheadLoopBody(
       }
       // Every unit after the first was fed the carried tensors where the model runs.
       ctx.output(parts.fedOutputs.device, Math.max(0, trained - 1));
-      ctx.output(parts.fedOutputs.gpu, 0);
+      // On a device loop (WebGPU) they were in GPU buffers.
+      ctx.output(parts.fedOutputs.gpu, opened.opened !== undefined ? Math.max(0, trained - 1) : 0);
+      const counted = parts.transferOutputs;
+      if (counted !== undefined && opened.opened !== undefined && stepsRun > 0) {
+        ctx.output(counted.uploadedPerStep, uploaded / stepsRun);
+        ctx.output(counted.readBackPerStep, readBack / stepsRun);
+        ctx.output(counted.uploadedOnce, opened.opened.uploaded);
+        ctx.output(counted.residentRows, opened.resident === true ? 1 : 0);
+      }
       parts.onPace?.(pace.summary());
     },
     async dispose() {
@@ -194,5 +277,12 @@ export function aheadPlan(parts: AheadLoopParts): StepLoopPlan {
     initial: parts.initial,
     constants: parts.constants,
     read: [parts.step.outputs.loss],
+    ...(parts.resident &&
+      parts.step.inputs.resident && {
+        resident: {
+          [parts.step.inputs.resident.x]: parts.resident.x,
+          [parts.step.inputs.resident.y]: parts.resident.y,
+        },
+      }),
   };
 }

@@ -27,7 +27,7 @@ import { estimateMemory } from '../onnx/memory.ts';
 import type { MlpInference, TrainStep, MlpWeights } from '../onnx/mlp.ts';
 import { programError } from './errors.ts';
 import type { LoopPaceSummary } from './loop-pace.ts';
-import { aheadLoopBody, aheadPlan, type MlpBatch } from './mlp-loop-ahead.ts';
+import { aheadLoopBody, aheadPlan, type MlpBatch, type ResidentRows } from './mlp-loop-ahead.ts';
 import type { ComponentStep, LoopStep, ModelId, ProgramValue, StepContext } from './program.ts';
 
 /** Hyperparameters of the train step; those its optimizer does not use are ignored. */
@@ -74,6 +74,12 @@ export interface MlpTrainLoopOptions {
   readonly batchesAhead?: boolean;
   /** Told when a loop that ran many steps per call ends, with how its calls went. */
   readonly onPace?: (summary: LoopPaceSummary) => void;
+  /**
+   * With `batchesAhead`, on a session that loads `step` (built with
+   * `residentRows`, the model's `webgpuModel`): the loop trains with it,
+   * offering the dataset to stay on the device and feeding each step its rows.
+   */
+  readonly resident?: { readonly step: TrainStep; readonly rows: ResidentRows };
 }
 
 export type { MlpBatch };
@@ -90,6 +96,13 @@ export function mlpTrainStepSession(step: TrainStep): SessionOptions {
 export const deviceFedUnitsOutput = (name: string): string => `${name}.deviceFedUnits`;
 /** Output (a number) of a train loop: how many of those units found them in GPU buffers. */
 export const gpuFedUnitsOutput = (name: string): string => `${name}.gpuFedUnits`;
+/** Outputs (numbers) of a train loop on a device: bytes per step each way, once to open, resident rows. */
+export const transferOutputs = (name: string) => ({
+  uploadedPerStep: `${name}.uploadedPerStep`,
+  readBackPerStep: `${name}.readBackPerStep`,
+  uploadedOnce: `${name}.uploadedOnce`,
+  residentRows: `${name}.residentRows`,
+});
 
 const scalar = (v: number): Tensor => ({ type: 'float32', data: Float32Array.of(v), dims: [] });
 
@@ -194,9 +207,15 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
         feeds[step.inputs.adam.epsilon] = scalar(h.epsilon ?? 1e-8);
       }
       if (o.batchesAhead === true && session.openLoop !== undefined) {
+        // The session loaded the step that gathers its rows (the model's `webgpuModel`).
+        const gathers =
+          o.resident?.step.inputs.resident !== undefined &&
+          session.inputNames.includes(o.resident.step.inputs.resident.rows)
+            ? o.resident
+            : null;
         const parts = {
           name: o.name,
-          step,
+          step: gathers?.step ?? step,
           units: o.units,
           batchSize: o.batchSize,
           batch: (index: number) => o.batch(index),
@@ -207,6 +226,8 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
           lossMetric,
           weightsOutput,
           fedOutputs: { device: deviceFedUnitsOutput(o.name), gpu: gpuFedUnitsOutput(o.name) },
+          transferOutputs: transferOutputs(o.name),
+          ...(gathers && { resident: gathers.rows }),
           ...(o.onPace && { onPace: o.onPace }),
         };
         return aheadLoopBody(parts, ctx, await session.openLoop(aheadPlan(parts)));

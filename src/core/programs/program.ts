@@ -34,6 +34,12 @@ export interface ModelDef {
   readonly label?: string;
   /** ONNX model bytes. */
   readonly model: Uint8Array;
+  /**
+   * Model bytes loaded instead of `model` where the session runs on WebGPU
+   * and the runtime runs device loops (`TensorRuntime.deviceLoops`): a
+   * train step that gathers its batch from a dataset kept on the device.
+   */
+  readonly webgpuModel?: Uint8Array;
   readonly backend?: NodeBackend;
   /** How its session treats outputs, e.g. which stay on the device between steps. */
   readonly session?: SessionOptions;

@@ -227,11 +227,15 @@ export class ProgramRunner {
       const hold = await this.pool.hold(holder, 'model', def.residentBytes, label);
       if (hold === null) return null;
       try {
-        const session = await this.options.runtime.createSession(
-          def.model,
-          def.backend ?? 'auto',
-          def.session,
-        );
+        const { runtime } = this.options;
+        const choice = def.backend ?? 'auto';
+        const gpuModel =
+          def.webgpuModel !== undefined &&
+          runtime.deviceLoops === true &&
+          (runtime.backendFor?.(choice) ?? runtime.info.backend) === 'webgpu'
+            ? def.webgpuModel
+            : null;
+        const session = await runtime.createSession(gpuModel ?? def.model, choice, def.session);
         return { session, hold };
       } catch (error) {
         this.pool.release(hold);

@@ -65,7 +65,8 @@ export class ModelShelf implements SharedModels {
   private readonly kept = new Map<string, Kept[]>();
 
   private key(def: ModelDef): string {
-    return `${def.backend ?? 'auto'}|${JSON.stringify(def.session ?? {})}|${fingerprint(def.model)}`;
+    const gpu = def.webgpuModel === undefined ? '' : `|${fingerprint(def.webgpuModel)}`;
+    return `${def.backend ?? 'auto'}|${JSON.stringify(def.session ?? {})}|${fingerprint(def.model)}${gpu}`;
   }
 
   private entry(def: ModelDef): Kept | undefined {

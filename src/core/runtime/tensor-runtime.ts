@@ -12,6 +12,7 @@
  * device tensor owns it and must `dispose()` it; the seam cannot garbage
  * collect GPU memory.
  */
+import type { TransferCounts, TransferLedger } from './transfers.ts';
 
 export type Backend = 'webgpu' | 'wasm';
 export type BackendChoice = 'auto' | Backend;
@@ -122,6 +123,13 @@ export interface StepLoopPlan {
   readonly constants: Readonly<Record<string, Tensor>>;
   /** Outputs read back after every step (a metric such as the loss): the first value of each. */
   readonly read: readonly string[];
+  /**
+   * Inputs that hold a whole dataset (`dataset.x`, `dataset.y` of a train
+   * step built with `residentRows`), offered to stay on the device for the
+   * loop: where they fit (`StepLoop.resident`) they are uploaded once and
+   * each step feeds only its row indices.
+   */
+  readonly resident?: Readonly<Record<string, Tensor>>;
 }
 
 /** One step's own feeds (its batch), or null for a step that runs nothing. */
@@ -135,10 +143,16 @@ export interface StepLoopResult {
   readonly values: Readonly<Record<string, Float32Array>>;
   /** Milliseconds the steps took where they ran (not counting the hop to get there). */
   readonly ms: number;
+  /** Bytes that crossed between the CPU and the device for these steps (a device loop only). */
+  readonly transfers?: TransferCounts;
 }
 
 /** A loop opened on a session; see `StepLoopPlan`. Close it on every exit. */
 export interface StepLoop {
+  /** Whether the plan's `resident` inputs stay on the device: each step then feeds its rows alone. */
+  readonly resident?: boolean;
+  /** Bytes that crossed to open the loop (weights, constants, the resident dataset; a device loop only). */
+  readonly opened?: TransferCounts;
   /**
    * Runs `steps` in order; a cancel stops it between two steps (or, where it
    * cannot be seen there, at the end of the call). The steps' tensors are
@@ -200,6 +214,13 @@ export interface AdapterLimits {
 
 export interface TensorRuntime {
   readonly info: EngineInfo;
+  /** Bytes moved between the CPU and the device by every session, where the runtime counts them. */
+  readonly transfers?: TransferLedger;
+  /**
+   * WebGPU sessions driven in loops run them on the device (`openLoop`), so
+   * a model's `webgpuModel` (a step that gathers its rows) may be loaded.
+   */
+  readonly deviceLoops?: boolean;
   /** The backend a node's choice runs on here (for the device pool it draws on); default `info.backend`. */
   backendFor?(choice: NodeBackend): Backend;
   /** `auto` follows the run; a forced backend that is missing fails with a clear error. */
