@@ -39,7 +39,11 @@
  * its batches ahead) goes to the model worker when the runtime has one
  * (model-client.ts), where onnxruntime has threads of its own and a loop's
  * steps go over K per message; every other session stays here, on one
- * thread. WebGPU sessions always stay here.
+ * thread. WebGPU sessions always stay here; one asked for with `loops` runs
+ * its loop on the GPU (`openLoop`, device-loop.ts): the dataset uploaded
+ * once where it fits, each step fed its row indices, the weights never
+ * leaving the device, the losses read back together once per call — and
+ * every byte that crosses counted (`transfers`).
  */
 import type * as Ort from 'onnxruntime-web';
 import {
@@ -333,11 +337,8 @@ export const RESIDENT_DATASET_BYTES = 256 * 1024 * 1024;
 /**
  * Whether WebGPU training loops run as device loops by default: the dataset
  * uploaded once, each step fed its rows, the losses read back per call.
- * Off until the @webgpu end-to-end run passes with it: on a loaded 2-core
- * machine SwiftShader's first step of a new graph took close to a minute,
- * and that run ran past the test's window before it could say.
  */
-export const DEVICE_LOOPS = false;
+export const DEVICE_LOOPS = true;
 
 /** How an `OrtRuntime` runs WebGPU training loops. */
 export interface DeviceLoopOptions {
