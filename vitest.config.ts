@@ -16,11 +16,5 @@ export default defineConfig({
     // One test file per core. Vitest's default keeps a core for itself (cores - 1), which on a
     // 2-core machine runs every file on one: 171 s against 140 s with two on a loaded machine.
     maxWorkers: availableParallelism(),
-    // Each test file in a worker thread, not a child process of its own: every file still gets a
-    // fresh module graph (isolation is unchanged), without a Node process started for each of
-    // the 158 files. Sixty of the small files, back to back: 57.8 s of CPU and 108 s as
-    // processes, 39.5 s and 53 s as threads. No test changes the working directory, exits or
-    // handles a signal in its own process; the CLI tests still start `flowbench` as processes.
-    pool: 'threads',
   },
 });
