@@ -58,6 +58,8 @@ describe('smoothEma (TensorBoard debiased EMA)', () => {
 
   it('does not smooth at weight 0 and gives 0 at weight 1', () => {
     expect(smooth([1, 0.5, 0], 0)).toEqual([1, 0.5, 0]);
+    // TensorBoard adds each value to 0 even at weight 0, so −0 comes out +0 (found by the property below).
+    expect(smooth([-0, NaN], 0)).toEqual([0, NaN]);
     expect(smooth([1, 0.5, 0], 1)).toEqual([0, 0, 0]);
   });
 

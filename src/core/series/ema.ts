@@ -12,8 +12,8 @@
 
 /**
  * `values` smoothed with TensorBoard's debiased EMA. `weight` is clipped to
- * [0, 1] (not a number counts as 0): 0 returns the values unchanged, 1 gives 0
- * for every finite value, as TensorBoard does.
+ * [0, 1] (not a number counts as 0): 0 returns the values (−0 as +0: TensorBoard
+ * adds each value to 0 even then), 1 gives 0 for every finite value, as TensorBoard does.
  */
 export function smoothEma(values: ArrayLike<number>, weight: number): Float64Array {
   const w = Number.isFinite(weight) ? Math.min(1, Math.max(0, weight)) : 0;
@@ -25,7 +25,7 @@ export function smoothEma(values: ArrayLike<number>, weight: number): Float64Arr
     // `==` semantics as TensorBoard's check: NaN breaks constancy.
     if (constant && values[i] !== values[0]) constant = false;
   }
-  if (constant || w === 0) return out;
+  if (constant) return out;
 
   let last = 0;
   let accumulated = 0;
