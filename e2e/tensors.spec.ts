@@ -69,6 +69,8 @@ test('two .npy arrays feed two model inputs from two tensor ports, one of them i
   // A float64 rate that is not a whole number cannot be an int64: refused, nothing run.
   await canvas.select('rate');
   await inspector.param('file').setInputFiles(npyFile('half.npy', '<f8', [], [8000.5]));
+  // The file is stored and the param changed before Run (else the run takes the old one's cache).
+  await expect(inspector.root).toContainText('half.npy');
   await toolbar.run();
   await expect(runs.rows).toHaveCount(2);
   await runs.expectStatus(runs.newest, 'error');
