@@ -18,19 +18,26 @@ function handleName(port: PortSpec, side: 'in' | 'out'): string {
   return `${side === 'in' ? 'input' : 'output'} ${port.name} (${port.type}${port.stream ? ' stream' : ''})`;
 }
 
+/** A port's handle, the same on full and far cards. */
+function PortHandle({ port, side }: { port: PortSpec; side: 'in' | 'out' }) {
+  return (
+    <Handle
+      type={side === 'in' ? 'target' : 'source'}
+      position={side === 'in' ? Position.Left : Position.Right}
+      id={port.name}
+      className={`fb-handle fb-type-${port.type}`}
+      // A handle is a picture of the port to a screen reader (it is not
+      // focusable): a name is allowed only with a role.
+      role="img"
+      aria-label={handleName(port, side)}
+    />
+  );
+}
+
 function Port({ port, side, value }: { port: PortSpec; side: 'in' | 'out'; value?: number }) {
   return (
     <div className={`fb-port fb-port-${side}`} title={port.description}>
-      <Handle
-        type={side === 'in' ? 'target' : 'source'}
-        position={side === 'in' ? Position.Left : Position.Right}
-        id={port.name}
-        className={`fb-handle fb-type-${port.type}`}
-        // A handle is a picture of the port to a screen reader (it is not
-        // focusable): a name is allowed only with a role.
-        role="img"
-        aria-label={handleName(port, side)}
-      />
+      <PortHandle port={port} side={side} />
       <span className="fb-port-name">{port.name}</span>
       {value !== undefined && (
         <output className="fb-port-live" aria-label={`${port.name} live value`}>
@@ -85,28 +92,12 @@ function FarNodeView({
       <div className="fb-node-far-ports">
         <div>
           {kind?.inputs.map((p) => (
-            <Handle
-              key={p.name}
-              type="target"
-              position={Position.Left}
-              id={p.name}
-              className={`fb-handle fb-type-${p.type}`}
-              role="img"
-              aria-label={handleName(p, 'in')}
-            />
+            <PortHandle key={p.name} port={p} side="in" />
           ))}
         </div>
         <div>
           {kind?.outputs.map((p) => (
-            <Handle
-              key={p.name}
-              type="source"
-              position={Position.Right}
-              id={p.name}
-              className={`fb-handle fb-type-${p.type}`}
-              role="img"
-              aria-label={handleName(p, 'out')}
-            />
+            <PortHandle key={p.name} port={p} side="out" />
           ))}
         </div>
       </div>
