@@ -189,6 +189,12 @@ test.describe('storage that runs out', { tag: '@heavy' }, () => {
     // A cancel is a write too: refused while the quota is full, it says so instead of failing silently.
     await app.toolbar.cancelRun();
     await app.alerts.expectMessage('could not be cancelled');
+    // A tab opened while the disk is full still opens the flow (`openTab` waits for it on the
+    // canvas), and says what it could not remember.
+    const late = await openTab(page.context());
+    await late.app.alerts.expectMessage('could not be remembered');
+    expect(late.errors).toEqual([]);
+    await late.app.page.close();
     await quota.lift();
     await app.runs.expectStatus(row, 'error');
     await expect(app.runs.detail).toContainText(/storage quota exceeded/);

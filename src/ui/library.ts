@@ -39,11 +39,22 @@ export async function openLibraryFlow(store: EditorStore, id: FlowId): Promise<v
   const row = await getFlow(db, id);
   if (!row) return;
   // Remembered before it shows as open: a reload right after the Flows list
-  // marks it current reopens it, not the flow open before.
-  await writeSetting(db, 'openFlow', row.id);
+  // marks it current reopens it, not the flow open before. A disk too full
+  // to remember it does not keep it shut: it opens, and the person is told.
+  await writeSetting(db, 'openFlow', row.id).catch((error: unknown) =>
+    store
+      .getState()
+      .alert(
+        `${row.doc.name} is open, but could not be remembered for the next visit: ${String(error)}`,
+      ),
+  );
   store.getState().openFlow(row.id, row.doc);
   store.setState({ savedVersion: row.version, conflict: null });
-  await recoverUnsavedEdit(store, row);
+  await recoverUnsavedEdit(store, row).catch((error: unknown) =>
+    store
+      .getState()
+      .alert(`Could not bring back the unsaved edits of ${row.doc.name}: ${String(error)}`),
+  );
   const latest = await latestRunOfFlow(db, row.id);
   if (latest) store.getState().selectRun(latest.id);
 }
