@@ -99,7 +99,9 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   noPageErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
-      page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
+      page.on('pageerror', (error) =>
+        errors.push(error.stack || `${error.name}: ${error.message}`),
+      );
       await use(undefined);
       expect(errors, 'uncaught errors in the page').toEqual([]);
     },

@@ -15,7 +15,7 @@ import { messageTurn } from './engine/message-turn';
 import { browserOrtLoader, detectAdapter, engineInfo, OrtRuntime } from './engine/ort-runtime';
 import { engineFingerprint } from './engine/fingerprint';
 import { engineHandlers, runFailed } from './engine/handlers';
-import { storePendingEndings, type RunEnding } from './engine/run-ending';
+import { PendingEndings } from './engine/run-ending';
 import { throttlePoolReports } from './engine/pool-events';
 import { EnginePools, engineProgramHost } from './engine/programs';
 import { settingsBudgetStore } from './engine/programs-budgets';
@@ -77,7 +77,7 @@ const poolReports = throttlePoolReports(
 );
 
 /** Endings of runs stopped by a storage failure that could not be written yet (run-ending.ts). */
-const pendingEndings = new Map<RunId, RunEnding>();
+const pendingEndings = new PendingEndings((runId, body) => holdLock(runLockName(runId), body));
 
 /** Where the engines of every tab nudge each other about the queue (run-service.ts). */
 const queue = new BroadcastChannel(QUEUE_CHANNEL);
@@ -151,7 +151,8 @@ async function isLocked(runId: RunId): Promise<boolean> {
 // closed earlier.
 const SWEEP_EVERY_MS = 5_000;
 const sweep = () =>
-  void storePendingEndings(db, pendingEndings)
+  void pendingEndings
+    .store(db)
     .then(() => sweepAbandoned(db, Date.now(), isLocked))
     .catch(() => undefined)
     .then(() => service.take({ announce: false }))

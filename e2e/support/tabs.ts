@@ -18,7 +18,7 @@ export interface Tab {
 export async function openTab(context: BrowserContext): Promise<Tab> {
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
+  page.on('pageerror', (error) => errors.push(error.stack || `${error.name}: ${error.message}`));
   const app = new Workbench(page);
   await app.open();
   return { app, errors };

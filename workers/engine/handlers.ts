@@ -14,7 +14,7 @@ import { serializeError } from '../../src/core/errors';
 import type { EngineEvent, EngineHandlers } from '../protocol';
 import { checkRunParity } from './parity-run';
 import type { EnginePools } from './programs';
-import { RunEndingError, type RunEnding } from './run-ending';
+import { RunEndingError, type PendingEndings } from './run-ending';
 import { importFiles } from './run-import';
 import { exportRunBundle } from './run-bundle';
 import { describeTable } from './table-preview';
@@ -43,12 +43,12 @@ export interface EngineHandlerDeps {
  */
 export function runFailed(deps: {
   /** Endings of runs stopped by a storage failure, kept to write later (run-ending.ts). */
-  readonly pendingEndings: Map<RunId, RunEnding>;
+  readonly pendingEndings: Pick<PendingEndings, 'keep'>;
   readonly post: (event: EngineEvent) => void;
 }): (runId: RunId, error: unknown) => void {
   return (runId, error) => {
     if (error instanceof RunEndingError) {
-      deps.pendingEndings.set(runId, error.ending);
+      deps.pendingEndings.keep(runId, error.ending);
       deps.post({ type: 'run-finished', runId, status: error.ending.status });
     }
     deps.post({ type: 'run-failed', runId, error: serializeError(error) });

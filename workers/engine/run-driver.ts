@@ -300,20 +300,24 @@ export async function driveClaimedRun(
           });
         },
         artifact(node, name, bytes, mediaType) {
+          // A refused write stops the run as any other does; caught here, as it happens, for
+          // the run awaits its artifacts only once its nodes are done.
           artifacts.push(
-            sha256Hex(bytes).then((hex) =>
-              watch.track(
-                putArtifact(db, {
-                  runId,
-                  name,
-                  node,
-                  digest: `sha256:${hex}`,
-                  size: bytes.byteLength,
-                  mediaType,
-                  bytes,
-                }),
-              ),
-            ),
+            sha256Hex(bytes)
+              .then((hex) =>
+                watch.track(
+                  putArtifact(db, {
+                    runId,
+                    name,
+                    node,
+                    digest: `sha256:${hex}`,
+                    size: bytes.byteLength,
+                    mediaType,
+                    bytes,
+                  }),
+                ),
+              )
+              .catch(storageFailed),
           );
         },
       },

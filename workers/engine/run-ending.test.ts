@@ -16,9 +16,8 @@ import {
 import {
   isQuotaExceeded,
   RunEndingError,
+  PendingEndings,
   storageFailureReason,
-  storePendingEndings,
-  type RunEnding,
 } from './run-ending';
 import { driveRun } from './run-driver';
 import { journalTestRun, testDriverOptions } from './testing';
@@ -60,6 +59,21 @@ describe("the browser's quota refusal", () => {
     expect(isQuotaExceeded(other)).toBe(false);
     expect(storageFailureReason(other)).toMatch(/^could not store the run's record: /);
   });
+});
+
+/** A node that keeps an artifact and goes on: the run awaits its artifacts only at the end. */
+const keeper = defineNodeKind({
+  kind: 'test.keeper',
+  title: 'Keeper',
+  category: 'data',
+  description: 'Keeps an artifact, then works a while.',
+  params: {},
+  inputs: [],
+  outputs: [],
+  async execute(ctx) {
+    ctx.artifact('weights', Uint8Array.of(1, 2, 3), 'application/octet-stream');
+    await new Promise((r) => setTimeout(r, 20));
+  },
 });
 
 /** A fresh database whose storage refuses, for lack of quota, each write `refuse` picks. */
@@ -150,6 +164,24 @@ describe('a run whose storage quota fills up', () => {
     expect(record.nodes.map((n) => n.status)).toEqual(['interrupted']);
   });
 
+  it('stops the run at a refused artifact, as at any refused write, naming the quota', async () => {
+    db = refusing((write) => write.table === 'artifacts');
+    const id = await journalTestRun(
+      db,
+      {
+        ...flow,
+        nodes: [{ id: 'keep', kind: 'test.keeper', params: {}, position: { x: 0, y: 0 } }],
+      },
+      {},
+    );
+    const status = await driveRun(id, new AbortController().signal, {
+      ...testDriverOptions(db),
+      catalog: createCatalog([keeper]),
+    });
+    expect(status).toBe('error');
+    expect((await getRun(db, id))?.statusReason).toMatch(/^storage quota exceeded\b/);
+  });
+
   it('keeps an ending it could not write, and writes it once a write fits again', async () => {
     let full = true;
     const metrics = fillUpAfter(1);
@@ -171,14 +203,24 @@ describe('a run whose storage quota fills up', () => {
     expect(ending.status).toBe('error');
     expect((await getRun(db, id))?.status).toBe('running');
 
-    const pending = new Map<RunId, RunEnding>([[id, ending]]);
-    await storePendingEndings(db, pending);
+    // The run's Web Lock, as the engine holds it: held while the ending waits to be written.
+    const locks: { runId: RunId; released: boolean }[] = [];
+    const pending = new PendingEndings(async (runId, body) => {
+      const lock = { runId, released: false };
+      locks.push(lock);
+      await body();
+      lock.released = true;
+    });
+    pending.keep(id, ending);
+    await pending.store(db);
     expect(pending.size).toBe(1);
     expect((await getRun(db, id))?.status).toBe('running');
+    expect(locks).toEqual([{ runId: id, released: false }]);
 
     full = false;
-    await storePendingEndings(db, pending);
+    await pending.store(db);
     expect(pending.size).toBe(0);
+    expect(locks).toEqual([{ runId: id, released: true }]);
     const run = await getRun(db, id);
     expect(run?.status).toBe('error');
     expect(run?.statusReason).toMatch(/^storage quota exceeded\b/);

@@ -7,9 +7,9 @@
  * that names the quota) as one small write, retried a few times, because a
  * small write often still fits where a batch of points did not. Should even
  * that fail, the ending is not lost: the engine keeps it in memory and writes
- * it as soon as a write goes through again (see `storePendingEndings`), before
- * the lease sweep could call the run abandoned. What was committed before the
- * failure is never touched.
+ * it as soon as a write goes through again (see `PendingEndings`), holding
+ * the run's Web Lock meanwhile so that no tab's lease sweep calls the run
+ * abandoned. What was committed before the failure is never touched.
  */
 import { errorMessage } from '../../src/core/engine/executor';
 import type { RunId, RunRow } from '../../src/core/run/record';
@@ -65,7 +65,7 @@ const RETRY_DELAYS_MS = [100, 500, 2_000];
 
 /**
  * Write a run's ending, trying again a few times; throws `RunEndingError`
- * (carrying the ending, for `storePendingEndings`) when every try failed.
+ * (carrying the ending, for `PendingEndings`) when every try failed.
  * `nodesFinal`: every node's final row has landed (see `endRun`).
  */
 export async function storeEnding(
@@ -90,21 +90,55 @@ export async function storeEnding(
 }
 
 /**
- * Write the endings kept after `RunEndingError`, each only onto a run still
- * marked `running`; an ending written (or no longer needed) leaves `pending`.
- * Call before the lease sweep, so a run whose ending was kept is ended with
- * its real reason rather than marked abandoned.
+ * The endings kept after `RunEndingError`, each written once a write fits
+ * again (`store`, called before the lease sweep), and only onto a run still
+ * marked `running`.
+ *
+ * Only this engine knows how such a run ended, so it holds the run's Web Lock
+ * (`holdLock`) from when it keeps the ending until it is written: a run is
+ * abandoned only when its lease has run out and nobody holds its lock, and
+ * once the quota was lifted another tab's sweep could otherwise get there
+ * first and call it abandoned. Should this tab go away, its locks go with it
+ * and the run is rightly abandoned.
  */
-export async function storePendingEndings(
-  db: FlowbenchDb,
-  pending: Map<RunId, RunEnding>,
-): Promise<void> {
-  for (const [runId, ending] of pending) {
-    try {
-      await endRun(db, runId, ending, { onlyWhileRunning: true });
-      pending.delete(runId);
-    } catch {
-      // Still no room: try again on the next sweep.
+export class PendingEndings {
+  private readonly endings = new Map<RunId, RunEnding>();
+  private readonly releases = new Map<RunId, () => void>();
+
+  constructor(
+    private readonly holdLock: (runId: RunId, body: () => Promise<void>) => Promise<void>,
+  ) {}
+
+  get size(): number {
+    return this.endings.size;
+  }
+
+  keep(runId: RunId, ending: RunEnding): void {
+    const held = this.endings.has(runId);
+    this.endings.set(runId, ending);
+    if (held) return;
+    void this.holdLock(
+      runId,
+      () =>
+        new Promise<void>((release) => {
+          // Written before the lock was granted: nothing left to hold it for.
+          if (this.endings.has(runId)) this.releases.set(runId, release);
+          else release();
+        }),
+    ).catch(() => undefined);
+  }
+
+  /** Write every kept ending that fits now; those that do not wait for the next call. */
+  async store(db: FlowbenchDb): Promise<void> {
+    for (const [runId, ending] of this.endings) {
+      try {
+        await endRun(db, runId, ending, { onlyWhileRunning: true });
+      } catch {
+        continue; // Still no room: try again on the next sweep.
+      }
+      this.endings.delete(runId);
+      this.releases.get(runId)?.();
+      this.releases.delete(runId);
     }
   }
 }
