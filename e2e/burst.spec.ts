@@ -20,6 +20,7 @@ import { Workbench } from './pages/workbench';
 import { fixtureRunPath } from './support/files';
 import { pointSteps, type MetricPoint, type RunFile } from './support/formats';
 import { longTasksSince, pageNow, recordLongTasks, type LongTask } from './support/longtasks';
+import { pageErrorText } from './support/tabs';
 
 const POINTS = 100_000;
 const LOSS = 'train.loss';
@@ -55,7 +56,7 @@ test.describe.serial('a burst of 100,000 points, imported', { tag: '@alone' }, (
   test.beforeAll(async ({ browser, baseURL, viewport, turn: _turn }) => {
     context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
     const page = await context.newPage();
-    page.on('pageerror', (error) => pageErrors.push(error.stack ?? error.message));
+    page.on('pageerror', (error) => pageErrors.push(pageErrorText(error)));
     await recordLongTasks(page);
     app = new Workbench(page);
     await app.open();

@@ -14,6 +14,7 @@ import type { Runs } from './pages/runs';
 import type { Toolbar } from './pages/toolbar';
 import { Workbench } from './pages/workbench';
 import { startPreview } from './support/preview';
+import { pageErrorText } from './support/tabs';
 import { takeTurn, type Turn } from './support/turns';
 
 export interface Fixtures {
@@ -99,9 +100,7 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   noPageErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];
-      page.on('pageerror', (error) =>
-        errors.push(error.stack || `${error.name}: ${error.message}`),
-      );
+      page.on('pageerror', (error) => errors.push(pageErrorText(error)));
       await use(undefined);
       expect(errors, 'uncaught errors in the page').toEqual([]);
     },

@@ -14,11 +14,20 @@ export interface Tab {
   errors: string[];
 }
 
+/**
+ * An uncaught error as a test reports it: its stack, or its name and message
+ * where it has none (an error the engine worker did not catch reaches the
+ * page without one).
+ */
+export function pageErrorText(error: Error): string {
+  return error.stack || `${error.name}: ${error.message}`;
+}
+
 /** Open the app in another tab of `context`, collecting its page errors. */
 export async function openTab(context: BrowserContext): Promise<Tab> {
   const page = await context.newPage();
   const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.stack || `${error.name}: ${error.message}`));
+  page.on('pageerror', (error) => errors.push(pageErrorText(error)));
   const app = new Workbench(page);
   await app.open();
   return { app, errors };
