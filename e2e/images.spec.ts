@@ -41,7 +41,7 @@ test('a zip of labelled images trains a CNN that tells them apart', async ({
   inspector,
   runs,
 }) => {
-  await toolbar.importFile(fixtureFlowPath('images-stripes'));
+  await toolbar.importFlow(fixtureFlowPath('images-stripes'));
   await expect(toolbar.flowName).toHaveText('images-stripes');
   await canvas.select('data');
   await inspector
@@ -65,7 +65,7 @@ test('a zip with one class folder fails the node, saying why', async ({
   inspector,
   runs,
 }) => {
-  await toolbar.importFile(fixtureFlowPath('images-stripes'));
+  await toolbar.importFlow(fixtureFlowPath('images-stripes'));
   await expect(toolbar.flowName).toHaveText('images-stripes');
   await canvas.select('data');
   await inspector.param('file').setInputFiles(await archive('cats.zip', ['cats']));

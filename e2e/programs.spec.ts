@@ -35,7 +35,7 @@ test('trained on webgpu with weights kept on the device, the loss curve matches 
   runs,
   alerts,
 }) => {
-  await toolbar.importFile(fixtureFlowPath('blobs-mlp'));
+  await toolbar.importFlow(fixtureFlowPath('blobs-mlp'));
   await expect(toolbar.flowName).toHaveText('blobs-mlp');
   await params.set('steps', STEPS);
   await toolbar.chooseBackend('webgpu');
@@ -191,7 +191,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   runs,
   charts,
 }) => {
-  await toolbar.importFile(fixtureFlowPath('onnx-blobs'));
+  await toolbar.importFlow(fixtureFlowPath('onnx-blobs'));
   await expect(toolbar.flowName).toHaveText('onnx-blobs');
   await canvas.select('infer');
   const file = inspector.param('file');
@@ -291,7 +291,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
 
   // A WAV recording through the same model: data.audio mixes its two channels down and
   // resamples 32 kHz to 16 kHz (800 samples), the model runs over them in frames of 2.
-  await toolbar.importFile(fixtureFlowPath('onnx-audio'));
+  await toolbar.importFlow(fixtureFlowPath('onnx-audio'));
   await expect(toolbar.flowName).toHaveText('onnx-audio');
   await canvas.select('audio');
   await inspector.param('file').setInputFiles({
@@ -325,7 +325,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
 
   // A NumPy array on the tensor port feeds the model's input as it is shaped: [3×2] binds the
   // batch the state is filled to; a [3×5] array is refused naming the input and the dimension.
-  await toolbar.importFile(fixtureFlowPath('onnx-tensor'));
+  await toolbar.importFlow(fixtureFlowPath('onnx-tensor'));
   await expect(toolbar.flowName).toHaveText('onnx-tensor');
   await canvas.select('array');
   await inspector.param('file').setInputFiles(npyFile('rows.npy', [3, 2]));

@@ -19,7 +19,7 @@ test('a CSV picked in the inspector shows its columns, and with the label picked
   inspector,
   runs,
 }) => {
-  await toolbar.importFile(fixtureFlowPath('table-iris'));
+  await toolbar.importFlow(fixtureFlowPath('table-iris'));
   await expect(toolbar.flowName).toHaveText('table-iris');
   await canvas.select('data');
   await inspector.param('file').setInputFiles(fixture('iris-collected.csv'));
@@ -79,7 +79,7 @@ test('a malformed CSV fails the table node naming the line', async ({
   inspector,
   runs,
 }) => {
-  await toolbar.importFile(fixtureFlowPath('table-iris'));
+  await toolbar.importFlow(fixtureFlowPath('table-iris'));
   await canvas.select('data');
   await inspector.param('file').setInputFiles(fixture('iris-malformed.csv'));
   await expect(inspector.root.getByRole('alert')).toContainText(

@@ -38,7 +38,7 @@ test('two .npy arrays feed two model inputs from two tensor ports, one of them i
   inspector,
   runs,
 }) => {
-  await toolbar.importFile(fixtureFlowPath('onnx-tensors'));
+  await toolbar.importFlow(fixtureFlowPath('onnx-tensors'));
   await expect(toolbar.flowName).toHaveText('onnx-tensors');
   await canvas.select('array');
   await inspector

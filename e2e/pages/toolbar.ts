@@ -1,4 +1,5 @@
 /** The top bar: the open flow's name, Import, Export flow, Backend, Run, Cancel run. */
+import { readFileSync } from 'node:fs';
 import { expect, type Locator, type Page } from '@playwright/test';
 import { downloadJson, type DownloadedJson } from '../support/files';
 import type { FlowFile } from '../support/formats';
@@ -60,6 +61,16 @@ export class Toolbar {
         ? file
         : { name: file.name, mimeType: 'application/json', buffer: Buffer.from(file.text) },
     );
+  }
+
+  /**
+   * Import a flow file and wait until it is the open flow: a click on one of its nodes before that
+   * would land on the flow it replaces (both may have a node `data`).
+   */
+  async importFlow(file: string): Promise<void> {
+    const { name } = JSON.parse(readFileSync(file, 'utf8')) as { name: string };
+    await this.importFile(file);
+    await expect(this.flowName).toHaveText(name);
   }
 
   async exportFlow(): Promise<DownloadedJson<FlowFile>> {

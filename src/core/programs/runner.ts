@@ -57,7 +57,10 @@ export interface ProgramRunnerOptions {
   readonly pool: DeviceMemoryPool;
   /** The models programs may use, loaded on first use. */
   readonly models: readonly ModelDef[];
-  /** Milliseconds, for units per second; default `Date.now`. */
+  /**
+   * Milliseconds, for units per second; default `performance.now`, which counts fractions of
+   * one: a warm loop's first unit can take less, and `Date.now` then saw no time pass (no rate).
+   */
   readonly now?: () => number;
   /** Waits between ticks in which nothing progressed; default `setTimeout`. */
   readonly sleep?: (ms: number) => Promise<void>;
@@ -107,7 +110,7 @@ export class ProgramRunner {
     }
     this.models = models;
     this.pool = options.pool;
-    this.now = options.now ?? Date.now;
+    this.now = options.now ?? (() => performance.now());
     this.sleep = options.sleep ?? defaultSleep;
     this.retryMs = options.retryMs ?? 50;
     this.deadlockTicks = Math.max(1, options.deadlockTicks ?? 3);
