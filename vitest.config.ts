@@ -21,5 +21,6 @@ export default defineConfig({
     // without. Every file makes its own databases, queues and sessions, and one that fakes the
     // clock puts it back after each test, so nothing one leaves changes what another sees.
     isolate: false,
+    setupFiles: ['./vitest.setup.ts'],
   },
 });
