@@ -10,8 +10,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import type * as Ort from 'onnxruntime-web';
-import type { OrtModule } from '../workers/engine/ort-runtime';
-import { WASM_THREADS } from '../workers/engine/ort-runtime';
+import { WASM_THREADS, type OrtModule } from '../workers/engine/ort-loader';
 
 export const cliBackends = ['wasm', 'cpu'] as const;
 export type CliBackend = (typeof cliBackends)[number];

@@ -6,7 +6,9 @@
  */
 /// <reference lib="webworker" />
 import { serveModels } from './engine/model-host';
-import { engineInfo, modelWorkerThreads, OrtRuntime, type OrtLoader } from './engine/ort-runtime';
+import { OrtRuntime } from './engine/ort-runtime';
+import { engineInfo } from './engine/adapter';
+import { modelWorkerThreads, type OrtLoader } from './engine/ort-loader';
 
 declare const self: DedicatedWorkerGlobalScope;
 

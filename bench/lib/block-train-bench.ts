@@ -29,7 +29,9 @@ import {
 import { classifierBatches } from '../../src/core/nodes/classifier-batches';
 import { trainClassifier } from '../../src/core/nodes/train-classifier';
 import { createRandom, type Random } from '../../src/core/random';
-import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
+import { OrtRuntime } from '../../workers/engine/ort-runtime';
+import { engineInfo } from '../../workers/engine/adapter';
+import { WASM_THREADS } from '../../workers/engine/ort-loader';
 import { noTarget, type BenchRow, type Target } from './rows';
 import { bareTrainers, stepsRow, type BareTraining } from './bare-trainer';
 import { alternate } from './stats';

@@ -27,12 +27,9 @@ import { inProcessProducers } from '../../src/core/live/producer-host';
 import { classifierBatches } from '../../src/core/nodes/classifier-batches';
 import { threadPort, tsThread } from '../../cli/worker-thread';
 import { ModelWorkerClient, type ModelPort } from '../../workers/engine/model-client';
-import {
-  engineInfo,
-  modelWorkerThreads,
-  OrtRuntime,
-  WASM_THREADS,
-} from '../../workers/engine/ort-runtime';
+import { OrtRuntime } from '../../workers/engine/ort-runtime';
+import { engineInfo } from '../../workers/engine/adapter';
+import { modelWorkerThreads, WASM_THREADS } from '../../workers/engine/ort-loader';
 import { compareRow, ratioAtLeast, type BenchRow } from '../lib/rows';
 import { alternate, median } from '../lib/stats';
 import { quietEvents } from './events';

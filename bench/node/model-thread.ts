@@ -9,7 +9,9 @@ import { availableParallelism } from 'node:os';
 import { parentPort } from 'node:worker_threads';
 import * as ort from 'onnxruntime-web';
 import { serveModels, type ModelScope } from '../../workers/engine/model-host';
-import { engineInfo, modelWorkerThreads, OrtRuntime } from '../../workers/engine/ort-runtime';
+import { OrtRuntime } from '../../workers/engine/ort-runtime';
+import { engineInfo } from '../../workers/engine/adapter';
+import { modelWorkerThreads } from '../../workers/engine/ort-loader';
 
 if (!parentPort) throw new Error('model-thread.ts runs only as a worker thread');
 const threads = modelWorkerThreads(availableParallelism());

@@ -16,7 +16,7 @@
  *   onnxruntime-node CPU: the engines alone, nothing else in the step.
  *
  * Both runtimes get the engine's thread count (`WASM_THREADS`, one: see
- * ort-runtime.ts), so the web/native ratio compares engines, not threads.
+ * ort-loader.ts), so the web/native ratio compares engines, not threads.
  *
  * Each train row's note gives the GFLOP/s it achieved (the step's matmuls,
  * `bench/lib/flops.ts`), and the ceiling rows run those matmuls alone — one
@@ -38,7 +38,9 @@ import { classifierBatches } from '../../src/core/nodes/classifier-batches';
 import { modelMlp } from '../../src/core/nodes/model-mlp';
 import { trainClassifier } from '../../src/core/nodes/train-classifier';
 import { createRandom, type Random } from '../../src/core/random';
-import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
+import { OrtRuntime } from '../../workers/engine/ort-runtime';
+import { engineInfo } from '../../workers/engine/adapter';
+import { WASM_THREADS } from '../../workers/engine/ort-loader';
 import { gflops, mlpTrainFlops, mlpTrainMatmuls } from '../lib/flops';
 import { compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
 import {

@@ -20,7 +20,9 @@ import {
   unboundedProgramHost,
 } from '../../src/core/programs';
 import type { TypedConstant } from '../../src/core/runtime/tensor-runtime';
-import { engineInfo, OrtRuntime, WASM_THREADS } from '../../workers/engine/ort-runtime';
+import { OrtRuntime } from '../../workers/engine/ort-runtime';
+import { engineInfo } from '../../workers/engine/adapter';
+import { WASM_THREADS } from '../../workers/engine/ort-loader';
 import { compareRow, ratioAtMost, type BenchRow } from '../lib/rows';
 import { alternate } from '../lib/stats';
 

@@ -9,7 +9,9 @@
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
 import type { AdapterInfo } from '../../src/core/runtime/tensor-runtime';
-import { engineInfo, OrtRuntime, type OrtModule } from './ort-runtime';
+import { OrtRuntime } from './ort-runtime';
+import { engineInfo } from './adapter';
+import { type OrtModule } from './ort-loader';
 import { loadFlow, runOnRuntime, runOnWasm, type WasmRun } from './testing';
 
 const adapter: AdapterInfo = { vendor: 'test', architecture: 'gpu', isFallbackAdapter: false };

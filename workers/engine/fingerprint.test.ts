@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { engineFingerprint, readNavigator } from './fingerprint';
-import { adapterDetails, engineInfo } from './ort-runtime';
+import { adapterDetails, engineInfo } from './adapter';
 
 describe("reading the engine's context for a fingerprint", () => {
   it('reads the adapter limits by name, as GPUSupportedLimits keeps them on its prototype', () => {

@@ -5,7 +5,7 @@
  *
  * Why a worker of its own: onnxruntime's WASM threads, sharing memory with
  * the engine worker, made Chromium stop answering the engine's IndexedDB
- * transactions on a busy machine (ort-runtime.ts, `WASM_THREADS`). In the
+ * transactions on a busy machine (ort-loader.ts, `WASM_THREADS`). In the
  * model worker they share memory with nothing that touches storage, and the
  * engine only awaits a message; with a loop's steps going over K at a time,
  * the hop that made one-message-per-step 2–3.5× slower is paid once per K.

@@ -15,7 +15,9 @@ import { builtinCatalog } from '../../src/core/nodes';
 import type { ModelReply, ModelRequest } from '../model-protocol';
 import { ModelWorkerClient, type ModelPort } from './model-client';
 import { serveModels } from './model-host';
-import { engineInfo, modelWorkerThreads, OrtRuntime } from './ort-runtime';
+import { OrtRuntime } from './ort-runtime';
+import { engineInfo } from './adapter';
+import { modelWorkerThreads } from './ort-loader';
 import { loadFlow } from './testing';
 
 const example = loadFlow('src/examples/spirals-mlp.flow.json');

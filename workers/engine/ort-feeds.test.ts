@@ -25,7 +25,8 @@ import {
   requestId,
 } from '../../src/core/programs';
 import { createRandom } from '../../src/core/random';
-import { engineInfo, OrtRuntime } from './ort-runtime';
+import { OrtRuntime } from './ort-runtime';
+import { engineInfo } from './adapter';
 
 const spec: MlpSpec = { inputSize: 3, hidden: [8], outputSize: 2, activation: 'relu' };
 const BATCH = 16;

@@ -1,11 +1,9 @@
 /**
  * onnxruntime-web behind the engine's `TensorRuntime` seam.
  *
- * Backend choice: `auto` uses WebGPU only on a hardware adapter. A software
- * fallback adapter (SwiftShader in a headless browser) is around a hundred
- * times slower than WASM for models of this size, so `auto` takes WASM there;
- * a person can still force `webgpu`. onnxruntime is imported lazily, inside
- * the worker, and only the build for the backend in use is fetched.
+ * Backend choice: `auto` uses WebGPU only on a hardware adapter (adapter.ts,
+ * `autoBackend`). onnxruntime is imported lazily, inside the worker, and only
+ * the build for the backend in use is fetched (ort-loader.ts).
  *
  * Device tensors: outputs a session was asked to keep on the device come back
  * as `OrtDeviceTensor`s — on WebGPU an ORT `gpu-buffer` tensor, which feeds
@@ -49,8 +47,6 @@ import type * as Ort from 'onnxruntime-web';
 import {
   isDeviceTensor,
   isTypedConstant,
-  type AdapterDetails,
-  type AdapterInfo,
   type Backend,
   type BackendChoice,
   type DeviceTensor,
@@ -64,19 +60,17 @@ import {
   type TensorRuntime,
 } from '../../src/core/runtime/tensor-runtime';
 import { FlowbenchError } from '../../src/core/errors';
-import { engineData, exactValues, ortConstantData } from './ort-dtypes';
-import { fingerprintLimits } from '../../src/core/run/fingerprint';
+import { ortConstantData } from './ort-dtypes';
+import { byteLength, DeviceLedger, fromOrt, OrtDeviceTensor } from './device-tensors';
+import type { OrtLoader, OrtModule } from './ort-loader';
 import { TransferLedger } from '../../src/core/runtime/transfers';
 import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
 import { firstValuesGraph } from './device-graphs';
-
-export type OrtModule = typeof Ort;
 
 /** Where sessions driven in loops can run instead of here: the model worker (model-client.ts). */
 export interface LoopHost {
   createSession(model: Uint8Array, options: SessionOptions): Promise<ModelSession>;
 }
-export type OrtLoader = (backend: Backend) => Promise<OrtModule>;
 
 /** What a `GPUDevice.lost` promise resolves with. */
 interface DeviceLostInfo {
@@ -97,235 +91,6 @@ function deviceLostError(info: DeviceLostInfo): DeviceLostError {
     reason: info.reason === 'unknown' ? undefined : info.reason,
     detail: info.message,
   });
-}
-
-export interface GpuAdapterLike {
-  info?: {
-    vendor?: string;
-    architecture?: string;
-    device?: string;
-    description?: string;
-    isFallbackAdapter?: boolean;
-  };
-  isFallbackAdapter?: boolean;
-  features?: Iterable<string>;
-  limits?: Record<string, unknown> & {
-    maxBufferSize?: number;
-    maxStorageBufferBindingSize?: number;
-  };
-}
-
-interface GpuLike {
-  requestAdapter(): Promise<GpuAdapterLike | null>;
-}
-
-/** What the adapter says of itself beyond what picks a backend: for a run's fingerprint. */
-export function adapterDetails(adapter: GpuAdapterLike): AdapterDetails {
-  const limits: Record<string, number> = {};
-  // GPUSupportedLimits' values are getters on its prototype: read each by name.
-  for (const name of fingerprintLimits) {
-    const value = adapter.limits?.[name];
-    if (typeof value === 'number') limits[name] = value;
-  }
-  return {
-    device: adapter.info?.device ?? '',
-    description: adapter.info?.description ?? '',
-    features: [...(adapter.features ?? [])],
-    limits,
-  };
-}
-
-/** The WebGPU adapter this context can get, or null. */
-export async function detectAdapter(): Promise<AdapterInfo | null> {
-  const gpu = (globalThis.navigator as { gpu?: GpuLike } | undefined)?.gpu;
-  if (!gpu) return null;
-  try {
-    const adapter = await gpu.requestAdapter();
-    if (!adapter) return null;
-    const { maxBufferSize, maxStorageBufferBindingSize } = adapter.limits ?? {};
-    return {
-      vendor: adapter.info?.vendor ?? '',
-      architecture: adapter.info?.architecture ?? '',
-      isFallbackAdapter: adapter.info?.isFallbackAdapter ?? adapter.isFallbackAdapter ?? false,
-      ...(maxBufferSize !== undefined &&
-        maxStorageBufferBindingSize !== undefined && {
-          limits: { maxBufferSize, maxStorageBufferBindingSize },
-        }),
-      details: adapterDetails(adapter),
-    };
-  } catch {
-    return null;
-  }
-}
-
-/** What `auto` means given an adapter. */
-export function autoBackend(adapter: AdapterInfo | null): Backend {
-  return adapter && !adapter.isFallbackAdapter ? 'webgpu' : 'wasm';
-}
-
-export function engineInfo(adapter: AdapterInfo | null): EngineInfo {
-  return { backend: autoBackend(adapter), adapter };
-}
-
-/**
- * onnxruntime's WASM threads, in the engine and in the bench that measures it.
- *
- * One. With a second thread (ORT's thread pool runs in a worker of its own,
- * sharing memory with the engine worker) Chromium stopped answering the
- * engine's IndexedDB transactions part-way through a run, for good, when the
- * machine was busy: about one run in three of the default example with two
- * background processes on two cores, none in 32 with one thread. The run
- * then never ended and every write to its stores, from any tab, waited behind
- * it. A run that always ends is worth more than the second core, which gave
- * the examples' MLP about a fifth more training speed on two cores.
- *
- * onnxruntime in a worker of its own, which the engine never waits on, ended
- * all of 24 runs with two threads under the same load, but cost a message
- * each way per session run: the default example trained 2–3.5× slower on a
- * 2-core virtual machine. So the threads came back there for training loops
- * only, whose steps go over K per message (model-client.ts,
- * `modelWorkerThreads`); what stays here keeps one thread.
- */
-export const WASM_THREADS = 1;
-
-/**
- * onnxruntime's WASM threads in the model worker, for `hardwareConcurrency`
- * cores: one core is left to the page and the engine, but never fewer than
- * two threads on a machine with two cores or more (the engine only waits on
- * the model worker while a loop trains), and at most four (onnxruntime's own
- * default ceiling: the models here gain nothing past it).
- */
-export function modelWorkerThreads(hardwareConcurrency: number | undefined): number {
-  const cores = Math.floor(hardwareConcurrency ?? 1);
-  if (!Number.isFinite(cores) || cores <= 1) return 1;
-  return Math.min(4, Math.max(2, cores - 1));
-}
-
-/** The browser loader: one lazily fetched build per backend. */
-export const browserOrtLoader: OrtLoader = async (backend) => {
-  const ort: OrtModule =
-    backend === 'webgpu'
-      ? await import('onnxruntime-web/webgpu')
-      : await import('onnxruntime-web/wasm');
-  ort.env.logLevel = 'error';
-  ort.env.wasm.numThreads = WASM_THREADS;
-  return ort;
-};
-
-/**
- * An ORT tensor as the engine's: int32 stays, any other type becomes float32
- * and keeps its exact values beside (see ort-dtypes).
- */
-function fromOrt(tensor: Ort.Tensor, data: unknown = tensor.data): Tensor {
-  const type = tensor.type === 'int32' ? 'int32' : 'float32';
-  const exact = exactValues(tensor.type, data);
-  return {
-    type,
-    data: engineData(tensor.type, data),
-    dims: [...tensor.dims],
-    ...(exact && { exact }),
-  };
-}
-
-/**
- * The device tensors a runtime has handed out and not yet disposed: those in
- * GPU buffers by reference, for `releaseAll` to free; those in CPU memory by
- * count alone. A train loop hands out its weights and optimizer state every
- * step and disposes the step before's; held in a set, onnxruntime-node's
- * output buffers (some 800 KB a step for the bench's MLP) outlived the
- * young-generation collections that free a bare loop's, and were left to
- * full mark-compact collections: about one every 90 steps against none
- * (`--trace-gc --predictable`), and nearly twice the CPU per step of a bare
- * loop on one onnxruntime-node thread, against even. A release moves to a
- * new generation: a CPU tensor of an earlier one is refused as if disposed.
- */
-class DeviceLedger {
-  readonly gpu = new Set<OrtDeviceTensor>();
-  /** Bytes moved between the CPU and the GPU (WebGPU sessions only). */
-  readonly transfers = new TransferLedger();
-  cpu = 0;
-  generation = 0;
-
-  get size(): number {
-    return this.gpu.size + this.cpu;
-  }
-
-  /** Disposes every GPU tensor still held; every CPU one counts as disposed from now on. */
-  release(): void {
-    for (const tensor of [...this.gpu]) tensor.dispose();
-    this.cpu = 0;
-    this.generation++;
-  }
-}
-
-/** An ORT tensor kept where its backend made it; see the module comment. */
-class OrtDeviceTensor implements DeviceTensor {
-  readonly location = 'device';
-  readonly type: Tensor['type'];
-  readonly dims: readonly number[];
-  private disposed = false;
-  private readonly generation: number;
-
-  constructor(
-    readonly tensor: Ort.Tensor,
-    readonly backend: Backend,
-    private readonly ledger: DeviceLedger,
-    /** Rejects when the WebGPU device is lost (a download from it would never finish). */
-    private readonly loss: Promise<never> | null = null,
-  ) {
-    this.type = tensor.type === 'int32' ? 'int32' : 'float32';
-    this.dims = [...tensor.dims];
-    this.generation = ledger.generation;
-    if (this.onGpu) ledger.gpu.add(this);
-    else ledger.cpu++;
-  }
-
-  get storage(): 'gpu-buffer' | 'cpu' {
-    return this.tensor.location === 'gpu-buffer' ? 'gpu-buffer' : 'cpu';
-  }
-
-  /** Whether the data is in a GPU buffer (not CPU memory). */
-  get onGpu(): boolean {
-    return this.storage === 'gpu-buffer';
-  }
-
-  /** The ORT tensor to feed a session; a disposed one is refused, on every backend alike. */
-  fed(): Ort.Tensor {
-    if (this.released)
-      throw new Error(`a device tensor [${this.dims.join(', ')}] was fed after dispose()`);
-    return this.tensor;
-  }
-
-  async read(): Promise<Tensor> {
-    if (this.released) throw new Error('read of a device tensor after dispose()');
-    if (!this.onGpu) return fromOrt(this.tensor);
-    const data = this.tensor.getData();
-    const read = await (this.loss ? Promise.race([data, this.loss]) : data);
-    this.ledger.transfers.download(byteLength(read));
-    return fromOrt(this.tensor, read);
-  }
-
-  /** Disposed, or handed out before the runtime's last release. */
-  private get released(): boolean {
-    return this.disposed || this.generation !== this.ledger.generation;
-  }
-
-  dispose(): void {
-    if (this.disposed) return;
-    this.disposed = true;
-    if (this.onGpu) this.ledger.gpu.delete(this);
-    else if (this.generation === this.ledger.generation) this.ledger.cpu--;
-    try {
-      if (this.onGpu) this.tensor.dispose();
-    } catch {
-      // A buffer of a lost device is gone with it.
-    }
-  }
-}
-
-/** Bytes of a tensor's CPU data (a typed array; anything else counts nothing). */
-function byteLength(data: unknown): number {
-  return ArrayBuffer.isView(data) ? data.byteLength : 0;
 }
 
 /**

@@ -10,7 +10,7 @@ import { defineNodeKind } from '../../src/core/catalog/kind';
 import type { BackendChoice } from '../../src/core/runtime/tensor-runtime';
 import { runFingerprintSchema } from '../../src/core/records/fingerprint';
 import { engineFingerprint } from './fingerprint';
-import { engineInfo } from './ort-runtime';
+import { engineInfo } from './adapter';
 import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, testDriverOptions, testGate, until } from './testing';
 import { runNodes } from '../../src/db/run-nodes';

@@ -11,7 +11,7 @@ import type { RunId, RunRow, RunStatus } from '../../src/core/run/record';
 import { runNodes } from '../../src/db/run-nodes';
 import { getRun, requestCancel, runsByIds } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
-import { engineInfo } from './ort-runtime';
+import { engineInfo } from './adapter';
 import { RunService, slotLockName, type RunServiceOptions } from './run-service';
 import {
   journalTestRun,
