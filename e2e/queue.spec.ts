@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 import { Workbench } from './pages/workbench';
+import { fixtureFlowPath } from './support/files';
 import { pointSteps } from './support/formats';
 import { readStoredRuns } from './support/stored';
 import { openTab } from './support/tabs';
@@ -116,8 +117,10 @@ test(
     };
     try {
       const first = await visit(false);
+      // The smallest training graph (one hidden layer of 16): its shaders compile in software.
+      await first.app.toolbar.importFlow(fixtureFlowPath('blobs-mlp'));
       await first.app.toolbar.chooseBackend('webgpu');
-      await first.app.params.set('steps', 10);
+      await first.app.params.set('steps', 8);
       await first.app.toolbar.run();
       const id = await first.app.runs.idOf(first.app.runs.newest);
       await expect(
