@@ -1,4 +1,5 @@
 import { defineConfig } from '@playwright/test';
+import { baselineCode } from './e2e/support/browser';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -44,6 +45,10 @@ export default defineConfig({
     // 269 s without, the same as with no trace at all (275 s). A failure still shows the page as
     // it was then, in its error context's accessibility snapshot.
     trace: { mode: 'retain-on-failure', screenshots: false, snapshots: false },
+    // A person who asked for less motion: a running node's edges keep their dashes but do not
+    // move. Moving, they repainted the canvas every frame of every run (the first run of a fresh
+    // page: 0.3 s more of the page's CPU). A context a spec opens itself passes it on.
+    reducedMotion: 'reduce',
     viewport: { width: 1440, height: 900 },
     launchOptions: {
       // Debian's Chromium: Playwright cannot download its own browsers here.
@@ -52,14 +57,7 @@ export default defineConfig({
         // Gives navigator.gpu an adapter (SwiftShader when there is no GPU).
         '--enable-unsafe-webgpu',
         '--disable-background-networking',
-        // V8 spends most of a short test optimizing code the test then barely runs: onnxruntime's
-        // 14 MB of WASM tiered up to TurboFan on a background thread (4.0 s of CPU in a fresh
-        // page's first run of the default example, 0.7 s with Liftoff only), and the app's
-        // JavaScript likewise. Baseline code only, WASM compiled a function at a time as it is
-        // first called: that run took 10.0 s of CPU, now 4.7 s; three specs 218 s, now ~145 s.
-        // The same code runs, only less optimized; speed is measured in `npm run bench`, which
-        // leaves V8 as it ships.
-        '--js-flags=--liftoff-only,--no-turbofan,--wasm-lazy-compilation',
+        baselineCode,
       ],
     },
   },

@@ -137,10 +137,15 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   alerts: async ({ app }, use) => use(app.alerts),
   library: async ({ app }, use) => use(app.library),
   inspector: async ({ app }, use) => use(app.inspector),
-  openFreshApp: async ({ browser, baseURL, viewport }, use) => {
+  openFreshApp: async ({ browser, baseURL, viewport, reducedMotion }, use) => {
     const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
     await use(async () => {
-      const context = await browser.newContext({ baseURL, viewport, acceptDownloads: true });
+      const context = await browser.newContext({
+        baseURL,
+        viewport,
+        reducedMotion,
+        acceptDownloads: true,
+      });
       contexts.push(context);
       const app = new Workbench(await context.newPage());
       await app.open();

@@ -50,6 +50,13 @@ test('two tabs book one pool budget: the second waits for the first and shows it
   await expect(
     programs.nodePool('train').getByRole('list', { name: 'Requests of train' }),
   ).toContainText('train running');
+  // The edges leaving the training move while it runs, unless the person asked for less motion
+  // (these tests do, playwright.config.ts): then they keep their dashes and stand still.
+  const moving = app.page.locator('.react-flow__edge-path.fb-edge-running').first();
+  await expect(moving).toHaveCSS('animation-name', 'none');
+  await app.page.emulateMedia({ reducedMotion: 'no-preference' });
+  await expect(moving).toHaveCSS('animation-name', 'dashdraw');
+  await app.page.emulateMedia({ reducedMotion: 'reduce' });
 
   // Sample what every tab booked, from IndexedDB, until the test ends.
   let most = 0;

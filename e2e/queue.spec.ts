@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 import { Workbench } from './pages/workbench';
+import { baselineCode } from './support/browser';
 import { fixtureFlowPath } from './support/files';
 import { pointSteps } from './support/formats';
 import { readStoredRuns } from './support/stored';
@@ -99,16 +100,17 @@ test(
 test(
   'a run that requires WebGPU waits for a visit that has it, and runs there @webgpu',
   heavy,
-  async ({ appURL, viewport }) => {
+  async ({ appURL, viewport, reducedMotion }) => {
     test.setTimeout(240_000);
     // One browser profile, visited twice: first by a browser with no WebGPU, then by one with it.
     const profile = await mkdtemp(path.join(tmpdir(), 'flowbench-profile-'));
     const visit = async (webgpu: boolean) => {
       const context = await chromium.launchPersistentContext(profile, {
         executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: webgpu ? ['--enable-unsafe-webgpu'] : [],
+        args: webgpu ? ['--enable-unsafe-webgpu', baselineCode] : [baselineCode],
         baseURL: appURL,
         viewport,
+        reducedMotion,
         acceptDownloads: true,
       });
       const app = new Workbench(context.pages()[0] ?? (await context.newPage()));
