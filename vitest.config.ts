@@ -17,7 +17,7 @@ export default defineConfig({
     // 2-core machine runs every file on one: 171 s against 140 s with two on a loaded machine.
     maxWorkers: availableParallelism(),
     // Files share their worker's modules instead of importing everything afresh: onnxruntime,
-    // zod schemas and the engine were loaded once per file, 56 s of a 182 s run on 2 cores; 89 s
+    // zod schemas and the engine were loaded once per file, 56 s of a 182 s run on 2 cores; 94 s
     // without. Every file makes its own databases, queues and sessions, and one that fakes the
     // clock puts it back after each test, so nothing one leaves changes what another sees.
     isolate: false,

@@ -13,21 +13,10 @@ import {
   type WorkerReply,
   type WorkerRequest,
 } from './gpu-api';
-
-interface AdapterLike {
-  info?: {
-    vendor?: string;
-    architecture?: string;
-    device?: string;
-    description?: string;
-    isFallbackAdapter?: boolean;
-  };
-  isFallbackAdapter?: boolean;
-  features?: Iterable<string>;
-}
+import type { GpuAdapterLike } from '../../workers/engine/adapter';
 
 async function adapter(): Promise<AdapterReport> {
-  const gpu = (navigator as { gpu?: { requestAdapter(): Promise<AdapterLike | null> } }).gpu;
+  const gpu = (navigator as { gpu?: { requestAdapter(): Promise<GpuAdapterLike | null> } }).gpu;
   const found = gpu ? await gpu.requestAdapter() : null;
   const info = found?.info ?? {};
   const isFallbackAdapter = info.isFallbackAdapter ?? found?.isFallbackAdapter ?? false;
