@@ -101,6 +101,7 @@ test('a run forced to webgpu trains on the WebGPU adapter, weights and data on t
   expect(cpu.run.engine).toMatchObject({ backend: 'wasm' });
   expect(logsOf(cpu, 'train')).toContain('training on wasm with momentum');
   expect(logsOf(cpu, 'train')).not.toContain('GPU buffers');
+  await expect(alerts.all).toHaveCount(0);
 
   const gpuLoss = lossOf(gpu);
   const cpuLoss = lossOf(cpu);
