@@ -1,5 +1,5 @@
 import { defineConfig } from '@playwright/test';
-import { baselineCode } from './e2e/support/browser';
+import { baselineCode, chromiumArgs } from './e2e/support/browser';
 
 export default defineConfig({
   testDir: 'e2e',
@@ -53,12 +53,9 @@ export default defineConfig({
     launchOptions: {
       // Debian's Chromium: Playwright cannot download its own browsers here.
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      args: [
-        // Gives navigator.gpu an adapter (SwiftShader when there is no GPU).
-        '--enable-unsafe-webgpu',
-        '--disable-background-networking',
-        baselineCode,
-      ],
+      // WebGPU (SwiftShader when there is no GPU), no browser UI, V8's baseline code only
+      // (support/browser.ts).
+      args: [...chromiumArgs, baselineCode],
     },
   },
 });

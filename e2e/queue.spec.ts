@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from './fixtures';
 import { Workbench } from './pages/workbench';
-import { baselineCode } from './support/browser';
+import { baselineCode, noBrowserUi } from './support/browser';
 import { fixtureFlowPath } from './support/files';
 import { pointSteps } from './support/formats';
 import { readStoredRuns } from './support/stored';
@@ -107,7 +107,7 @@ test(
     const visit = async (webgpu: boolean) => {
       const context = await chromium.launchPersistentContext(profile, {
         executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-        args: webgpu ? ['--enable-unsafe-webgpu', baselineCode] : [baselineCode],
+        args: [...(webgpu ? ['--enable-unsafe-webgpu'] : []), noBrowserUi, baselineCode],
         baseURL: appURL,
         viewport,
         reducedMotion,

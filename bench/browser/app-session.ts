@@ -3,8 +3,8 @@
  * Chromium launched for the part (both closed however it ends), and fresh
  * profiles on the app with the main thread's long tasks recorded.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
-import playwrightConfig from '../../playwright.config';
+import type { Browser, BrowserContext, Page } from '@playwright/test';
+import { launchChromium } from './launch';
 import { ensureAppBuilt, serveApp } from './servers';
 
 export interface AppBenchOptions {
@@ -19,10 +19,7 @@ export async function withApp<T>(
 ): Promise<T> {
   if (!noBuild) await ensureAppBuilt(log);
   const app = await serveApp();
-  const browser = await chromium.launch({
-    ...playwrightConfig.use?.launchOptions,
-    headless: true,
-  });
+  const browser = await launchChromium();
   try {
     return await measure(browser, app.url);
   } finally {

@@ -9,8 +9,8 @@
  * each trial on a freshly mounted canvas, with the garbage of the canvas it
  * replaced collected before the gesture starts.
  */
-import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
-import playwrightConfig from '../../playwright.config';
+import type { Browser, CDPSession, Page } from '@playwright/test';
+import { launchChromium } from './launch';
 import type { FlowDocument } from '../../src/core/flow/document';
 import {
   absoluteRow,
@@ -131,7 +131,7 @@ export async function canvasRows({ log }: CanvasSuiteOptions): Promise<BenchRow[
   let browser: Browser | null = null;
   const target = ratioAtMost(1.5, 'vs default React Flow nodes');
   try {
-    browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);

@@ -10,8 +10,8 @@
  * - write-to-pixel: a worker commits batches to IndexedDB as the run driver
  *   does, and the live chart reads and draws them; latency p50 and p95.
  */
-import { chromium, type Browser, type Page } from '@playwright/test';
-import playwrightConfig from '../../playwright.config';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium } from './launch';
 import {
   absoluteRow,
   atMost,
@@ -129,7 +129,7 @@ export async function chartRows({ log }: ChartSuiteOptions): Promise<BenchRow[]>
   const served = await serveBenchPage();
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
+    browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1000, height: 700 } });
     const page = await context.newPage();
     await page.goto(`${served.url}chart.html`);

@@ -1,12 +1,11 @@
 /**
  * The browser rows: build what is needed, serve it with `vite preview`,
- * launch Chromium exactly as the e2e tests do (`playwright.config.ts`'s
- * launch options: Debian's Chromium, `--enable-unsafe-webgpu`) and run the
+ * launch Chromium as the e2e tests do but with V8 as it ships (launch.ts) and run the
  * startup bench in fresh browser contexts. The metric rows are their own
  * suite (`metrics.ts`): their page does not need the app.
  */
-import { chromium, type Browser } from '@playwright/test';
-import playwrightConfig from '../../playwright.config';
+import type { Browser } from '@playwright/test';
+import { launchChromium } from './launch';
 import { atMost, unmeasuredRow, type BenchRow } from '../lib/rows';
 import { ensureAppBuilt, serveApp, type Served } from './servers';
 import { STARTUP_NODES, startupRows } from './startup';
@@ -32,7 +31,7 @@ export async function browserRows({ noBuild, log }: BrowserOptions): Promise<Ben
   const servers: Served[] = [];
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
+    browser = await launchChromium();
     const rows: BenchRow[] = [];
     try {
       if (noBuild) log('app: serving dist/ as it is (--no-build)');

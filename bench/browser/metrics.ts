@@ -5,8 +5,8 @@
  * the p99 of raw `put` transactions of the same size, written in the same
  * trials — so the table tells a tail of ours from a tail of the store's.
  */
-import { chromium, type Browser, type Page } from '@playwright/test';
-import playwrightConfig from '../../playwright.config';
+import type { Browser, Page } from '@playwright/test';
+import { launchChromium } from './launch';
 import {
   absoluteRow,
   atMost,
@@ -33,7 +33,7 @@ const SERIES_POINTS = 1_000_000;
 
 /**
  * The `metrics` suite: build the bench page, serve it, and run the two metric
- * rows in Chromium launched as the e2e tests launch it. The page does not
+ * rows in Chromium launched as launch.ts says. The page does not
  * need the app, so these rows run without building `dist/`.
  */
 export async function metricSuite({ log }: { log: (line: string) => void }): Promise<BenchRow[]> {
@@ -41,7 +41,7 @@ export async function metricSuite({ log }: { log: (line: string) => void }): Pro
   const served = await serveBenchPage();
   let browser: Browser | null = null;
   try {
-    browser = await chromium.launch({ ...playwrightConfig.use?.launchOptions, headless: true });
+    browser = await launchChromium();
     log(`chromium ${browser.version()}: metric write path…`);
     return await metricRows(browser, served.url);
   } finally {
