@@ -53,8 +53,8 @@ test.describe.serial('a burst of 100,000 points, imported', { tag: '@alone' }, (
   let tasks: LongTask[] = [];
 
   // Asks for its turn on the machine (fixtures.ts): the long tasks are measured here.
-  test.beforeAll(async ({ browser, baseURL, viewport, reducedMotion, turn: _turn }) => {
-    context = await browser.newContext({ baseURL, viewport, reducedMotion, acceptDownloads: true });
+  test.beforeAll(async ({ browser, testContextOptions, turn: _turn }) => {
+    context = await browser.newContext(testContextOptions);
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(pageErrorText(error)));
     await recordLongTasks(page);

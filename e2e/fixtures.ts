@@ -3,7 +3,12 @@
  * context (so a fresh IndexedDB), and one page object per UI region. Specs
  * drive the app by role and accessible name (docs/architecture.md, "UI contract").
  */
-import { test as base, expect, type ConsoleMessage } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type BrowserContextOptions,
+  type ConsoleMessage,
+} from '@playwright/test';
 import type { Alerts } from './pages/alerts';
 import type { Canvas } from './pages/canvas';
 import type { Charts } from './pages/charts';
@@ -28,6 +33,13 @@ export interface Fixtures {
   alerts: Alerts;
   library: Library;
   inspector: Inspector;
+  /**
+   * The options of this test's own context (playwright.config.ts's `use`, and
+   * a spec's `test.use`), for a context a spec opens itself: it then behaves
+   * as the test's own does (same server, viewport, motion, downloads, and no
+   * service worker precaching the build into it).
+   */
+  testContextOptions: BrowserContextOptions;
   /** Open the app in another fresh browser context (another person's browser). */
   openFreshApp: () => Promise<Workbench>;
   /** Fails the test when a page throws an uncaught error. */
@@ -137,15 +149,14 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
   alerts: async ({ app }, use) => use(app.alerts),
   library: async ({ app }, use) => use(app.library),
   inspector: async ({ app }, use) => use(app.inspector),
-  openFreshApp: async ({ browser, baseURL, viewport, reducedMotion }, use) => {
+  testContextOptions: async (
+    { baseURL, viewport, reducedMotion, acceptDownloads, serviceWorkers },
+    use,
+  ) => use({ baseURL, viewport, reducedMotion, acceptDownloads, serviceWorkers }),
+  openFreshApp: async ({ browser, testContextOptions }, use) => {
     const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
     await use(async () => {
-      const context = await browser.newContext({
-        baseURL,
-        viewport,
-        reducedMotion,
-        acceptDownloads: true,
-      });
+      const context = await browser.newContext(testContextOptions);
       contexts.push(context);
       const app = new Workbench(await context.newPage());
       await app.open();

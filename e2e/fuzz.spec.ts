@@ -319,7 +319,7 @@ for (const seed of seeds()) {
   test(
     `fuzz seed ${seed}: runs and faults across tabs leave IndexedDB consistent`,
     heavy,
-    async ({ page, browser, baseURL, viewport, reducedMotion }) => {
+    async ({ page, browser, testContextOptions }) => {
       // Faults, then a settling window longer than a lease and a few sweeps.
       test.setTimeout(SETTLE_MS + 4 * (LEASE_MS + SWEEP_MS) + 120_000);
       const scenario = only(scenarioFor(seed), process.env.FUZZ_STEPS);
@@ -327,12 +327,7 @@ for (const seed of seeds()) {
       await test.info().attach('scenario', { body: described, contentType: 'text/plain' });
       const contexts: BrowserContext[] = [];
       const newContext = async () => {
-        const context = await browser.newContext({
-          baseURL,
-          viewport,
-          reducedMotion,
-          acceptDownloads: true,
-        });
+        const context = await browser.newContext(testContextOptions);
         contexts.push(context);
         return context;
       };

@@ -100,7 +100,7 @@ test(
 test(
   'a run that requires WebGPU waits for a visit that has it, and runs there @webgpu',
   heavy,
-  async ({ appURL, viewport, reducedMotion }) => {
+  async ({ testContextOptions }) => {
     test.setTimeout(240_000);
     // One browser profile, visited twice: first by a browser with no WebGPU, then by one with it.
     const profile = await mkdtemp(path.join(tmpdir(), 'flowbench-profile-'));
@@ -108,10 +108,7 @@ test(
       const context = await chromium.launchPersistentContext(profile, {
         executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
         args: [...(webgpu ? ['--enable-unsafe-webgpu'] : []), noBrowserUi, baselineCode],
-        baseURL: appURL,
-        viewport,
-        reducedMotion,
-        acceptDownloads: true,
+        ...testContextOptions,
       });
       const app = new Workbench(context.pages()[0] ?? (await context.newPage()));
       await app.open();
