@@ -10,6 +10,7 @@
  * uniforms, the loss read back) is counted, not what we think it moves.
  */
 import type * as OrtWeb from 'onnxruntime-web';
+import { loadBrowserOrt } from '../../workers/engine/ort-loader';
 import { mlpTrainMatmuls } from '../lib/flops';
 import { benchMlpSpec, benchModel, type TrainModel } from '../lib/train-models';
 import { makeBatches, matmulCeiling, trainLoop, type Batch } from '../lib/train-loop';
@@ -81,16 +82,6 @@ function countTransfers(): void {
   }
 }
 
-async function loadOrt(backend: 'webgpu' | 'wasm', threads: number): Promise<typeof OrtWeb> {
-  const ort =
-    backend === 'webgpu'
-      ? await import('onnxruntime-web/webgpu')
-      : await import('onnxruntime-web/wasm');
-  ort.env.logLevel = 'error';
-  ort.env.wasm.numThreads = threads;
-  return ort;
-}
-
 /** Batches on the device, uploaded once: each step feeds one that is already there. */
 function residentPlacer(ort: typeof OrtWeb, model: TrainModel) {
   return async (batch: Batch) => {
@@ -116,7 +107,7 @@ function residentPlacer(ort: typeof OrtWeb, model: TrainModel) {
 
 async function train(request: TrainRequest): Promise<TrainReport> {
   if (request.backend === 'webgpu') countTransfers();
-  const ort = await loadOrt(request.backend, request.threads);
+  const ort = await loadBrowserOrt(request.backend, request.threads);
   const model = benchModel(request.model);
   const result = await trainLoop({
     ort,
@@ -139,7 +130,7 @@ async function train(request: TrainRequest): Promise<TrainReport> {
 }
 
 async function ceiling(request: CeilingRequest): Promise<CeilingReport> {
-  const ort = await loadOrt('wasm', request.threads);
+  const ort = await loadBrowserOrt('wasm', request.threads);
   return matmulCeiling(
     ort,
     { executionProviders: ['wasm'] },

@@ -42,13 +42,19 @@ export function modelWorkerThreads(hardwareConcurrency: number | undefined): num
   return Math.min(4, Math.max(2, cores - 1));
 }
 
-/** The browser loader: one lazily fetched build per backend. */
-export const browserOrtLoader: OrtLoader = async (backend) => {
+/**
+ * onnxruntime-web in a browser, its build for `backend` fetched when first
+ * asked for, on `threads` WASM threads (the bench's GPU page sets its own).
+ */
+export async function loadBrowserOrt(backend: Backend, threads: number): Promise<OrtModule> {
   const ort: OrtModule =
     backend === 'webgpu'
       ? await import('onnxruntime-web/webgpu')
       : await import('onnxruntime-web/wasm');
   ort.env.logLevel = 'error';
-  ort.env.wasm.numThreads = WASM_THREADS;
+  ort.env.wasm.numThreads = threads;
   return ort;
-};
+}
+
+/** The engine worker's loader: one lazily fetched build per backend, `WASM_THREADS` threads. */
+export const browserOrtLoader: OrtLoader = (backend) => loadBrowserOrt(backend, WASM_THREADS);
