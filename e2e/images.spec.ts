@@ -2,12 +2,17 @@
  * A person's own images: a zip with one folder per class, picked through the
  * images node's file param, trains a CNN (model.cnn) that tells the classes
  * apart on held-out images. A zip with a single class fails the node, saying so.
+ * The same CNN forced to WebGPU (SwiftShader here) trains to WASM's losses.
  */
 import { zipSync } from 'fflate';
 import { encode as encodePng } from 'fast-png';
 import { writeFile } from 'node:fs/promises';
 import { expect, test } from './fixtures';
 import { fixtureFlowPath } from './support/files';
+import { pointValue } from './support/formats';
+
+/** Steps of the CNN on WebGPU in software: each takes seconds there. */
+const CNN_GPU_STEPS = 6;
 
 /** 16×16 gray stripes, horizontal or vertical, with a little noise from `seed`. */
 function stripes(vertical: boolean, seed: number): Uint8Array {
@@ -90,4 +95,55 @@ test('the digits example opens with its images and trains to a sensible score', 
   await expect(heatMap.getByRole('rowheader')).toHaveText(
     Array.from({ length: 10 }, (_, d) => String(d)),
   );
+});
+
+// The same CNN forced to `webgpu` (SwiftShader in software here: its conv shaders compile on the
+// first step), a few steps of it, against WASM on the same seed and batches.
+test('the stripes CNN forced to webgpu trains on the WebGPU adapter to WASM’s losses @webgpu', async ({
+  toolbar,
+  canvas,
+  inspector,
+  runs,
+  alerts,
+}) => {
+  test.setTimeout(360_000);
+  await toolbar.importFlow(fixtureFlowPath('images-stripes'));
+  await canvas.select('data');
+  await inspector
+    .param('file')
+    .setInputFiles(await archive('stripes.zip', ['horizontal', 'vertical']));
+  await expect(inspector.root).toContainText('stripes.zip');
+  await canvas.select('train');
+  await inspector.setParam('steps', CNN_GPU_STEPS);
+  await inspector.setParam('log_every', 2);
+
+  const trained = async (backend: 'webgpu' | 'wasm', count: number) => {
+    await toolbar.chooseBackend(backend);
+    await toolbar.run();
+    await expect(runs.rows).toHaveCount(count);
+    await runs.expectStatus(runs.newest, 'ok', { timeout: 240_000 });
+    await runs.select(runs.newest);
+    const { json } = await runs.exportRun();
+    const train = json.nodes.find((n) => n.node === 'train') as { logs?: string } | undefined;
+    return {
+      record: json,
+      log: train?.logs ?? '',
+      loss: (json.metrics['train.loss'] ?? []).map(pointValue),
+    };
+  };
+  const gpu = await trained('webgpu', 1);
+  expect(gpu.record.run.engine).toMatchObject({ backend: 'webgpu', fallback: true });
+  expect(gpu.record.run.engine?.adapter).toMatch(/swiftshader/i);
+  expect(gpu.log).toContain(`training on webgpu with adam: ${CNN_GPU_STEPS} steps of 32 rows`);
+  expect(gpu.log).toContain('stayed in GPU buffers between steps');
+  const cpu = await trained('wasm', 2);
+  expect(cpu.log).toContain(`training on wasm with adam: ${CNN_GPU_STEPS} steps of 32 rows`);
+  await expect(alerts.all).toHaveCount(0);
+
+  expect(gpu.loss).toHaveLength(CNN_GPU_STEPS / 2);
+  expect(cpu.loss).toHaveLength(CNN_GPU_STEPS / 2);
+  expect(gpu.loss.at(-1)!).toBeLessThan(gpu.loss[0]!);
+  // The same graph, seed and batches on two backends: equal up to float rounding (convolutions
+  // sum in another order on the GPU).
+  gpu.loss.forEach((value, i) => expect(value, `loss point ${i}`).toBeCloseTo(cpu.loss[i]!, 4));
 });
