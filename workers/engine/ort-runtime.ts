@@ -66,6 +66,11 @@ import type { OrtLoader, OrtModule } from './ort-loader';
 import { TransferLedger } from '../../src/core/runtime/transfers';
 import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
 import { firstValuesGraph } from './device-graphs';
+import {
+  datasetStaysResident,
+  RESIDENT_DATASET_BYTES,
+  residentDatasetLimits,
+} from '../../src/core/runtime/resident-dataset';
 
 /** Where sessions driven in loops can run instead of here: the model worker (model-client.ts). */
 export interface LoopHost {
@@ -92,12 +97,6 @@ function deviceLostError(info: DeviceLostInfo): DeviceLostError {
     detail: info.message,
   });
 }
-
-/**
- * The most bytes a device loop keeps resident as its dataset (features and
- * targets together); each tensor must also fit one storage binding.
- */
-export const RESIDENT_DATASET_BYTES = 256 * 1024 * 1024;
 
 /**
  * Whether WebGPU training loops run as device loops by default: the dataset
@@ -394,8 +393,8 @@ export class OrtRuntime implements TensorRuntime {
   private deviceOps(run: CountedRun): DeviceOps {
     const own: ModelSession[] = [];
     const readers = new Map<number, CountedSession>();
-    const limits = this.info.adapter?.limits;
-    const budget = this.residentDatasetBytes;
+    // The rule the pool admits the dataset's bytes by (resident-dataset.ts).
+    const limits = residentDatasetLimits(this);
     return {
       run,
       upload: async (tensors, transfers) => {
@@ -436,15 +435,11 @@ export class OrtRuntime implements TensorRuntime {
           throw new Error('the read-back of the loop values returned nothing');
         return Float32Array.from(values.data.subarray(0, tensors.length));
       },
-      fits: (tensors) => {
-        const binding = limits?.maxStorageBufferBindingSize ?? 128 * 1024 * 1024;
-        let total = 0;
-        for (const t of tensors) {
-          if (t.data.byteLength > binding) return false;
-          total += t.data.byteLength;
-        }
-        return total <= budget;
-      },
+      fits: (tensors) =>
+        datasetStaysResident(
+          tensors.map((t) => t.data.byteLength),
+          limits,
+        ),
       release: async () => {
         await Promise.allSettled(own.splice(0).map((s) => s.release()));
         readers.clear();

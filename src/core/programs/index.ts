@@ -36,6 +36,7 @@ export {
   type MlpHyperparameters,
   type MlpTrainLoopOptions,
 } from './mlp-steps.ts';
+export { DATASET_SHARE, datasetDeviceBytes } from './loop-dataset.ts';
 export { LoopPace, type LoopPaceOptions, type LoopPaceSummary } from './loop-pace.ts';
 export { loopProgress, mlpInferenceModel, mlpTrainStepModel, nodeRequest } from './mlp-jobs.ts';
 export {
@@ -75,6 +76,7 @@ export {
   requestId,
   type ComponentStep,
   type LoopBody,
+  type LoopDataset,
   type LoopStep,
   type ModelDef,
   type ModelId,

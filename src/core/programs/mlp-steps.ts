@@ -7,8 +7,10 @@
  * them; only the loss is read back every unit, and the weights once, at the
  * end. Memory comes from the graph's shapes: the carried inputs are the
  * loop's resident bytes, the estimated peak at the batch size is each
- * unit's. The train-step model asks its session to keep the carried outputs
- * on the device (`mlpTrainStepSession`), so on WebGPU the weights and
+ * unit's; a dataset offered to stay on the device is reserved beside the
+ * weights where it will stay (loop-dataset.ts). The train-step model asks
+ * its session to keep the carried outputs on the device
+ * (`mlpTrainStepSession`), so on WebGPU the weights and
  * optimizer state stay in GPU buffers from the first unit to the last; each
  * unit disposes the buffers it consumed, and every exit disposes the rest.
  * Trade-off: the trained weights cross to the CPU once, at the end, because
@@ -165,6 +167,16 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
     units: o.units,
     residentBytes: memory.residentBytes,
     peakBytes: memory.peakBytes,
+    // Offered to stay on the device (a device loop, mlp-loop-ahead.ts): the pool reserves it there.
+    ...(o.batchesAhead === true &&
+      o.resident !== undefined && {
+        dataset: {
+          model: o.model,
+          features: o.resident.rows.x.data.byteLength,
+          labels: o.resident.rows.y.data.byteLength,
+          rows: o.batchSize * Int32Array.BYTES_PER_ELEMENT,
+        },
+      }),
     async start(ctx) {
       const session = ctx.session(o.model);
       const start =

@@ -103,8 +103,28 @@ export interface LoopStep {
   readonly residentBytes: number;
   /** Bytes of activations of one unit, admitted before each unit. */
   readonly peakBytes: number;
+  /**
+   * A dataset the loop offers to keep on the device: its bytes are reserved
+   * with the loop's state wherever it will stay there (loop-dataset.ts).
+   */
+  readonly dataset?: LoopDataset;
   /** Called once, after the resident bytes are reserved. */
   start(ctx: StepContext): Promise<LoopBody> | LoopBody;
+}
+
+/**
+ * A loop's dataset that a train step gathers its batches from (one built
+ * with `residentRows`, loaded as `model`'s `webgpuModel`): its bytes.
+ */
+export interface LoopDataset {
+  /** The model whose session opens the loop. */
+  readonly model: ModelId;
+  /** Every row's features. */
+  readonly features: number;
+  /** Every row's targets. */
+  readonly labels: number;
+  /** One step's row indices (the index buffer). */
+  readonly rows: number;
 }
 
 export type ProgramStep = ComponentStep | LoopStep;

@@ -23,6 +23,7 @@ import {
   programError,
   type ProgramErrorCode,
 } from './errors.ts';
+import { DATASET_SHARE } from './loop-dataset.ts';
 import { formatBytes, type DeviceMemoryPool, type Hold, type Holder, type Wait } from './pool.ts';
 import type {
   LoopBody,
@@ -79,6 +80,8 @@ export interface RunnerServices {
   loadModel(id: ModelId): Promise<ModelSession | null>;
   /** Bytes of this runner's resident models (released only when it closes). */
   residentModelBytes(): number;
+  /** Bytes a loop's dataset holds on the device while it runs here (loop-dataset.ts); else 0. */
+  datasetBytes(step: ProgramStep): number;
   /** Hears every metric point as it is emitted. */
   readonly onEmit?: ((request: RequestId, metric: string, value: number) => void) | undefined;
   /** The run and node the requests work for (told to other engines with their bookings). */
@@ -156,7 +159,8 @@ export class RequestRun {
 
   /**
    * admitStep: everything the next unit needs that is not held yet — models
-   * to load, the loop's state, the unit's peak — must fit *together*, or
+   * to load, the loop's state (and its dataset where it stays on the
+   * device), the unit's peak — must fit *together*, or
    * nothing is taken. Reserving a loop's state only with room for its first
    * peak means the request that took bytes last can always run its unit,
    * so requests of one runner defer rather than deadlock. On a shared pool
@@ -176,6 +180,11 @@ export class RequestRun {
     if (step.kind === 'loop' && this.loop === null) {
       bytes += step.residentBytes;
       parts.push(`${formatBytes(step.residentBytes)} weights and optimizer state`);
+      const dataset = this.services.datasetBytes(step);
+      if (dataset > 0) {
+        bytes += dataset;
+        parts.push(`${formatBytes(dataset)} ${DATASET_SHARE}`);
+      }
     }
     const allowance = pool.shared && step.kind === 'loop' && this.loop !== null;
     if (!allowance) bytes += step.peakBytes;
@@ -224,6 +233,18 @@ export class RequestRun {
             `${step.name}: weights and optimizer state`,
           );
       if (state === null) return deferNow(false);
+      // Its dataset, where it stays on the device: a hold of its own, named in the pool view.
+      const datasetBytes = this.services.datasetBytes(step);
+      if (datasetBytes > 0) {
+        const label = `${step.name}: ${DATASET_SHARE}`;
+        const dataset = pool.shared
+          ? await pool.hold(this.holder, 'state', datasetBytes, label)
+          : pool.tryHold(this.holder, 'state', datasetBytes, label);
+        if (dataset === null) {
+          pool.release(state);
+          return deferNow(false);
+        }
+      }
       const body = await step.start(this.context(step, sessions));
       this.loop = { body, startedAt: this.services.now(), unit: 0, state };
       started = true;

@@ -23,7 +23,8 @@
 import type { ModelSession, TensorRuntime } from '../runtime/tensor-runtime.ts';
 import { messageOf, type ProgramError, programError } from './errors.ts';
 import { formatBytes, type DeviceMemoryPool, type Holder, type PoolSnapshot } from './pool.ts';
-import type { ModelDef, ModelId, ProgramRequest, RequestId } from './program.ts';
+import { DATASET_SHARE, datasetDeviceBytes, loadsWebgpuModel } from './loop-dataset.ts';
+import type { ModelDef, ModelId, ProgramRequest, ProgramStep, RequestId } from './program.ts';
 import type { LoadedModel, SharedModels } from './shared-models.ts';
 import {
   RequestRun,
@@ -140,6 +141,7 @@ export class ProgramRunner {
       modelLabel: (id) => this.model(id).holder.name,
       loadModel: (id) => this.loadModel(id),
       residentModelBytes: () => this.residentModelBytes(),
+      datasetBytes: (step) => this.datasetBytes(step),
       onEmit: this.options.onEmit,
       origin: this.options.origin,
     };
@@ -214,6 +216,13 @@ export class ProgramRunner {
     return sum;
   }
 
+  /** Bytes `step`'s dataset holds on the device while it runs here (loop-dataset.ts). */
+  private datasetBytes(step: ProgramStep): number {
+    if (step.kind !== 'loop' || step.dataset === undefined) return 0;
+    const def = this.models.get(step.dataset.model)?.def;
+    return def === undefined ? 0 : datasetDeviceBytes(step.dataset, def, this.options.runtime);
+  }
+
   private model(id: ModelId): { def: ModelDef; holder: Holder } {
     const model = this.models.get(id);
     if (model === undefined) throw programError('invalid-program', `unknown model ${id}`);
@@ -232,12 +241,7 @@ export class ProgramRunner {
       try {
         const { runtime } = this.options;
         const choice = def.backend ?? 'auto';
-        const gpuModel =
-          def.webgpuModel !== undefined &&
-          runtime.deviceLoops === true &&
-          (runtime.backendFor?.(choice) ?? runtime.info.backend) === 'webgpu'
-            ? def.webgpuModel
-            : null;
+        const gpuModel = loadsWebgpuModel(def, runtime) ? def.webgpuModel : undefined;
         const session = await runtime.createSession(gpuModel ?? def.model, choice, def.session);
         return { session, hold };
       } catch (error) {
@@ -257,8 +261,8 @@ export class ProgramRunner {
 
   /**
    * Fails a request before it runs when a step names an unknown model, has no
-   * units, or can never fit: its peak, its loop's resident bytes and every
-   * model resident by then, together, exceed the budget.
+   * units, or can never fit: its peak, its loop's resident bytes and dataset
+   * and every model resident by then, together, exceed the budget.
    */
   private check(request: ProgramRequest): ProgramError | null {
     const budget = this.pool.budget;
@@ -276,11 +280,14 @@ export class ProgramRunner {
         0,
       );
       const state = step.kind === 'loop' ? step.residentBytes : 0;
-      if (step.peakBytes + state + models <= budget) continue;
+      const dataset = this.datasetBytes(step);
+      const needs = step.peakBytes + state + dataset + models;
+      if (needs <= budget) continue;
       const parts = [`${formatBytes(step.peakBytes)} peak`];
       if (state > 0) parts.push(`${formatBytes(state)} resident (weights, optimizer state)`);
+      if (dataset > 0) parts.push(`${formatBytes(dataset)} ${DATASET_SHARE}`);
       if (models > 0) parts.push(`${formatBytes(models)} of resident models`);
-      const total = parts.length > 1 ? ` = ${formatBytes(step.peakBytes + state + models)}` : '';
+      const total = parts.length > 1 ? ` = ${formatBytes(needs)}` : '';
       return programError(
         'infeasible',
         `${step.name}: step needs ${parts.join(' + ')}${total}, pool is ${formatBytes(budget)}`,

@@ -221,6 +221,11 @@ export interface TensorRuntime {
    * a model's `webgpuModel` (a step that gathers its rows) may be loaded.
    */
   readonly deviceLoops?: boolean;
+  /**
+   * The most bytes of a dataset a device loop keeps on the device; default
+   * `RESIDENT_DATASET_BYTES` (resident-dataset.ts, the rule the pool admits by).
+   */
+  readonly residentDatasetBytes?: number;
   /** The backend a node's choice runs on here (for the device pool it draws on); default `info.backend`. */
   backendFor?(choice: NodeBackend): Backend;
   /** `auto` follows the run; a forced backend that is missing fails with a clear error. */

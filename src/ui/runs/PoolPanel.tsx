@@ -1,10 +1,11 @@
 /**
  * The device pool as the selected run's programs see it: the budget, the
- * resident models, reserved and in-use bytes, what other tabs booked of the
- * same budget (every tab of the browser admits against one), each request's
- * steps done / total and steps per second, and who waits for what. Live
- * while the run runs (the engine's `pool` events); afterwards, the last
- * tick it saw.
+ * resident models, reserved bytes by what they hold (a loop's weights and
+ * optimizer state, its dataset kept on the device), in-use bytes, what other
+ * tabs booked of the same budget (every tab of the browser admits against
+ * one), each request's steps done / total and steps per second, and who
+ * waits for what. Live while the run runs (the engine's `pool` events);
+ * afterwards, the last tick it saw.
  */
 import { useState } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
@@ -27,6 +28,8 @@ function describeRequest(r: RequestProgress): string {
 
 function NodePool({ report }: { report: PoolEvent }) {
   const { pool } = report;
+  // Each loop's reservation by its share: weights and optimizer state, a dataset kept on the device.
+  const reservations = pool.holds.filter((h) => h.kind === 'state');
   return (
     <article aria-label={`Pool of ${report.node}`} className="fb-pool-node">
       <h4>
@@ -43,7 +46,11 @@ function NodePool({ report }: { report: PoolEvent }) {
             ` (${pool.residentModels.map((m) => `${m.name} ${formatBytes(m.bytes)}`).join(', ')})`}
         </dd>
         <dt>Reserved</dt>
-        <dd>{formatBytes(pool.reserved)}</dd>
+        <dd>
+          {formatBytes(pool.reserved)}
+          {reservations.length > 0 &&
+            ` (${reservations.map((h) => `${h.label} ${formatBytes(h.bytes)}`).join('; ')})`}
+        </dd>
         <dt>In use</dt>
         <dd>{formatBytes(pool.inUse)}</dd>
         <dt>Other tabs</dt>
