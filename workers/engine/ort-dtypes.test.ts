@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { ConstantType } from '../../src/core/runtime/tensor-runtime';
 import { engineData, exactValues, fromHalfBits, halfBits, ortConstantData } from './ort-dtypes';
 
 describe('element types at the onnxruntime boundary', () => {
@@ -30,6 +31,23 @@ describe('element types at the onnxruntime boundary', () => {
     // An int64 array's bigints go in as they are, past 2^53 (a double would round this one).
     const big = BigInt64Array.of(2n ** 53n + 1n);
     expect(ortConstantData({ location: 'constant', type: 'int64', dims: [1], values: big })).toBe(
+      big,
+    );
+  });
+
+  it('makes the typed array onnxruntime takes for float64, the smaller integers and uint64', () => {
+    const made = (type: ConstantType, values: number[]) =>
+      ortConstantData({ location: 'constant', type, dims: [values.length], values });
+    // A double's digits past float32's go in as they are.
+    expect(made('float64', [0.1, 1e300])).toEqual(Float64Array.of(0.1, 1e300));
+    expect(made('int8', [-128, 127])).toEqual(Int8Array.of(-128, 127));
+    expect(made('int16', [-32768, 32767])).toEqual(Int16Array.of(-32768, 32767));
+    expect(made('uint16', [65535])).toEqual(Uint16Array.of(65535));
+    expect(made('uint32', [4294967295])).toEqual(Uint32Array.of(4294967295));
+    expect(made('uint64', [2 ** 53 - 1])).toEqual(BigUint64Array.of(2n ** 53n - 1n));
+    // A uint64 array's bigints go in as they are, past 2^53.
+    const big = BigUint64Array.of(2n ** 64n - 1n);
+    expect(ortConstantData({ location: 'constant', type: 'uint64', dims: [1], values: big })).toBe(
       big,
     );
   });

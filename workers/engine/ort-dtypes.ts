@@ -1,8 +1,8 @@
 /**
  * Element types at the onnxruntime boundary. The engine's tensors are
- * float32 or int32; a model may take or give int64, float16, bool, uint8 and
- * more. A typed constant becomes the typed array onnxruntime wants for its
- * type only here. An output of another type is read as float32 numbers for
+ * float32 or int32; a model may take or give int64, float16, float64, bool,
+ * the smaller integers (int8 … uint32) and uint64. A typed constant becomes
+ * the typed array onnxruntime wants for its type only here. An output of another type is read as float32 numbers for
  * the nodes downstream and keeps its exact values beside them (`exact`:
  * bigints for 64-bit integers, doubles for the rest), which the node that
  * runs the model describes and emits. Trade-off: such an output is held
@@ -14,22 +14,44 @@ import type { ExactValues, TypedConstant } from '../../src/core/runtime/tensor-r
 export { fromHalfBits, halfBits };
 
 /** What onnxruntime's `Tensor` constructor takes as data for a typed constant. */
-export type OrtConstantData = Float32Array | Int32Array | BigInt64Array | Uint8Array | Uint16Array;
+export type OrtConstantData =
+  | Float32Array
+  | Float64Array
+  | Int8Array
+  | Int16Array
+  | Int32Array
+  | BigInt64Array
+  | Uint8Array
+  | Uint16Array
+  | Uint32Array
+  | BigUint64Array;
 
 /** The typed array onnxruntime takes for a constant of its type (float16 as its bits). */
 export function ortConstantData(constant: TypedConstant): OrtConstantData {
   const { values } = constant;
-  // Bigints come only with an int64 (see `TypedConstant`): taken as they are, never through a double.
-  if (values instanceof BigInt64Array) return values;
+  // Bigints come only with an int64 or a uint64 (see `TypedConstant`): taken as they are, never through a double.
+  if (values instanceof BigInt64Array || values instanceof BigUint64Array) return values;
   switch (constant.type) {
     case 'float32':
       return Float32Array.from(values);
     case 'float16':
       return Uint16Array.from(values, halfBits);
+    case 'float64':
+      return Float64Array.from(values);
+    case 'int8':
+      return Int8Array.from(values);
+    case 'int16':
+      return Int16Array.from(values);
     case 'int32':
       return Int32Array.from(values);
     case 'int64':
       return BigInt64Array.from(values, (v) => BigInt(v));
+    case 'uint16':
+      return Uint16Array.from(values);
+    case 'uint32':
+      return Uint32Array.from(values);
+    case 'uint64':
+      return BigUint64Array.from(values, (v) => BigInt(v));
     case 'bool':
     case 'uint8':
       return Uint8Array.from(values);

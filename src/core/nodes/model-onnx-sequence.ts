@@ -40,7 +40,18 @@ export interface SequenceParams {
   readonly backend: NodeBackend;
 }
 
-const BYTES: Readonly<Record<string, number>> = { int64: 8, float16: 2, bool: 1, uint8: 1 };
+/** Bytes per element of a constant's type (4 for the rest: float32, int32, uint32). */
+const BYTES: Readonly<Record<string, number>> = {
+  float64: 8,
+  int64: 8,
+  uint64: 8,
+  float16: 2,
+  int16: 2,
+  uint16: 2,
+  int8: 1,
+  uint8: 1,
+  bool: 1,
+};
 
 function constantBytes(c: TypedConstant): number {
   return (BYTES[c.type] ?? 4) * c.values.length;

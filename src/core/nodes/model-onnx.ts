@@ -105,7 +105,7 @@ export const modelOnnx = defineNodeKind({
       type: 'string',
       default: '',
       description:
-        'How each model input is fed, as JSON: {"name": "dataset" | "tensor" | "tensor2" | "tensor3" | "tensor4" | a number | an array}; each tensor port feeds one input, in its own type where no value changes. A number fills the input’s shape; values take the model’s type (int64 within ±2^53). Empty: a one-input model takes the dataset’s rows.',
+        'How each model input is fed, as JSON: {"name": "dataset" | "tensor" | "tensor2" | "tensor3" | "tensor4" | a number | an array}; each tensor port feeds one input, in its own type where no value changes. A number fills the input’s shape; values take the model’s type, any numeric type or bool, within its range (int64 and uint64 within ±2^53). Empty: a one-input model takes the dataset’s rows.',
     },
     sequence: {
       type: 'string',

@@ -105,7 +105,7 @@ describe('feeding a model’s inputs', () => {
       /not an int32/,
     );
     expect(only({ name: 's', type: 'string', shape: [] }, { s: 1 }).message).toBe(
-      "the model's input 's' takes string, which a constant cannot be typed as (float32, float16, int32, int64, bool, uint8)",
+      "the model's input 's' takes string, which a constant cannot be typed as (float32, float16, float64, int8, int16, int32, int64, uint8, uint16, uint32, uint64, bool)",
     );
     expect(only({ name: 'x', type: 'float32', shape: [2, 2] }, { x: [[1, 2], [3]] }).message).toBe(
       "the model's input 'x' is given a constant that is not a rectangular array: the constant[1] has 1 elements where its siblings have 2",

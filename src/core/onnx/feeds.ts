@@ -11,10 +11,12 @@
  * everywhere else, so a state input [2 × batch × 128] given as one number is
  * filled to the batch of the rows fed beside it. Constants stay plain numbers
  * here (`TypedConstant`); the typed array a model wants is made only where
- * the runtime hands it to onnxruntime. Trade-off: constants are typed as
- * JSON, so an int64 must be a safe integer (within ±2^53); larger ones could
- * not be written exactly — an int64 beyond that comes from a tensor. A tensor
- * arrives in its own element type (an int64 `.npy` as bigints): a float32
+ * the runtime hands it to onnxruntime. Every numeric type onnxruntime takes
+ * can be typed (float64 as the JSON number itself; int8 … uint32 within
+ * their ranges, `constant-types.ts`). Trade-off: constants are typed as
+ * JSON, so an int64 or a uint64 must be a safe integer (within ±2^53);
+ * larger ones could not be written exactly — one beyond that comes from a
+ * tensor. A tensor arrives in its own element type (an int64 `.npy` as bigints): a float32
  * input takes a float32 tensor as it is; any other pair is converted value
  * by value where no value changes (`tensor-feed.ts`), and refused naming the
  * input, both types and the first value that would.
@@ -24,6 +26,7 @@ import { constantTypes, type ConstantType, type TypedConstant } from '../runtime
 import { describeValueInfo, type OnnxValueInfo } from './signature';
 import { convertTensor, type FedTensor } from './tensor-feed';
 import { dtypeOf } from '../arrays/dtypes';
+import { isConstantType, isSmallInteger, outOfRange } from './constant-types';
 
 /**
  * The node's tensor ports, each feeding at most one model input. A fixed
@@ -193,28 +196,23 @@ function misfit(type: ConstantType, v: unknown): string | null {
   if (type === 'bool')
     return typeof v === 'boolean' || v === 0 || v === 1 ? null : 'not a bool (true, false, 0 or 1)';
   if (typeof v !== 'number') return `not a number (${type})`;
+  if (isSmallInteger(type)) return outOfRange(type, v);
   switch (type) {
+    case 'float64':
+      return null; // a JSON number is a double: taken exactly
     case 'float32':
       return Math.abs(v) <= 3.4028234663852886e38 ? null : 'beyond float32’s range';
     case 'float16':
       return Math.abs(v) <= 65504 ? null : 'beyond float16’s range (±65504)';
-    case 'int32':
-      return Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31
-        ? null
-        : 'not an int32 (a whole number from −2^31 to 2^31 − 1)';
     case 'int64':
       return Number.isSafeInteger(v)
         ? null
         : 'not an int64 typed exactly (a whole number within ±2^53)';
-    case 'uint8':
-      return Number.isInteger(v) && v >= 0 && v <= 255
+    case 'uint64':
+      return Number.isSafeInteger(v) && v >= 0
         ? null
-        : 'not a uint8 (a whole number 0–255)';
+        : 'not a uint64 typed exactly (a whole number from 0 to 2^53)';
   }
-}
-
-function isConstantType(type: string): type is ConstantType {
-  return (constantTypes as readonly string[]).includes(type);
 }
 
 /** The input as one a constant can be typed for; throws naming its type when it is not. */

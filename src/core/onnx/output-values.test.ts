@@ -6,7 +6,7 @@ import { describeOutput, outputNumbers, outputValue } from './output-values';
 /** An output as the runtime hands it over: float32 data, exact values beside. */
 function given(
   type: string,
-  exact: Float64Array | BigInt64Array,
+  exact: Float64Array | BigInt64Array | BigUint64Array,
   dims: number[] = [exact.length],
 ): Tensor {
   return {
@@ -59,6 +59,35 @@ describe('a model’s outputs in their own types', () => {
     const plain: Tensor = { type: 'float32', data: Float32Array.from([0.5]), dims: [1] };
     expect(describeOutput({ name: 'q', type: 'float64', shape: [1] }, plain)).toBe(
       'q: float64 as float32 [1] = [0.5]',
+    );
+  });
+
+  it('reads float64 and the smaller integers as the numbers they are, where float32 would round them', () => {
+    const precise = given('float64', Float64Array.of(0.1, 1e300));
+    // Emitted as the doubles themselves: float32 holds neither.
+    expect(Array.from(outputNumbers('p', precise))).toEqual([0.1, 1e300]);
+    expect(describeOutput({ name: 'p', type: 'float64', shape: [2] }, precise)).toBe(
+      'p: float64 [2] = [0.1, 1e+300]',
+    );
+    const counts = given('uint32', Float64Array.of(2 ** 24 + 1, 4294967295));
+    expect(describeOutput({ name: 'n', type: 'uint32', shape: [2] }, counts)).toBe(
+      'n: uint32 [2] = [16777217, 4294967295]',
+    );
+    const small = given('int16', Float64Array.of(-32768, 7), [1, 2]);
+    expect(describeOutput({ name: 'm', type: 'int16', shape: [1, 2] }, small)).toBe(
+      'm: int16 [1×2] = [-32768, 7]',
+    );
+    expect(outputValue(given('int8', Float64Array.of(-128)), 0)).toBe(-128);
+  });
+
+  it('reads uint64 as numbers while safe and as exact digits beyond, refusing to emit those', () => {
+    const ids = given('uint64', BigUint64Array.of(42n, 2n ** 64n - 1n));
+    expect(describeOutput({ name: 'ids', type: 'uint64', shape: [2] }, ids)).toBe(
+      'ids: uint64 [2] = [42, 18446744073709551615]',
+    );
+    expect(Array.from(outputNumbers('ids', given('uint64', BigUint64Array.of(42n))))).toEqual([42]);
+    expect(() => outputNumbers('ids', ids)).toThrow(
+      "the model's output 'ids' holds 18446744073709551615 (uint64), beyond ±2^53: no number holds it exactly",
     );
   });
 });

@@ -4,11 +4,14 @@
  *
  * Idea: an output of another type than float32 or int32 keeps its exact
  * values beside its float32 data (`Tensor.exact`); this is where they are
- * told. int64 reads as numbers while they are safe integers (within ±2^53)
- * and as their exact digits beyond, in text; a number emitted (a series
- * point) that cannot be one exactly fails, naming the output and the value,
- * rather than charting a rounded one. bool reads as true/false, float16 as
- * the numbers its bits stand for. Trade-off: descriptions show the first
+ * told. int64 and uint64 read as numbers while they are safe integers
+ * (within ±2^53) and as their exact digits beyond, in text; a number emitted
+ * (a series point) that cannot be one exactly fails, naming the output and
+ * the value, rather than charting a rounded one. bool reads as true/false,
+ * float16 as the numbers its bits stand for; float64 and the smaller
+ * integers (int8 … uint32) as the doubles that hold them exactly — a
+ * float64 keeps its digits past float32's, a uint32 past 2^24 stays whole
+ * where float32 would round it. Trade-off: descriptions show the first
  * values only, so a value beyond ±2^53 further in is caught only where it
  * is emitted.
  */

@@ -14,9 +14,22 @@ import protobuf from 'protobufjs/minimal';
 
 /**
  * Element types the builders use, named as onnxruntime-web names them
- * (float16 and uint8 for graphs that give or take them, e.g. imported-model fixtures).
+ * (float16, float64 and the smaller integers for graphs that give or take
+ * them, e.g. imported-model fixtures).
  */
-export type ElemType = 'float32' | 'int64' | 'int32' | 'bool' | 'float16' | 'uint8';
+export type ElemType =
+  | 'float32'
+  | 'int64'
+  | 'int32'
+  | 'bool'
+  | 'float16'
+  | 'uint8'
+  | 'float64'
+  | 'int8'
+  | 'int16'
+  | 'uint16'
+  | 'uint32'
+  | 'uint64';
 
 /** A dimension: a fixed size, or a symbolic name (e.g. `'batch'`) for a dynamic one. */
 export type Dim = number | string;
@@ -29,6 +42,12 @@ export const DATA_TYPE: Readonly<Record<ElemType, number>> = {
   bool: 9,
   float16: 10,
   uint8: 2,
+  int8: 3,
+  uint16: 4,
+  int16: 5,
+  float64: 11,
+  uint32: 12,
+  uint64: 13,
 };
 
 /** A tensor stored in the model (an initializer or a tensor attribute). */
@@ -255,6 +274,12 @@ export const ELEM_BYTES: Readonly<Record<ElemType, number>> = {
   bool: 1,
   float16: 2,
   uint8: 1,
+  float64: 8,
+  int8: 1,
+  int16: 2,
+  uint16: 2,
+  uint32: 4,
+  uint64: 8,
 };
 
 /**

@@ -4,8 +4,10 @@
  * value is converted only where it stays the same number — an int64 array
  * into an int64 input as it is (bigints, exactly, past 2^53), an int32 array
  * into a float32 input while each value fits float32's 24 bits, a float64
- * array into an int64 input while each value is whole. The first value that
- * would change is named (its index and value) and nothing is fed.
+ * array into an int64 input while each value is whole, an int32 array into
+ * an int16 input while each value is within −32768 to 32767, any number into
+ * a float64 input. The first value that would change is named (its index
+ * and value) and nothing is fed.
  *
  * One exception, on purpose: floats into a narrower float (NumPy's default
  * float64 into a float32 input) round to the nearest value, as NumPy's
@@ -25,6 +27,7 @@ import {
   type TensorDtype,
 } from '../arrays/dtypes';
 import { fromHalfBits, halfBits } from '../arrays/half';
+import { aType, isSmallInteger, outOfRange } from './constant-types';
 import type { ConstantType } from '../runtime/tensor-runtime';
 
 /** What a conversion reads of a tensor (a `tensor` edge's value; its name and shape for messages). */
@@ -36,47 +39,49 @@ export interface FedTensor {
   readonly dtype?: TensorDtype;
 }
 
-/** A constant's values: plain numbers, or an int64's bigints (exact past ±2^53). */
-export type FedValues = readonly number[] | BigInt64Array;
+/** A constant's values: plain numbers, or an int64's or a uint64's bigints (exact past ±2^53). */
+export type FedValues = readonly number[] | BigInt64Array | BigUint64Array;
 
 /** The tensor's values in the input's type, or what does not fit (a clause: "has element 3 = 2.5, not an int64 …"). */
 export type Converted<T> = { readonly values: T } | { readonly problem: string };
 
-const INT64_MIN = -(2n ** 63n);
-const INT64_MAX = 2n ** 63n - 1n;
+/** The 64-bit integer types' least and greatest values, as bigints and in words. */
+const ranges64 = {
+  int64: { least: -(2n ** 63n), greatest: 2n ** 63n - 1n, span: '−2^63 to 2^63 − 1' },
+  uint64: { least: 0n, greatest: 2n ** 64n - 1n, span: '0 to 2^64 − 1' },
+} as const;
+
+/** Why `v` is not an int64 (a uint64), or null when it is one; a bigint is compared as it is. */
+function outOf64(type: 'int64' | 'uint64', v: number | bigint): string | null {
+  const { least, greatest, span } = ranges64[type];
+  if (typeof v === 'bigint') return v >= least && v <= greatest ? null : `beyond ${type} (${span})`;
+  return Number.isInteger(v) && BigInt(v) >= least && BigInt(v) <= greatest
+    ? null
+    : `not ${aType(type)} (a whole number from ${span})`;
+}
 
 /**
  * Why `v` is not a value of `type` exactly, or null when it is one.
  * `rounds`: `v` is a float that may round into a narrower float type.
  */
 export function unfit(type: ConstantType, v: number | bigint, rounds = false): string | null {
+  if (type === 'int64' || type === 'uint64') return outOf64(type, v);
+  if (isSmallInteger(type)) return outOfRange(type, v);
   if (typeof v === 'bigint') {
-    if (type === 'int64')
-      return v >= INT64_MIN && v <= INT64_MAX ? null : 'beyond int64 (−2^63 to 2^63 − 1)';
     const n = Number(v);
-    if (BigInt(n) !== v) return `not a ${type} exactly (it would be rounded to ${n})`;
+    if (BigInt(n) !== v) return `not ${aType(type)} exactly (it would be rounded to ${n})`;
     return unfit(type, n);
   }
   switch (type) {
+    case 'float64':
+      return null; // every number here is a double already
     case 'float32':
     case 'float16': {
       const near = type === 'float32' ? Math.fround(v) : fromHalfBits(halfBits(v));
       if (Number.isNaN(v) || near === v) return null;
       if (!Number.isFinite(near)) return `beyond ${type}’s range`;
-      return rounds ? null : `not a ${type} exactly (it would be rounded to ${near})`;
+      return rounds ? null : `not ${aType(type)} exactly (it would be rounded to ${near})`;
     }
-    case 'int32':
-      return Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31
-        ? null
-        : 'not an int32 (a whole number from −2^31 to 2^31 − 1)';
-    case 'int64':
-      return Number.isInteger(v) && v >= -(2 ** 63) && v < 2 ** 63
-        ? null
-        : 'not an int64 (a whole number from −2^63 to 2^63 − 1)';
-    case 'uint8':
-      return Number.isInteger(v) && v >= 0 && v <= 255
-        ? null
-        : 'not a uint8 (a whole number 0–255)';
     case 'bool':
       return v === 0 || v === 1 ? null : 'not a bool (0 or 1)';
   }
@@ -97,13 +102,14 @@ function misfit(
 export function convertTensor(tensor: FedTensor, type: ConstantType): Converted<FedValues> {
   const dtype: TensorDtype = dtypeOf(tensor);
   const { data } = tensor;
-  if (type === 'int64') {
-    // Already int64: as it is (a copy, so a buffer handed to a worker leaves the value whole).
-    if (data instanceof BigInt64Array) return { values: data.slice() };
-    const out = new BigInt64Array(data.length);
+  if (type === 'int64' || type === 'uint64') {
+    // Already of the type: as it is (a copy, so a buffer handed to a worker leaves the value whole).
+    if (type === 'int64' ? data instanceof BigInt64Array : data instanceof BigUint64Array)
+      return { values: (data as BigInt64Array | BigUint64Array).slice() };
+    const out = type === 'int64' ? new BigInt64Array(data.length) : new BigUint64Array(data.length);
     for (let i = 0; i < data.length; i++) {
       const v = elementOf(dtype, data, i);
-      const why = unfit('int64', v);
+      const why = unfit(type, v);
       if (why !== null) return misfit(tensor, i, v, why);
       out[i] = typeof v === 'bigint' ? v : BigInt(v);
     }

@@ -64,17 +64,35 @@ export interface DeviceTensor {
   dispose(): void;
 }
 
-/** The element types a typed constant may have: what a person can type for a model's input. */
-export const constantTypes = ['float32', 'float16', 'int32', 'int64', 'bool', 'uint8'] as const;
+/**
+ * The element types a typed constant may have: what a person can type for a
+ * model's input, and what a tensor fed to one may be converted to (every
+ * numeric type onnxruntime's `Tensor` takes, and bool).
+ */
+export const constantTypes = [
+  'float32',
+  'float16',
+  'float64',
+  'int8',
+  'int16',
+  'int32',
+  'int64',
+  'uint8',
+  'uint16',
+  'uint32',
+  'uint64',
+  'bool',
+] as const;
 export type ConstantType = (typeof constantTypes)[number];
 
 /**
  * A constant fed to a model input of any element type it declares (an
- * `int64` sample rate, a `bool` flag), as plain numbers (bool: 0 or 1), or
- * an int64 array's bigints.
+ * `int64` sample rate, a `bool` flag, a `float64` gain), as plain numbers
+ * (bool: 0 or 1), or a 64-bit integer array's bigints.
  * The engine's tensors stay float32 or int32; the runtime makes the typed
  * array the model wants (a `BigInt64Array` for int64, half-float bits for
- * float16) only where it hands the feed to onnxruntime.
+ * float16, an `Int16Array` for int16 …) only where it hands the feed to
+ * onnxruntime.
  */
 export interface TypedConstant {
   readonly location: 'constant';
@@ -82,10 +100,11 @@ export interface TypedConstant {
   readonly dims: readonly number[];
   /**
    * Row-major values, checked against `type` by whoever made it (see
-   * `planFeeds`): plain numbers, or for an int64 the bigints themselves
-   * (a NumPy int64 array's values past ±2^53, exactly).
+   * `planFeeds`): plain numbers, or for an int64 (a uint64) the bigints
+   * themselves in a `BigInt64Array` (a `BigUint64Array`): a NumPy array's
+   * values past ±2^53, exactly.
    */
-  readonly values: readonly number[] | BigInt64Array;
+  readonly values: readonly number[] | BigInt64Array | BigUint64Array;
 }
 
 /** What a session takes as an input. */

@@ -111,8 +111,9 @@ export function ModelCard({
             .filter((o) => !ENGINE_TYPES.has(o.type))
             .map((o) => `${o.name} ${o.type}`)
             .join(', ')}
-          ) are shown in their own type: int64 as whole numbers (their digits beyond ±2^53, which
-          cannot be charted), bool as true/false, float16 as numbers.
+          ) are shown in their own type: int64 and uint64 as whole numbers (their digits beyond
+          ±2^53, which cannot be charted), bool as true/false, float16, float64 and the smaller
+          integers as numbers.
         </p>
       )}
       <p className="fb-muted" aria-label="Model operators">

@@ -1,16 +1,18 @@
 /**
  * How each of a model's inputs is fed, picked in the inspector: the node's
  * dataset (its rows), the array on one of its tensor ports (`tensor`,
- * `tensor2` … — one input each), or a constant typed as
- * JSON — one number fills the input's shape, an array is taken as it is; the
- * sequence input shows the `samples` port when that feeds it (`model-feeds.ts`). The choices write the node's
+ * `tensor2` … — one input each), or a constant typed as JSON in the
+ * input's own type (any numeric type or bool, what it may be said beside the
+ * field) — one number fills the input's shape, an array is taken as it is;
+ * the sequence input shows the `samples` port when that feeds it
+ * (`model-feeds.ts`). The choices write the node's
  * `inputs` param (so they are in the run record and the cache key); the
  * engine checks types and shapes when the node runs; what can be told
  * before the rows are read is said here already. A constant being typed
  * is written only once it reads as one, so a half-typed array never
  * reaches the flow.
  */
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { formatInputMap, isTensorPort, tensorPorts, type InputSource } from '../../core/onnx/feeds';
 import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
 import { feedsView, type WiredPorts } from './model-feeds';
@@ -32,19 +34,24 @@ function readConstant(text: string): { value: InputSource } | { problem: string 
 function ConstantField({
   input,
   value,
+  takes,
   onChange,
 }: {
   input: OnnxValueInfo;
   value: InputSource;
+  /** What the constant may be in the input's type, said beside it. */
+  takes: string | undefined;
   onChange: (value: InputSource) => void;
 }) {
   const [text, setText] = useState(JSON.stringify(value));
   const read = readConstant(text);
+  const takesId = useId();
   return (
     <>
       <input
         type="text"
         aria-label={`Constant for ${input.name}`}
+        aria-describedby={takes === undefined ? undefined : takesId}
         value={text}
         spellCheck={false}
         onChange={(e) => {
@@ -54,6 +61,7 @@ function ConstantField({
           if ('value' in parsed) onChange(parsed.value);
         }}
       />
+      {takes !== undefined && <small id={takesId}>{takes}</small>}
       {'problem' in read && <small className="fb-invalid">{read.problem}</small>}
     </>
   );
@@ -88,7 +96,7 @@ export function ModelFeeds({
     <section aria-label="Model input feeds">
       <small>Feeds (a constant takes the input’s type; one number fills its shape)</small>
       <ul className="fb-signature">
-        {rows.map(({ input, choice, constant }) => (
+        {rows.map(({ input, choice, constant, takes }) => (
           <li key={input.name}>
             <code>{input.name}</code> {describeValueInfo(input)}{' '}
             <select
@@ -128,6 +136,7 @@ export function ModelFeeds({
                 key={`${input.name}:${choice}`}
                 input={input}
                 value={constant}
+                takes={takes}
                 onChange={(v) => set(input.name, v)}
               />
             )}

@@ -72,4 +72,28 @@ describe('the inspector’s feeds list', () => {
     expect(view.problem).toMatch(/^the model's input 'sr' takes int64; the constant 0.5/);
     expect(view.rows.find((r) => r.input.name === 'sr')?.constant).toBe(0.5);
   });
+
+  it('says beside each constant what its input’s type takes, float64 and int16 among them', () => {
+    const mixed: OnnxValueInfo[] = [
+      { name: 'x', type: 'float64', shape: [2] },
+      { name: 'n', type: 'int16', shape: [2] },
+      { name: 'rows', type: 'float32', shape: ['batch', 2] },
+    ];
+    const view = feedsView(mixed, '{"x":[0.1,2.5],"n":-300,"rows":"dataset"}', {
+      wired: { ...wired, dataset: true },
+    });
+    expect(view.problem).toBeNull();
+    expect(view.rows.map((r) => r.takes ?? null)).toEqual([
+      'float64: any number',
+      'int16: a whole number from −32768 to 32767',
+      null,
+    ]);
+    expect(
+      feedsView(mixed, '{"x":0,"n":-40000,"rows":"dataset"}', {
+        wired: { ...wired, dataset: true },
+      }).problem,
+    ).toBe(
+      "the model's input 'n' takes int16; the constant -40000 is not an int16 (a whole number from −32768 to 32767)",
+    );
+  });
 });

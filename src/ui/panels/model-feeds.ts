@@ -3,7 +3,8 @@
  * apart from the component so it can be tested without a page: the choice
  * each input's select holds (the dataset, a tensor port, a constant, not
  * fed — or, for the sequence input while the `samples` port is wired, that
- * sequence, which no map entry stands for), and the one problem to show.
+ * sequence, which no map entry stands for), what a constant may be in the
+ * input's type, and the one problem to show.
  * What the node's wiring tells (a port mapped but not wired, a wired tensor
  * no input takes) is said here already; dims the rows and the tensor fix
  * are checked by the node when it runs. A model with several inputs from
@@ -20,6 +21,7 @@ import {
   type InputSource,
   type TensorPort,
 } from '../../core/onnx/feeds';
+import { constantHint } from '../../core/onnx/constant-types';
 import { frameStandIn } from '../../core/onnx/sequence';
 import type { OnnxValueInfo } from '../../core/onnx/signature';
 
@@ -38,6 +40,8 @@ export interface FeedRow {
   readonly choice: FeedChoice;
   /** The constant, when `choice` is `constant`. */
   readonly constant?: InputSource;
+  /** What the constant may be, in the input's type (`int16: a whole number from −32768 to 32767`), when `choice` is `constant`. */
+  readonly takes?: string;
 }
 
 /** The list and what is wrong with it, if anything. */
@@ -83,7 +87,11 @@ export function feedsView(
     if (input.name === fromSamples) return { input, choice: 'samples' };
     const source = map[input.name];
     const choice = choiceOf(source);
-    return choice === 'constant' ? { input, choice, constant: source } : { input, choice };
+    if (choice !== 'constant') return { input, choice };
+    const takes = constantHint(input.type);
+    return takes === null
+      ? { input, choice, constant: source }
+      : { input, choice, constant: source, takes };
   });
   if (problem === null && wired !== undefined) {
     const takes = (port: 'dataset' | TensorPort) =>
