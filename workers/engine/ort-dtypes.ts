@@ -2,8 +2,9 @@
  * Element types at the onnxruntime boundary. The engine's tensors are
  * float32 or int32; a model may take or give int64, float16, float64, bool,
  * the smaller integers (int8 … uint32) and uint64. A typed constant becomes
- * the typed array onnxruntime wants for its type only here. An output of another type is read as float32 numbers for
- * the nodes downstream and keeps its exact values beside them (`exact`:
+ * the typed array onnxruntime wants for its type only here. An output of
+ * another type is read as float32 numbers for the nodes downstream and
+ * keeps its exact values beside them (`exact`:
  * bigints for 64-bit integers, doubles for the rest), which the node that
  * runs the model describes and emits. Trade-off: such an output is held
  * twice while it lives, once as float32 and once exactly.
