@@ -3,7 +3,9 @@
  * nodes feed two inputs of one model from two tensor ports — the rows as
  * float32, the sample rate as an int64 array read in its own type — and an
  * array whose values an int64 input cannot take is refused, naming the
- * input, its type, the array's type and the value.
+ * input, its type, the array's type and the value. Before a run, the
+ * inspector says what each tensor port carries, and an array of the wrong
+ * shape for its input.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -55,6 +57,12 @@ test('two .npy arrays feed two model inputs from two tensor ports, one of them i
   await expect(inspector.root.getByLabel('Feed input')).toHaveValue('tensor');
   await expect(inspector.root.getByLabel('Feed sr')).toHaveValue('tensor2');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
+  // Before a run, what each tensor port carries, read as the run will read it.
+  await expect(inspector.root.getByLabel('Tensor for input')).toHaveText(
+    'tensor: rows.npy float32 [3×2]',
+  );
+  await expect(inspector.root.getByLabel('Tensor for sr')).toHaveText('tensor2: rate.npy int64 []');
+  await expect(inspector.root.getByRole('alert')).toHaveCount(0);
   await toolbar.run();
   await expect(runs.rows).toHaveCount(1);
   // The first model run of a page loads onnxruntime's wasm: slow on a busy machine.
@@ -65,6 +73,18 @@ test('two .npy arrays feed two model inputs from two tensor ports, one of them i
   expect(fed.run.result.outputs).toContain('stateShape: int64 [3] = [2, 3, 4]');
   expect(logsOf(fed, 'rate')).toContain('rate.npy: <i8 () as int64');
   expect(logsOf(fed, 'infer')).toContain('sr ← the tensor rate.npy (port tensor2) int64 []');
+
+  // An array of the wrong shape is named in the inspector before any run.
+  await canvas.select('rate');
+  await inspector.param('file').setInputFiles(npyFile('pair.npy', '<i8', [2], [8000, 16000]));
+  await expect(inspector.root).toContainText('pair.npy');
+  await canvas.select('infer');
+  await expect(inspector.root.getByLabel('Tensor for sr')).toHaveText(
+    'tensor2: pair.npy int64 [2]',
+  );
+  await expect(inspector.root.getByRole('alert')).toContainText(
+    /^the model's input 'sr' takes int64 \[\].*; the tensor pair\.npy \[2\] has 1 dimension, not 0$/,
+  );
 
   // A float64 rate that is not a whole number cannot be an int64: refused, nothing run.
   await canvas.select('rate');

@@ -13,6 +13,7 @@
  * themselves never travel here: the worker writes them to IndexedDB and the
  * UI reads them back through live queries, so there is one copy of the truth.
  */
+import type { ArrayCard } from '../src/core/arrays/array-file';
 import type { ModelCard } from '../src/core/onnx/signature';
 import type { Backend, EngineInfo } from '../src/core/runtime/tensor-runtime';
 import { FlowbenchError, serializeError, type SerializedError } from '../src/core/errors';
@@ -68,6 +69,12 @@ export interface EngineCalls {
    * fails as the model node would.
    */
   describeModel: { params: { digest: string }; result: ModelCard };
+  /**
+   * A stored NumPy file's array (`array` of an `.npz`; empty: its first) as
+   * `data.tensor` will read it: name, element type and shape, for what the
+   * inspector says of a wired tensor before a run. Fails as the node would.
+   */
+  describeArray: { params: { digest: string; array: string }; result: ArrayCard };
   /**
    * Keep a file a person picked for a file param: read, hashed and stored
    * here, so a file of tens of megabytes costs the page nothing. Resolves

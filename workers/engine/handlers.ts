@@ -18,7 +18,7 @@ import { RunEndingError, type PendingEndings } from './run-ending';
 import { importFiles } from './run-import';
 import { exportRunBundle } from './run-bundle';
 import { describeTable } from './table-preview';
-import { describeModel } from './model-card';
+import { describeArray, describeModel } from './model-card';
 import { findStoredFile, storeFile } from '../../src/db/files';
 import type { RunService, RunServiceOptions } from './run-service';
 
@@ -81,6 +81,7 @@ export function engineHandlers(deps: EngineHandlerDeps): EngineHandlers {
     exportRunBundle: ({ runId }) => exportRunBundle(db, catalog, runId),
     describeTable: ({ digest, header }) => describeTable(db, digest, header),
     describeModel: ({ digest }) => describeModel(db, digest),
+    describeArray: ({ digest, array }) => describeArray(db, digest, array),
     storeFile: async ({ file }) => ({
       digest: await storeFile(
         db,

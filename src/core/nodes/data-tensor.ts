@@ -7,14 +7,10 @@
  * it is shaped (a tensor port), converted to the input's type only where no
  * value changes, or runs over as a sequence (its `samples` port).
  */
-import { readNpy, readNpz } from '../arrays/npy';
+import { readArrayFile } from '../arrays/array-file';
 import { defineNodeKind } from '../catalog/kind';
 import type { TensorValue } from '../catalog/values';
 import { FlowbenchError } from '../errors';
-
-/** A zip archive's first bytes (`PK\x03\x04`): an `.npz`. */
-const isZip = (bytes: Uint8Array) =>
-  bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
 export const dataTensor = defineNodeKind({
   kind: 'data.tensor',
@@ -54,19 +50,11 @@ export const dataTensor = defineNodeKind({
         problem: "no array file: pick a .npy or .npz file for param 'file' in the inspector",
       });
     const file = await ctx.readFile(digest);
-    let name = file.name;
-    let read;
-    if (isZip(file.bytes)) {
-      const arrays = readNpz(file.bytes, file.name);
-      const picked = array === '' ? [...arrays.keys()][0]! : array;
-      read = arrays.get(picked);
-      if (read === undefined)
-        throw new FlowbenchError('node-input', {
-          problem: `param 'array': ${file.name} has no array '${picked}'; it has ${[...arrays.keys()].join(', ')}`,
-        });
-      ctx.log(`${file.name}: arrays ${[...arrays.keys()].join(', ')}; read ${picked}`);
-      name = `${file.name}/${picked}`;
-    } else read = readNpy(file.bytes, file.name);
+    const { name, array: read, arrays } = readArrayFile(file, array);
+    if (arrays !== null)
+      ctx.log(
+        `${file.name}: arrays ${arrays.join(', ')}; read ${name.slice(file.name.length + 1)}`,
+      );
     ctx.log(`${name}: ${read.descr} (${read.dims.join(', ')}) as ${read.dtype}`);
     const tensor: TensorValue = {
       kind: 'tensor',

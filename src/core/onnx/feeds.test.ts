@@ -5,6 +5,7 @@ import {
   formatInputMap,
   parseInputMap,
   planFeeds,
+  tensorShapeProblem,
   type InputMap,
   type PortTensor,
 } from './feeds';
@@ -411,5 +412,24 @@ describe('feeding a model’s inputs', () => {
       expect(feedsProblem(vad, { input: 'tensor', state: 0, sr: 1.5 })).toMatch(/not an int64/);
       expect(parseInputMap('{"input": "tensor"}')).toEqual({ input: 'tensor' });
     });
+  });
+});
+
+describe('a wired tensor’s shape, told before a run', () => {
+  const input: OnnxValueInfo = { name: 'input', type: 'float32', shape: ['batch', 2] };
+  it('fits where the run would feed it, symbolic dims taking any size', () => {
+    expect(tensorShapeProblem(input, [3, 2], 'the tensor rows.npy')).toBeNull();
+    expect(tensorShapeProblem(input, [1, 2], 'the tensor rows.npy')).toBeNull();
+    expect(tensorShapeProblem({ ...input, shape: null }, [7], 'the tensor x.npy')).toBeNull();
+  });
+  it('names the input, the array and what does not fit, as the run would', () => {
+    expect(tensorShapeProblem(input, [3, 4], 'the tensor rows.npy')).toBe(
+      "the model's input 'input' takes float32 [batch×2]; dimension 1 is 2, the tensor rows.npy [3×4] has 4",
+    );
+    expect(
+      tensorShapeProblem({ name: 'sr', type: 'int64', shape: [] }, [2], 'the tensor pair.npy'),
+    ).toMatch(
+      /^the model's input 'sr' takes int64 \[\].*; the tensor pair\.npy \[2\] has 1 dimension, not 0$/,
+    );
   });
 });

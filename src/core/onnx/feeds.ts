@@ -21,7 +21,7 @@
  * by value where no value changes (`tensor-feed.ts`), and refused naming the
  * input, both types and the first value that would.
  */
-import { FlowbenchError } from '../errors';
+import { FlowbenchError, isFlowbenchError } from '../errors';
 import { constantTypes, type ConstantType, type TypedConstant } from '../runtime/tensor-runtime';
 import { describeValueInfo, type OnnxValueInfo } from './signature';
 import { convertTensor, type FedTensor } from './tensor-feed';
@@ -162,6 +162,25 @@ function fitShape(input: OnnxValueInfo, given: readonly number[], what: string, 
         );
     }
   });
+}
+
+/**
+ * What does not fit when an array of `dims` feeds `input` (its rank, a fixed
+ * dimension), as the run's own check would say it (`what` names the array),
+ * or null when it fits; for the inspector, before a run.
+ */
+export function tensorShapeProblem(
+  input: OnnxValueInfo,
+  dims: readonly number[],
+  what: string,
+): string | null {
+  try {
+    fitShape(input, dims, what, new Map());
+    return null;
+  } catch (error) {
+    if (isFlowbenchError(error, 'model-feed')) return error.message;
+    throw error;
+  }
 }
 
 /** A JSON array's dims and row-major values; throws when it is not rectangular. */

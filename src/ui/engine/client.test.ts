@@ -33,6 +33,7 @@ const handlers: EngineHandlers = {
   describeTable: () => Promise.reject(new TypeError('no tables here')),
   exportRunBundle: () => Promise.resolve(new Blob([])),
   describeModel: () => Promise.reject(new TypeError('no models here')),
+  describeArray: () => Promise.reject(new TypeError('no arrays here')),
   storeFile: ({ file }) => Promise.resolve({ digest: `sha256:${file.name}` }),
   describeFile: () => Promise.resolve(null),
 };

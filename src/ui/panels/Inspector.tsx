@@ -12,6 +12,7 @@ import { edits } from '../store/editor';
 import { bindParam, inputFor, setBypass, unbindParam } from '../store/node-edits';
 import { FileParamField } from './FileParamField';
 import { ModelCard } from './ModelCard';
+import { parseTensorFiles, tensorFilesOf } from './model-feeds';
 import { TableColumns } from './TableColumns';
 import type { HeaderChoice } from '../../core/tables';
 import './panels.css';
@@ -137,6 +138,9 @@ export function Inspector() {
       .sort()
       .join(' '),
   );
+  // Where each wired tensor port's array comes from: a `data.tensor` node's file, as one string
+  // (one line a port) so the selection stays equal between renders.
+  const tensorFiles = useEditor((s) => tensorFilesOf(s.doc, selected));
   const run = useSelectedRun();
   const { run: runFlow } = useRunActions();
   const outcomes = useRunNodes(run?.id ?? null);
@@ -209,6 +213,7 @@ export function Inspector() {
             ),
             samples: wiredPorts.split(' ').includes('samples'),
           }}
+          tensorFiles={parseTensorFiles(tensorFiles)}
         />
       )}
       {table && (

@@ -16,7 +16,7 @@ import {
 } from '../../core/onnx/signature';
 import { useEngine } from '../engine/EngineContext';
 import { ModelFeeds } from './ModelFeeds';
-import type { WiredPorts } from './model-feeds';
+import type { TensorFiles, WiredPorts } from './model-feeds';
 import { ModelSequence } from './ModelSequence';
 import './panels.css';
 
@@ -59,6 +59,7 @@ export function ModelCard({
   sequence,
   onSetSequence,
   wired,
+  tensorFiles,
 }: {
   digest: string;
   /** The node's `inputs` param: how each model input is fed. */
@@ -69,6 +70,8 @@ export function ModelCard({
   onSetSequence: (value: string) => void;
   /** Which of the node's ports have an edge. */
   wired?: WiredPorts;
+  /** The NumPy file behind each wired tensor port, where a `data.tensor` node feeds it. */
+  tensorFiles?: TensorFiles;
 }) {
   const engine = useEngine();
   const query = useQuery({
@@ -101,6 +104,7 @@ export function ModelCard({
         frame={sequenceFrame(card, sequence)}
         sequence={sequence.sequence}
         wired={wired}
+        tensorFiles={tensorFiles}
       />
       <ModelSequence signature={card} {...sequence} onSetSequence={onSetSequence} />
       <Values label="Model outputs" values={card.outputs} />

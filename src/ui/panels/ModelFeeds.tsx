@@ -13,10 +13,65 @@
  * reaches the flow.
  */
 import { useId, useState } from 'react';
-import { formatInputMap, isTensorPort, tensorPorts, type InputSource } from '../../core/onnx/feeds';
+import { useQuery } from '@tanstack/react-query';
+import {
+  formatInputMap,
+  isTensorPort,
+  tensorPorts,
+  tensorShapeProblem,
+  type InputSource,
+  type TensorPort,
+} from '../../core/onnx/feeds';
 import { describeValueInfo, type OnnxValueInfo } from '../../core/onnx/signature';
-import { feedsView, type WiredPorts } from './model-feeds';
+import { useEngine } from '../engine/EngineContext';
+import { feedsView, type TensorFile, type TensorFiles, type WiredPorts } from './model-feeds';
 import './panels.css';
+
+/**
+ * What the array on a tensor port is (its file, element type and shape), read
+ * by the engine as the run will read it, and what of its shape does not fit
+ * the input, before a run. Its values (whether each fits the input's type) are
+ * checked when the node runs.
+ */
+function TensorNote({
+  input,
+  port,
+  file,
+}: {
+  input: OnnxValueInfo;
+  port: TensorPort;
+  file: TensorFile;
+}) {
+  const engine = useEngine();
+  const query = useQuery({
+    queryKey: ['array-card', file.digest, file.array],
+    queryFn: () => engine.call('describeArray', file),
+    staleTime: Infinity,
+    retry: false,
+  });
+  if (query.isPending) return null;
+  if (query.isError)
+    return (
+      <small className="fb-invalid" role="alert">
+        {query.error.message}
+      </small>
+    );
+  const { name, dtype, dims } = query.data;
+  const misfit = tensorShapeProblem(input, dims, `the tensor ${name}`);
+  return (
+    <>
+      {' '}
+      <small aria-label={`Tensor for ${input.name}`}>
+        {port}: {name} {dtype} [{dims.join('×')}]
+      </small>
+      {misfit !== null && (
+        <small className="fb-invalid" role="alert">
+          {misfit}
+        </small>
+      )}
+    </>
+  );
+}
 
 /** A constant's text as JSON, or why it is not one. */
 function readConstant(text: string): { value: InputSource } | { problem: string } {
@@ -74,6 +129,7 @@ export function ModelFeeds({
   frame,
   sequence,
   wired,
+  tensorFiles,
 }: {
   inputs: readonly OnnxValueInfo[];
   /** The node's `inputs` param. */
@@ -85,6 +141,8 @@ export function ModelFeeds({
   sequence?: string;
   /** Which of the node's ports have an edge. */
   wired?: WiredPorts;
+  /** The NumPy file behind each wired tensor port, where a `data.tensor` node feeds it. */
+  tensorFiles?: TensorFiles;
 }) {
   const { rows, map, problem } = feedsView(inputs, value, { wired, sequence, frame });
   const set = (name: string, source: InputSource | null) => {
@@ -131,6 +189,9 @@ export function ModelFeeds({
                 <option value="samples">the sequence on port ‘samples’, frame by frame</option>
               )}
             </select>
+            {isTensorPort(choice) && tensorFiles?.[choice] !== undefined && (
+              <TensorNote input={input} port={choice} file={tensorFiles[choice]} />
+            )}
             {constant !== undefined && (
               <ConstantField
                 key={`${input.name}:${choice}`}

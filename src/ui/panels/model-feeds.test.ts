@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { OnnxValueInfo } from '../../core/onnx/signature';
-import { feedsView } from './model-feeds';
+import type { FlowDocument } from '../../core/flow/document';
+import { feedsView, parseTensorFiles, tensorFilesOf } from './model-feeds';
 
 /** A voice-activity detector's inputs: a frame of samples, a state, a sample rate. */
 const vad: OnnxValueInfo[] = [
@@ -95,5 +96,40 @@ describe('the inspector’s feeds list', () => {
     ).toBe(
       "the model's input 'n' takes int16; the constant -40000 is not an int16 (a whole number from −32768 to 32767)",
     );
+  });
+});
+
+describe('the files behind a model’s tensor ports', () => {
+  const doc = {
+    format: 'flowbench.flow/1',
+    name: 'arrays',
+    nodes: [
+      { id: 'rows', kind: 'data.tensor', params: { file: 'sha256:aa', array: '' } },
+      { id: 'pairs', kind: 'data.tensor', params: { file: 'sha256:bb', array: 'x y' } },
+      { id: 'empty', kind: 'data.tensor', params: { file: '' } },
+      { id: 'split', kind: 'data.split', params: {} },
+      { id: 'infer', kind: 'model.onnx', params: {} },
+    ],
+    edges: [
+      { from: 'rows.tensor', to: 'infer.tensor' },
+      { from: 'pairs.tensor', to: 'infer.tensor3' },
+      { from: 'empty.tensor', to: 'infer.tensor2' },
+      { from: 'split.train', to: 'infer.dataset' },
+    ],
+  } as unknown as FlowDocument;
+
+  it('are the data.tensor files wired to each tensor port, a port with no file left out', () => {
+    const text = tensorFilesOf(doc, 'infer');
+    expect(parseTensorFiles(text)).toEqual({
+      tensor: { digest: 'sha256:aa', array: '' },
+      tensor3: { digest: 'sha256:bb', array: 'x y' },
+    });
+    // The same wiring gives the same text: a store selector keeps its value.
+    expect(tensorFilesOf(structuredClone(doc), 'infer')).toBe(text);
+  });
+  it('are none for a node with no tensor edges, or no node', () => {
+    expect(tensorFilesOf(doc, 'split')).toBe('');
+    expect(tensorFilesOf(null, 'infer')).toBe('');
+    expect(parseTensorFiles('')).toEqual({});
   });
 });

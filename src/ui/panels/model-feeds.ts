@@ -23,6 +23,7 @@ import {
 } from '../../core/onnx/feeds';
 import { constantHint } from '../../core/onnx/constant-types';
 import { frameStandIn } from '../../core/onnx/sequence';
+import type { FlowDocument } from '../../core/flow/document';
 import type { OnnxValueInfo } from '../../core/onnx/signature';
 
 /** Which of the node's input ports have an edge (a tensor port left out: none). */
@@ -115,4 +116,42 @@ export function feedsView(
     else if (fromSamples === null) problem = feedsProblem(inputs, given);
   }
   return { rows, map, problem };
+}
+
+/** A NumPy file a tensor port is fed from: a `data.tensor` node's file and array params. */
+export interface TensorFile {
+  readonly digest: string;
+  readonly array: string;
+}
+
+/** The file behind each wired tensor port, where a `data.tensor` node with a file feeds it. */
+export type TensorFiles = { readonly [port in TensorPort]?: TensorFile };
+
+/**
+ * The files behind node `node`'s tensor ports in `doc`, as one line per port
+ * (`port`, `digest`, `array`, tab-separated): a string, so a store selector gives an equal value
+ * while they stay the same. `parseTensorFiles` reads it back.
+ */
+export function tensorFilesOf(doc: FlowDocument | null | undefined, node: string | null): string {
+  if (!doc || node === null) return '';
+  const lines: string[] = [];
+  for (const edge of doc.edges) {
+    const port = edge.to.slice(node.length + 1);
+    if (!edge.to.startsWith(`${node}.`) || !isTensorPort(port)) continue;
+    const source = doc.nodes.find((n) => `${n.id}.tensor` === edge.from);
+    const { file, array } = source?.params ?? {};
+    if (source?.kind !== 'data.tensor' || typeof file !== 'string' || file === '') continue;
+    lines.push([port, file, typeof array === 'string' ? array : ''].join('\t'));
+  }
+  return lines.sort().join('\n');
+}
+
+/** `tensorFilesOf`'s lines as a map of port to file. */
+export function parseTensorFiles(text: string): TensorFiles {
+  const files: Partial<Record<TensorPort, TensorFile>> = {};
+  for (const line of text === '' ? [] : text.split('\n')) {
+    const [port, digest = '', array = ''] = line.split('\t');
+    if (isTensorPort(port)) files[port] = { digest, array };
+  }
+  return files;
 }
