@@ -7,8 +7,9 @@
  * set too small fails training with the numbers, and a budget set survives a reload;
  * an imported `.onnx` model shows its signature and runs — once over its feeds, once over a
  * sequence with its state carried and its per-frame output charted — a non-ONNX file fails, a
- * WAV recording read by data.audio runs through the model frame by frame, and a NumPy array on
- * the tensor port feeds one of its inputs, its shape checked.
+ * WAV recording read by data.audio runs through the model frame by frame (on WebGPU too, frame
+ * for frame as on WASM), and a NumPy array on the tensor port feeds one of its inputs, its shape
+ * checked.
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -298,6 +299,54 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   expect(wide.nodes.find((n) => n.node === 'infer')?.error).toBe(
     "the model's input 'input' takes float32 [batch×2]; dimension 1 is 2, the tensor wide.npy [3×5] has 5",
   );
+});
+
+// The same sequence forced to `webgpu` (SwiftShader here): the model runs frame by frame on the
+// WebGPU adapter, its state carried from frame to frame, and hears what WASM hears.
+test('a sequence over an imported model, forced to webgpu, carries its state there to WASM’s frames @webgpu', async ({
+  toolbar,
+  canvas,
+  inspector,
+  runs,
+  alerts,
+}) => {
+  test.setTimeout(360_000);
+  await toolbar.importFlow(fixtureFlowPath('onnx-audio'));
+  await canvas.select('audio');
+  await inspector.param('file').setInputFiles({
+    name: 'speech.wav',
+    mimeType: 'audio/wav',
+    buffer: stereoWav(),
+  });
+  await expect(inspector.root).toContainText('speech.wav');
+  await canvas.select('infer');
+  await inspector.param('file').setInputFiles({
+    name: 'vad.onnx',
+    mimeType: 'application/octet-stream',
+    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
+  });
+  await expect(inspector.root.getByLabel('Sequence plan')).toContainText('carries stateN→state');
+
+  const heard = async (backend: 'webgpu' | 'wasm', count: number) => {
+    await toolbar.chooseBackend(backend);
+    await toolbar.run();
+    await expect(runs.rows).toHaveCount(count);
+    await runs.expectStatus(runs.newest, 'ok', { timeout: 240_000 });
+    await runs.select(runs.newest);
+    const { json } = await runs.exportRun();
+    return { record: json, frames: (json.metrics['infer.frames'] ?? []).map(pointValue) };
+  };
+  const gpu = await heard('webgpu', 1);
+  expect(gpu.record.run.engine).toMatchObject({ backend: 'webgpu', fallback: true });
+  expect(gpu.record.run.engine?.adapter).toMatch(/swiftshader/i);
+  expect(logsOf(gpu.record, 'infer')).toContain('ran on webgpu');
+  const cpu = await heard('wasm', 2);
+  expect(logsOf(cpu.record, 'infer')).toContain('ran on wasm');
+  await expect(alerts.all).toHaveCount(0);
+
+  expect(gpu.frames).toHaveLength(400);
+  expect(cpu.frames).toHaveLength(400);
+  gpu.frames.forEach((value, i) => expect(value, `frame ${i}`).toBeCloseTo(cpu.frames[i]!, 4));
 });
 
 /** A float32 `.npy` file (little-endian, C order) of the given shape, counting up from 0. */

@@ -131,6 +131,7 @@ describe('model.onnx over a sequence (real onnxruntime, WASM)', () => {
     expect(logs).toContain(
       'sequence input ← its constant: 5 frames of 2 samples (the last 1 left out), frame [1×2]; carried hn→h; charted prob',
     );
+    expect(logs).toContain('ran on wasm');
     expect(frames).toHaveLength(5);
     frames.forEach((value, i) => expect(value).toBeCloseTo(expected.probs[i]!, 6));
     // The probabilities differ frame to frame only through the carried state's history.

@@ -27,7 +27,7 @@ import {
   sequenceSession,
   type ProgramValue,
 } from '../programs';
-import type { NodeBackend, Tensor, TypedConstant } from '../runtime/tensor-runtime';
+import type { Backend, NodeBackend, Tensor, TypedConstant } from '../runtime/tensor-runtime';
 
 /** The loop's name in the program (its metric is `<LOOP>.frame`, its outputs `<LOOP>.<output>`). */
 const LOOP = 'frames';
@@ -158,6 +158,7 @@ export async function runOverSequence(
       `; charted ${plan.charted ?? 'none'}`,
   );
   const id = modelId(`${ctx.node}/model`);
+  const seen: { ran: Backend | null } = { ran: null };
   const report = await ctx.programs.run({
     node: ctx.node,
     backend,
@@ -183,6 +184,7 @@ export async function runOverSequence(
           residentBytes: carriedBytes,
           // The frame, the state in and out, the other constants.
           peakBytes: 4 * plan.frame + 2 * carriedBytes + otherBytes,
+          onStart: (backend) => (seen.ran = backend),
         }),
         ctx.signal,
       ),
@@ -198,6 +200,7 @@ export async function runOverSequence(
   if (result.status !== 'ok')
     throw new Error(result.error?.message ?? `the sequence run ended ${result.status}`);
   ctx.progress(frames, frames);
+  ctx.log(`ran on ${seen.ran ?? 'an unknown backend'}`);
   const outputs: Record<string, Tensor> = {};
   for (const o of signature.outputs) {
     const value: ProgramValue | undefined = result.outputs[`${LOOP}.${o.name}`];

@@ -17,6 +17,7 @@ import {
   isDeviceTensor,
   readTensor,
   type Feed,
+  type Backend,
   type Fetched,
   type SessionOptions,
   type Tensor,
@@ -38,6 +39,8 @@ export interface SequenceLoopOptions {
   readonly residentBytes: number;
   /** Bytes alive while one frame runs. */
   readonly peakBytes: number;
+  /** Hears, as the loop starts, the backend its session runs on. */
+  readonly onStart?: (backend: Backend) => void;
 }
 
 /** The session options a sequence model needs: its carried outputs stay on the device. */
@@ -74,6 +77,7 @@ export function sequenceLoop(options: SequenceLoopOptions): LoopStep {
     peakBytes: options.peakBytes,
     start(ctx) {
       const session = ctx.session(model);
+      options.onStart?.(session.backend);
       const frame: Tensor = {
         type: 'float32',
         data: new Float32Array(plan.frame),
