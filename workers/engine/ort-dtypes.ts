@@ -9,23 +9,14 @@
  * runs the model describes and emits. Trade-off: such an output is held
  * twice while it lives, once as float32 and once exactly.
  */
+import type { TensorData } from '../../src/core/arrays/dtypes';
 import { fromHalfBits, halfBits } from '../../src/core/arrays/half';
 import type { ExactValues, TypedConstant } from '../../src/core/runtime/tensor-runtime';
 
 export { fromHalfBits, halfBits };
 
-/** What onnxruntime's `Tensor` constructor takes as data for a typed constant. */
-export type OrtConstantData =
-  | Float32Array
-  | Float64Array
-  | Int8Array
-  | Int16Array
-  | Int32Array
-  | BigInt64Array
-  | Uint8Array
-  | Uint16Array
-  | Uint32Array
-  | BigUint64Array;
+/** What onnxruntime's `Tensor` constructor takes as data for a typed constant: a tensor's typed arrays. */
+export type OrtConstantData = TensorData;
 
 /** The typed array onnxruntime takes for a constant of its type (float16 as its bits). */
 export function ortConstantData(constant: TypedConstant): OrtConstantData {
