@@ -136,8 +136,10 @@ describe('flowbench sweep --redis and flowbench worker', () => {
   });
 
   it('runs the trial of a worker killed mid-trial again elsewhere: 6 records, one with 2 attempts', async () => {
+    // The doomed worker alone first: with both started at once, the other could take all six
+    // trials before the doomed one's process was up, and the test waited for ever.
     const doomed = startWorker('killed');
-    const survivor = startWorker('killed');
+    let survivor: ReturnType<typeof startWorker> | null = null;
     try {
       const out = outDir();
       const swept = sweep('killed', out, 'lr=0.05,0.1,0.2', 'seed=0..1', 'steps=40');
@@ -147,6 +149,7 @@ describe('flowbench sweep --redis and flowbench worker', () => {
       );
       process.kill(doomed.child.pid!, 'SIGKILL');
       await doomed.exited;
+      survivor = startWorker('killed');
       const ended = await swept;
       expect(ended.code).toBe(0);
       const runs = importedRuns(out).map((record) => record.run);
@@ -158,7 +161,7 @@ describe('flowbench sweep --redis and flowbench worker', () => {
         .map((event) => event.attempts);
       expect(attempts.sort()).toEqual([1, 1, 1, 1, 1, 2]);
     } finally {
-      await Promise.all([doomed.stop(), survivor.stop()]);
+      await Promise.all([doomed.stop(), survivor?.stop()]);
     }
   });
 
