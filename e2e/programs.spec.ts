@@ -180,6 +180,10 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await inspector.root.getByLabel('Feed input').selectOption('dataset');
   await inspector.root.getByLabel('Feed state').selectOption('constant');
   await inspector.root.getByLabel('Feed sr').selectOption('constant');
+  // Beside the constant, what the input's type takes.
+  await expect(inspector.root.getByLabel('Constant for sr')).toHaveAccessibleDescription(
+    'int64: a whole number within ±2^53',
+  );
   await inspector.root.getByLabel('Constant for sr').fill('16000.5');
   await expect(feedProblem).toContainText("'sr' takes int64; the constant 16000.5 is not an int64");
   await inspector.root.getByLabel('Constant for sr').fill('16000');
