@@ -9,7 +9,7 @@
  * runs the model describes and emits. Trade-off: such an output is held
  * twice while it lives, once as float32 and once exactly.
  */
-import type { TensorData } from '../../src/core/arrays/dtypes';
+import { allocateData, type TensorData } from '../../src/core/arrays/dtypes';
 import { fromHalfBits, halfBits } from '../../src/core/arrays/half';
 import type { ExactValues, TypedConstant } from '../../src/core/runtime/tensor-runtime';
 
@@ -18,36 +18,21 @@ export { fromHalfBits, halfBits };
 /** What onnxruntime's `Tensor` constructor takes as data for a typed constant: a tensor's typed arrays. */
 export type OrtConstantData = TensorData;
 
-/** The typed array onnxruntime takes for a constant of its type (float16 as its bits). */
+/**
+ * The typed array onnxruntime takes for a constant of its type: the one the
+ * type's tensors are held in (`arrayKinds`), float16 as its bits, a 64-bit
+ * integer as bigints.
+ */
 export function ortConstantData(constant: TypedConstant): OrtConstantData {
-  const { values } = constant;
+  const { type, values } = constant;
   // Bigints come only with an int64 or a uint64 (see `TypedConstant`): taken as they are, never through a double.
   if (values instanceof BigInt64Array || values instanceof BigUint64Array) return values;
-  switch (constant.type) {
-    case 'float32':
-      return Float32Array.from(values);
-    case 'float16':
-      return Uint16Array.from(values, halfBits);
-    case 'float64':
-      return Float64Array.from(values);
-    case 'int8':
-      return Int8Array.from(values);
-    case 'int16':
-      return Int16Array.from(values);
-    case 'int32':
-      return Int32Array.from(values);
-    case 'int64':
-      return BigInt64Array.from(values, (v) => BigInt(v));
-    case 'uint16':
-      return Uint16Array.from(values);
-    case 'uint32':
-      return Uint32Array.from(values);
-    case 'uint64':
-      return BigUint64Array.from(values, (v) => BigInt(v));
-    case 'bool':
-    case 'uint8':
-      return Uint8Array.from(values);
-  }
+  const data = allocateData(type, values.length);
+  if (data instanceof BigInt64Array || data instanceof BigUint64Array)
+    values.forEach((v, i) => (data[i] = BigInt(v)));
+  else if (type === 'float16') values.forEach((v, i) => (data[i] = halfBits(v)));
+  else data.set(values);
+  return data;
 }
 
 /**

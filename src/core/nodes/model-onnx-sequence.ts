@@ -6,6 +6,7 @@
  * trainer's loss. Apart from the node's file because a one-shot inference
  * and a loop share only the model's reading.
  */
+import { arrayKinds } from '../arrays/dtypes';
 import type { NodeContext, NodeFile } from '../catalog/kind';
 import type { Dataset, TensorValue } from '../catalog/values';
 import { FlowbenchError } from '../errors';
@@ -40,21 +41,8 @@ export interface SequenceParams {
   readonly backend: NodeBackend;
 }
 
-/** Bytes per element of a constant's type (4 for the rest: float32, int32, uint32). */
-const BYTES: Readonly<Record<string, number>> = {
-  float64: 8,
-  int64: 8,
-  uint64: 8,
-  float16: 2,
-  int16: 2,
-  uint16: 2,
-  int8: 1,
-  uint8: 1,
-  bool: 1,
-};
-
 function constantBytes(c: TypedConstant): number {
-  return (BYTES[c.type] ?? 4) * c.values.length;
+  return arrayKinds[c.type].BYTES_PER_ELEMENT * c.values.length;
 }
 
 /** A sequence's samples as float32, or a `model-feed` error naming the first that float32 cannot hold. */
