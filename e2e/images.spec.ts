@@ -100,10 +100,10 @@ test('the digits example opens with its images and trains to a sensible score', 
 // The same CNN forced to `webgpu` (SwiftShader in software here: its conv shaders compile on the
 // first step), a few steps of it, against WASM on the same seed and batches.
 test('the stripes CNN forced to webgpu trains on the WebGPU adapter to WASM’s losses @webgpu', async ({
+  app,
   toolbar,
   canvas,
   inspector,
-  runs,
   alerts,
 }) => {
   test.setTimeout(360_000);
@@ -118,17 +118,12 @@ test('the stripes CNN forced to webgpu trains on the WebGPU adapter to WASM’s 
   await inspector.setParam('log_every', 2);
 
   const trained = async (backend: 'webgpu' | 'wasm', count: number) => {
-    await toolbar.chooseBackend(backend);
-    await toolbar.run();
-    await expect(runs.rows).toHaveCount(count);
-    await runs.expectStatus(runs.newest, 'ok', { timeout: 240_000 });
-    await runs.select(runs.newest);
-    const { json } = await runs.exportRun();
-    const train = json.nodes.find((n) => n.node === 'train') as { logs?: string } | undefined;
+    const record = await app.runOn(backend, count);
+    const train = record.nodes.find((n) => n.node === 'train') as { logs?: string } | undefined;
     return {
-      record: json,
+      record,
       log: train?.logs ?? '',
-      loss: (json.metrics['train.loss'] ?? []).map(pointValue),
+      loss: (record.metrics['train.loss'] ?? []).map(pointValue),
     };
   };
   const gpu = await trained('webgpu', 1);

@@ -11,11 +11,9 @@
  * for frame as on WASM), and a NumPy array on the tensor port feeds one of its inputs, its shape
  * checked.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from './fixtures';
 import { Programs } from './pages/programs';
-import { fixtureFlowPath } from './support/files';
+import { fixtureFile, fixtureFlowPath } from './support/files';
 import { pointValue, type RunFile } from './support/formats';
 
 const logsOf = (record: RunFile, node: string) =>
@@ -127,8 +125,7 @@ test('the pool view shows budget, resident model and requests; a budget too smal
 });
 
 /** A linear model that tells two blobs apart by the sign of x (logits [x, -x]); see model-onnx.test.ts. */
-const signModel = () =>
-  readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'sign.onnx'));
+const signModel = () => fixtureFile('sign.onnx').buffer;
 
 test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX file fails the node', async ({
   toolbar,
@@ -169,11 +166,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   // A model with three inputs: the rows, a state filled to their batch, an int64 sample rate.
   await canvas.select('infer');
   await expect(inspector.root.getByLabel('Feed x')).toHaveValue('dataset');
-  await file.setInputFiles({
-    name: 'vad.onnx',
-    mimeType: 'application/octet-stream',
-    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
-  });
+  await file.setInputFiles(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Output types')).toContainText('stateShape int64');
   const feedProblem = inspector.root.getByLabel('Feed problem');
   await expect(feedProblem).toContainText('the model has 3 inputs');
@@ -250,11 +243,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
     buffer: stereoWav(),
   });
   await canvas.select('infer');
-  await inspector.param('file').setInputFiles({
-    name: 'vad.onnx',
-    mimeType: 'application/octet-stream',
-    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
-  });
+  await inspector.param('file').setInputFiles(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Sequence plan')).toContainText('carries stateN→state');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
   // The sequence input is fed by the samples port: shown so, not as "not fed".
@@ -280,11 +269,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await canvas.select('array');
   await inspector.param('file').setInputFiles(npyFile('rows.npy', [3, 2]));
   await canvas.select('infer');
-  await inspector.param('file').setInputFiles({
-    name: 'vad.onnx',
-    mimeType: 'application/octet-stream',
-    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
-  });
+  await inspector.param('file').setInputFiles(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Feed input')).toHaveValue('tensor');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
   await toolbar.run();
@@ -308,10 +293,10 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
 // The same sequence forced to `webgpu` (SwiftShader here): the model runs frame by frame on the
 // WebGPU adapter, its state carried from frame to frame, and hears what WASM hears.
 test('a sequence over an imported model, forced to webgpu, carries its state there to WASM’s frames @webgpu', async ({
+  app,
   toolbar,
   canvas,
   inspector,
-  runs,
   alerts,
 }) => {
   test.setTimeout(360_000);
@@ -324,21 +309,12 @@ test('a sequence over an imported model, forced to webgpu, carries its state the
   });
   await expect(inspector.root).toContainText('speech.wav');
   await canvas.select('infer');
-  await inspector.param('file').setInputFiles({
-    name: 'vad.onnx',
-    mimeType: 'application/octet-stream',
-    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
-  });
+  await inspector.param('file').setInputFiles(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Sequence plan')).toContainText('carries stateN→state');
 
   const heard = async (backend: 'webgpu' | 'wasm', count: number) => {
-    await toolbar.chooseBackend(backend);
-    await toolbar.run();
-    await expect(runs.rows).toHaveCount(count);
-    await runs.expectStatus(runs.newest, 'ok', { timeout: 240_000 });
-    await runs.select(runs.newest);
-    const { json } = await runs.exportRun();
-    return { record: json, frames: (json.metrics['infer.frames'] ?? []).map(pointValue) };
+    const record = await app.runOn(backend, count);
+    return { record, frames: (record.metrics['infer.frames'] ?? []).map(pointValue) };
   };
   const gpu = await heard('webgpu', 1);
   expect(gpu.record.run.engine).toMatchObject({ backend: 'webgpu', fallback: true });

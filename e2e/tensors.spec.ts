@@ -7,10 +7,8 @@
  * inspector says what each tensor port carries, and an array of the wrong
  * shape for its input.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { expect, test } from './fixtures';
-import { fixtureFlowPath } from './support/files';
+import { fixtureFile, fixtureFlowPath } from './support/files';
 import type { RunFile } from './support/formats';
 
 const logsOf = (record: RunFile, node: string) =>
@@ -49,11 +47,7 @@ test('two .npy arrays feed two model inputs from two tensor ports, one of them i
   await canvas.select('rate');
   await inspector.param('file').setInputFiles(npyFile('rate.npy', '<i8', [], [8000]));
   await canvas.select('infer');
-  await inspector.param('file').setInputFiles({
-    name: 'vad.onnx',
-    mimeType: 'application/octet-stream',
-    buffer: readFileSync(path.join(path.dirname(fixtureFlowPath('onnx-blobs')), 'vad.onnx')),
-  });
+  await inspector.param('file').setInputFiles(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Feed input')).toHaveValue('tensor');
   await expect(inspector.root.getByLabel('Feed sr')).toHaveValue('tensor2');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();

@@ -9,6 +9,7 @@ import { Library } from './library';
 import { RunParameters } from './params';
 import { Runs } from './runs';
 import { Toolbar } from './toolbar';
+import type { RunFile } from '../support/formats';
 
 export class Workbench {
   readonly toolbar: Toolbar;
@@ -40,6 +41,20 @@ export class Workbench {
   async open(): Promise<void> {
     await this.page.goto('/');
     await this.ready();
+  }
+
+  /**
+   * Run the open flow on `backend` as the table's `count`th run, wait for it
+   * to end `ok` (on WebGPU in software its first step compiles every shader:
+   * minutes on a busy machine), and give its exported record.
+   */
+  async runOn(backend: 'webgpu' | 'wasm', count: number): Promise<RunFile> {
+    await this.toolbar.chooseBackend(backend);
+    await this.toolbar.run();
+    await expect(this.runs.rows).toHaveCount(count);
+    await this.runs.expectStatus(this.runs.newest, 'ok', { timeout: 240_000 });
+    await this.runs.select(this.runs.newest);
+    return (await this.runs.exportRun()).json;
   }
 
   /** Reload the page and wait until a flow is back on the canvas. */

@@ -1,4 +1,5 @@
 /** Files in and out of the browser: downloads read back as JSON, fixture flows read from disk. */
+import { readFileSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,6 +13,12 @@ export function fixtureFlowPath(name: string): string {
     'flows',
     `${name}.flow.json`,
   );
+}
+
+/** A fixture file beside the flows (`e2e/flows/<name>`, e.g. a model), as a file input takes it. */
+export function fixtureFile(name: string, mimeType = 'application/octet-stream') {
+  const buffer = readFileSync(path.join(path.dirname(fixtureFlowPath(name)), name));
+  return { name, mimeType, buffer };
 }
 
 /** A hand-written run file (`e2e/flows/*.run.json`). */
