@@ -66,8 +66,9 @@ function signalNumber(signal) {
 
 /** Seconds as `m:ss.s`, the way a person reads a phase time. */
 function clock(ms) {
-  const s = ms / 1000;
-  return `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, '0')}`;
+  // Rounded to tenths first, so 59.96 s reads 1:00.0, not 0:60.0.
+  const tenths = Math.round(ms / 100);
+  return `${Math.floor(tenths / 600)}:${((tenths % 600) / 10).toFixed(1).padStart(4, '0')}`;
 }
 
 const times = [];
