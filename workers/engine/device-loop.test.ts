@@ -8,6 +8,7 @@
  */
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
+import type { TrainedModel } from '../../src/core/catalog/values';
 import type { AdapterInfo } from '../../src/core/runtime/tensor-runtime';
 import { OrtRuntime } from './ort-runtime';
 import { engineInfo } from './adapter';
@@ -157,8 +158,9 @@ describe('training on WebGPU with the dataset on the device', () => {
     expect(parseBytes(down!)).toBeLessThan(8);
   });
 
-  it('trains to the same losses as WASM, the dataset on the device or not', async () => {
-    const wasm = losses(await runOnWasm(example, [], { steps: STEPS, lr: 0.1, seed: 3 }));
+  it('trains to the same losses and optimizer state as WASM, the dataset on the device or not', async () => {
+    const wasmRun = await runOnWasm(example, [], { steps: STEPS, lr: 0.1, seed: 3 });
+    const wasm = losses(wasmRun);
     const resident = await trainOnGpu();
     const uploaded = await trainOnGpu(0);
     expect(trainLog(uploaded.run, /^bytes per step/)).toContain('each step sent its batch');
@@ -166,6 +168,18 @@ describe('training on WebGPU with the dataset on the device', () => {
     for (const gpu of [losses(resident.run), losses(uploaded.run)]) {
       expect(gpu).toHaveLength(wasm.length);
       gpu.forEach((value, i) => expect(value).toBeCloseTo(wasm[i]!, 5));
+    }
+    // The momentum state comes back from the device with the weights, as WASM trained it.
+    const stateOf = (run: WasmRun) =>
+      (run.emitted.find((e) => e.node === 'train' && e.port === 'model')?.value as TrainedModel)
+        .optimizerState!;
+    const wasmState = stateOf(wasmRun);
+    for (const gpu of [stateOf(resident.run), stateOf(uploaded.run)]) {
+      expect(gpu.optimizer).toBe('momentum');
+      expect(gpu.steps).toBe(STEPS);
+      expect(Object.keys(gpu.tensors).sort()).toEqual(Object.keys(wasmState.tensors).sort());
+      for (const [input, values] of Object.entries(gpu.tensors))
+        values.forEach((v, i) => expect(v).toBeCloseTo(wasmState.tensors[input]![i]!, 4));
     }
     // Without the dataset on the device, each step sends its batch (and its rows).
     const [, up] =

@@ -4,7 +4,8 @@
  * `MessageChannel` (every message really crosses a port, batches
  * transferred), on the real onnxruntime-web (WASM). A run trains exactly as
  * it does with its session beside the engine — the same loss at every step,
- * the same trained model — while its steps go over several per message; a
+ * the same trained model, its optimizer state included, which a second
+ * training fed that model resumes — while its steps go over several per message; a
  * cancel stops it part-way; a worker that dies fails the node with its reason.
  */
 import * as ort from 'onnxruntime-web';
@@ -12,6 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { executeFlow, type ExecuteOptions } from '../../src/core/engine/executor';
 import { inProcessProducers } from '../../src/core/live/producer-host';
 import { builtinCatalog } from '../../src/core/nodes';
+import type { TrainedModel } from '../../src/core/catalog/values';
 import type { ModelReply, ModelRequest } from '../model-protocol';
 import { ModelWorkerClient, type ModelPort } from './model-client';
 import { serveModels } from './model-host';
@@ -28,6 +30,25 @@ const withAdam = {
     n.id === 'train' ? { ...n, params: { ...n.params, optimizer: 'adam', lr: 0.01 } } : n,
   ),
 };
+
+/** The example with a second training fed the first's trained model (and the same rows). */
+const chained = {
+  ...withAdam,
+  nodes: [
+    ...withAdam.nodes,
+    { ...withAdam.nodes.find((n) => n.id === 'train')!, id: 'again', position: { x: 900, y: 400 } },
+  ],
+  edges: [
+    ...withAdam.edges,
+    { from: 'train.model', to: 'again.model' },
+    { from: 'split.train', to: 'again.dataset' },
+  ],
+};
+
+const bits = (values: Readonly<Record<string, Float32Array>>) =>
+  Object.fromEntries(
+    Object.entries(values).map(([k, v]) => [k, new Uint32Array(v.slice().buffer)]),
+  );
 
 /** Web Locks in one process: a lock held is granted to the next asker when its holder goes. */
 class FakeLocks {
@@ -105,6 +126,10 @@ interface Trained {
   accuracy: unknown;
   logs: string[];
   errors: Record<string, string>;
+  /** The trained model each training node emitted. */
+  models: Record<string, TrainedModel>;
+  /** What the second training of `chained` logged. */
+  againLogs: string[];
 }
 
 /** The example through the executor, on a runtime with or without a model worker. */
@@ -120,6 +145,8 @@ async function train(
   const loss: number[] = [];
   const logs: string[] = [];
   const errors: Record<string, string> = {};
+  const models: Record<string, TrainedModel> = {};
+  const againLogs: string[] = [];
   const client = worker === null ? undefined : new ModelWorkerClient(() => worker);
   const events: ExecuteOptions['events'] = {
     nodeQueued: () => undefined,
@@ -128,12 +155,14 @@ async function train(
       if (outcome.error) errors[node] = outcome.error;
     },
     emitted: (node, port, value) => {
+      if (port === 'model') models[node] = value as TrainedModel;
       if (node !== 'train' || port !== 'loss' || typeof value !== 'number') return;
       loss.push(value);
       options.onLoss?.(loss.length);
     },
     log: (node, line) => {
       if (node === 'train') logs.push(line);
+      if (node === 'again') againLogs.push(line);
     },
     progress: () => undefined,
     artifact: () => undefined,
@@ -149,7 +178,15 @@ async function train(
     now: () => Date.now(),
     events,
   });
-  return { status: result.status, loss, accuracy: result.outputs.accuracy, logs, errors };
+  return {
+    status: result.status,
+    loss,
+    accuracy: result.outputs.accuracy,
+    logs,
+    errors,
+    models,
+    againLogs,
+  };
 }
 
 describe('training loops in the model worker', () => {
@@ -184,6 +221,26 @@ describe('training loops in the model worker', () => {
     expect(there.status).toBe('ok');
     expect(there.loss).toHaveLength(8);
     expect(there.loss).toEqual(here.loss);
+  }, 60_000);
+
+  it('hands back the optimizer state with the weights, and a second training there resumes it', async () => {
+    const here = await train(20, null, { flow: chained });
+    const there = await train(20, new ChannelWorker(), { flow: chained });
+    expect(there.status).toBe('ok');
+    expect(there.againLogs).toContain('training in the model worker (1 onnxruntime thread)');
+    expect(there.againLogs).toContain('resumed adam state from the input model (20 steps before)');
+    for (const node of ['train', 'again']) {
+      const state = there.models[node]!.optimizerState!;
+      expect(state.steps).toBe(node === 'train' ? 20 : 40);
+      // Both moments of every weight, bit for bit as beside the engine.
+      expect(Object.keys(state.tensors)).toHaveLength(
+        2 * there.models[node]!.weights.layout.length,
+      );
+      expect(bits(state.tensors)).toEqual(bits(here.models[node]!.optimizerState!.tensors));
+      expect(bits(there.models[node]!.weights.values)).toEqual(
+        bits(here.models[node]!.weights.values),
+      );
+    }
   }, 60_000);
 
   it('a cancel stops the loop part-way and the run ends cancelled', async () => {

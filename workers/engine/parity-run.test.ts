@@ -59,6 +59,14 @@ describe('checkRunParity (real onnxruntime, WASM)', () => {
       'status status',
       'output train.deviceFedUnits',
       'output train.gpuFedUnits',
+      // The optimizer state the trained model keeps is compared too.
+      'output train.state.steps',
+      'output train.state.velocity.W0',
+      'output train.state.velocity.W1',
+      'output train.state.velocity.W2',
+      'output train.state.velocity.b0',
+      'output train.state.velocity.b1',
+      'output train.state.velocity.b2',
       'output train.weights.W0',
       'output train.weights.W1',
       'output train.weights.W2',
@@ -101,6 +109,7 @@ describe('checkRunParity (real onnxruntime, WASM)', () => {
     const lines = (node: string) =>
       report.nodes.find((x) => x.node === node)!.lines.map((l) => `${l.kind} ${l.name}`);
     expect(lines('train')).toContain('output train.weights.W0');
+    expect(lines('train')).toContain('output train.state.m.W0');
     expect(lines('train')).toContain('metric train.loss');
     expect(lines('eval')).toEqual([
       'status status',

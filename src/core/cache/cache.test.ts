@@ -69,6 +69,38 @@ describe('value bytes', () => {
     expect(decodeValue(encodeValue(Number.POSITIVE_INFINITY)!)).toBe(Number.POSITIVE_INFINITY);
   });
 
+  it("keep a trained model's optimizer state bit for bit: its tensors, its optimizer and its step count", async () => {
+    const odd = new Float32Array(
+      new Uint32Array([0x7fc00001, 0x80000000, 0x00000001, 0x3f800000]).buffer,
+    );
+    const model = {
+      kind: 'model',
+      architecture: 'mlp',
+      hidden: [2],
+      activation: 'relu',
+      weights: { layout: [{ name: 'b0', dims: [4] }], values: { b0: Float32Array.of(1, 2, 3, 4) } },
+      optimizerState: {
+        optimizer: 'adam',
+        tensors: { 'm.b0': odd, 'v.b0': Float32Array.of(1e-30, 3.4e38, 0.5, 0) },
+        steps: 1200,
+      },
+    };
+    const back = decodeValue(encodeValue(model)!) as typeof model;
+    const { tensors } = back.optimizerState;
+    for (const name of ['m.b0', 'v.b0'] as const) {
+      expect(tensors[name]).toBeInstanceOf(Float32Array);
+      expect(new Uint32Array(tensors[name].buffer)).toEqual(
+        new Uint32Array(model.optimizerState.tensors[name].buffer),
+      );
+    }
+    expect(back.optimizerState.optimizer).toBe('adam');
+    expect(back.optimizerState.steps).toBe(1200);
+    expect(await valueDigest(back)).toBe(await valueDigest(model));
+    // Another step count is another value.
+    const later = { ...model, optimizerState: { ...model.optimizerState, steps: 1201 } };
+    expect(await valueDigest(later)).not.toBe(await valueDigest(model));
+  });
+
   it('are the same for an equal value whatever order its keys were set in', async () => {
     const { labels, features, ...rest } = dataset;
     const other = { labels, ...rest, features };

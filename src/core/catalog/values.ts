@@ -3,6 +3,7 @@
  * turn a miswired value into a message naming the port.
  */
 import type { MlpActivation, MlpWeights } from '../onnx/mlp-spec';
+import type { OptimizerState } from '../onnx/optimizer-state';
 import type { TensorData, TensorDtype } from '../arrays/dtypes';
 import { FlowbenchError } from '../errors';
 
@@ -112,6 +113,12 @@ export interface ModelState {
   readonly inputShape?: readonly number[];
   readonly outputSize?: number;
   readonly weights?: MlpWeights;
+  /**
+   * The optimizer's state when training stopped (absent in a model trained
+   * before it was kept): a training fed this model with the same optimizer
+   * goes on from it.
+   */
+  readonly optimizerState?: OptimizerState;
   /** The standardisation its training rows had; evaluation applies it to rows still pending. */
   readonly standardisation?: FittedStandardisation;
   readonly featureNames?: readonly string[];

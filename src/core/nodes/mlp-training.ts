@@ -9,6 +9,10 @@
  * the next step. The loss streams out as it falls; with a validation
  * dataset, the loss on it is measured once the weights are trained (a
  * one-step program over the loss graph), so its cost never slows the loop.
+ * The trained model keeps its optimizer's state beside its weights, read
+ * back once at the end; a training fed that model with the same optimizer
+ * resumes it (onnx/optimizer-state.ts), so two trainings in a row step as
+ * one longer training would on the same batches.
  */
 import { backendParam } from './backend-param';
 import type { NodeContext, NodeKind } from '../catalog/kind';
@@ -24,7 +28,12 @@ import {
 } from '../catalog/values';
 import type { PortSpec } from '../catalog/ports';
 import { float32, hostOutput, type Backend, type NodeBackend } from '../runtime/tensor-runtime';
-import { mlpOptimizers, type MlpLossKind } from '../onnx/mlp';
+import {
+  mlpOptimizers,
+  resumeOptimizerState,
+  type MlpLossKind,
+  type OptimizerState,
+} from '../onnx/mlp';
 import type { MlpWeights } from '../onnx/mlp-spec';
 import {
   buildBlockExport,
@@ -45,6 +54,7 @@ import {
   nodeRequest,
   outputWeights,
   requestId,
+  trainedOptimizerState,
   trainedWeights,
   transferOutputs,
   type LoopStep,
@@ -146,7 +156,13 @@ export function trainMlp(
     const { backend } = ctx.params;
     const kind = loss(ctx);
     const steps = stepsOf(ctx.params, data.count);
-    let outcome = await train(ctx, data, spec, model, backend, kind, steps);
+    // A trained model goes on with its optimizer's state, when this training's optimizer made it.
+    const resumed = model.weights
+      ? resumeOptimizerState(ctx.params.optimizer, model.weights.layout, model.optimizerState)
+      : null;
+    if (resumed?.log) ctx.log(resumed.log);
+    const start = resumed?.state ?? undefined;
+    let outcome = await train(ctx, data, spec, model, backend, kind, steps, start);
     if (
       outcome.result.status === 'error' &&
       backend === 'prefer-webgpu' &&
@@ -155,10 +171,10 @@ export function trainMlp(
       ctx.log(
         `webgpu failed (${outcome.result.error?.message ?? 'unknown error'}); retrying on wasm`,
       );
-      outcome = await train(ctx, data, spec, model, 'wasm', kind, steps);
+      outcome = await train(ctx, data, spec, model, 'wasm', kind, steps, start);
     }
-    const { result, ran, weights } = outcome;
-    if (result.status !== 'ok' || weights === null)
+    const { result, ran, weights, state } = outcome;
+    if (result.status !== 'ok' || weights === null || state === null)
       throw new Error(result.error?.message ?? `training ended ${result.status}`);
     const trained: TrainedModel = {
       ...model,
@@ -166,6 +182,7 @@ export function trainMlp(
       ...inputShapeOf(spec),
       outputSize: spec.outputSize,
       weights,
+      optimizerState: state,
       ...carriedFrom(data),
     };
     logResidency(ctx, result, ran, steps);
@@ -326,6 +343,8 @@ interface TrainOutcome {
   /** The backend the train step's session ran on, if it loaded. */
   readonly ran: Backend | null;
   readonly weights: MlpWeights | null;
+  /** The optimizer's state at the end, beside the weights. */
+  readonly state: OptimizerState | null;
 }
 
 /** One attempt: the training loop as a program, run by the engine's host. */
@@ -337,6 +356,8 @@ async function train(
   backend: NodeBackend,
   loss: MlpLossKind,
   steps: number,
+  /** The optimizer state to start from (the input model's); absent: zeros. */
+  initialState: OptimizerState | undefined,
 ): Promise<TrainOutcome> {
   const { batch_size, optimizer, lr, momentum, log_every, seed, epochs } = ctx.params;
   const random = createRandom(seed);
@@ -368,6 +389,8 @@ async function train(
     batchSize: batches.size,
     hyperparameters: { lr, momentum },
     initialWeights: initial,
+    ...(initialState && { initialState }),
+    stateOutput: `${LOOP}.state`,
     batch: (index) => batches.batch(index),
     batchesAhead: true,
     ...(gpuStep && {
@@ -432,10 +455,13 @@ async function train(
     ctx.progress(steps, steps);
     if (seen.perSecond !== null) ctx.log(`${steps} steps at ${seen.perSecond.toFixed(1)} steps/s`);
   }
+  const ok = result.status === 'ok';
   return {
     result,
     ran: seen.ran,
-    weights:
-      result.status === 'ok' ? trainedWeights(result.outputs, `${LOOP}.weights`, initial) : null,
+    weights: ok ? trainedWeights(result.outputs, `${LOOP}.weights`, initial) : null,
+    state: ok
+      ? trainedOptimizerState(result.outputs, `${LOOP}.state`, optimizer, initial.layout)
+      : null,
   };
 }

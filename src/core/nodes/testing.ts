@@ -8,6 +8,7 @@ import type { NodeContext, NodeFile, NodeKind } from '../catalog/kind';
 import type { ProducerHost } from '../data/producer';
 import type { NodeOutcome } from '../engine/events';
 import { executeFlow, type ExecuteResult } from '../engine/executor';
+import type { RunCache } from '../engine/run-cache';
 import { flowDocumentSchema, type FlowDocument } from '../flow/document';
 import { inProcessProducers } from '../live/producer-host';
 import type { RunParams } from '../run/params';
@@ -53,6 +54,8 @@ export async function runFlow(
     onEmit?: (metric: string, value: unknown) => void;
     /** The files the flow's file params name. */
     readFile?: (digest: string) => Promise<NodeFile>;
+    /** The node-output cache the run uses; absent, every node runs. */
+    cache?: RunCache;
   },
 ): Promise<RunReport> {
   const artifacts: RunReport['artifacts'] = [];
@@ -69,6 +72,7 @@ export async function runFlow(
     signal: options.signal ?? new AbortController().signal,
     now: () => Date.now(),
     ...(options.readFile ? { readFile: options.readFile } : {}),
+    ...(options.cache ? { cache: options.cache } : {}),
     events: {
       nodeQueued: () => undefined,
       nodeStarted: () => undefined,

@@ -8,7 +8,8 @@ import { trainingParams, trainingPorts, trainMlp } from './mlp-training';
 
 export const trainClassifier = defineNodeKind({
   kind: 'train.classifier',
-  version: 2,
+  // 3: the trained model keeps its optimizer state, and a trained one fed in resumes it.
+  version: 3,
   cache: 'backend',
   title: 'Train classifier',
   category: 'train',

@@ -22,7 +22,8 @@ const params = {
 
 export const trainRegressor = defineNodeKind({
   kind: 'train.regressor',
-  version: 2,
+  // 3: the trained model keeps its optimizer state, and a trained one fed in resumes it.
+  version: 3,
   cache: 'backend',
   title: 'Train regressor',
   category: 'train',

@@ -15,6 +15,8 @@
  * never fund a complete batch again (a production ceiling was reached).
  * A parity check runs the loop twice; the batches of the first pass are
  * kept and given to the second, since the live source never repeats itself.
+ * As with `train.classifier`, the trained model keeps its optimizer state,
+ * and a trained world model fed in with the same optimizer resumes it.
  */
 import { backendParam } from './backend-param';
 import { defineNodeKind, type NodeContext } from '../catalog/kind';
@@ -33,6 +35,7 @@ import {
   buildMlpTrainStep,
   initMlpWeights,
   mlpOptimizers,
+  resumeOptimizerState,
   type MlpSpec,
 } from '../onnx/mlp';
 import {
@@ -40,6 +43,7 @@ import {
   mlpTrainLoop,
   mlpTrainStepModel,
   nodeRequest,
+  trainedOptimizerState,
   trainedWeights,
   type LoopStep,
   type MlpBatch,
@@ -52,7 +56,8 @@ const LOOP = 'train';
 
 export const trainWorldModel = defineNodeKind({
   kind: 'train.world_model',
-  version: 1,
+  // 2: the trained model keeps its optimizer state, and a trained one fed in resumes it.
+  version: 2,
   // Never cached: it trains on windows a paced data engine serves.
   cache: 'never',
   title: 'Train world model',
@@ -111,6 +116,11 @@ export const trainWorldModel = defineNodeKind({
         problem: `input 'model' has weights for ${model.inputSize} inputs and ${model.outputSize} outputs, but this world model needs ${spec.inputSize} and ${spec.outputSize}: connect an untrained MLP`,
       });
     const initial = model.weights ?? initMlpWeights(spec, createRandom(seed));
+    // A trained world model goes on with its optimizer's state, when this optimizer made it.
+    const resumed = model.weights
+      ? resumeOptimizerState(optimizer, model.weights.layout, model.optimizerState)
+      : null;
+    if (resumed?.log) ctx.log(resumed.log);
     const step = buildMlpTrainStep(spec, { optimizer, loss: 'mse' });
     const trainStep = mlpTrainStepModel(ctx.node, step, backend);
     const id = trainStep.id;
@@ -123,6 +133,8 @@ export const trainWorldModel = defineNodeKind({
       batchSize: windows.batchSize * windows.window.predictionLength,
       hyperparameters: { lr, momentum: 0.9 },
       initialWeights: initial,
+      ...(resumed?.state && { initialState: resumed.state }),
+      stateOutput: `${LOOP}.state`,
       batch: (index) => source.batch(index),
     });
     const watched: LoopStep = {
@@ -173,6 +185,12 @@ export const trainWorldModel = defineNodeKind({
       inputSize: spec.inputSize,
       outputSize: spec.outputSize,
       weights,
+      optimizerState: trainedOptimizerState(
+        result.outputs,
+        `${LOOP}.state`,
+        optimizer,
+        initial.layout,
+      ),
       worldModel: shape,
     };
     ctx.log(`trained ${trained} steps`);

@@ -41,6 +41,11 @@ const STATES: Readonly<Record<MlpOptimizer, readonly Exclude<CarriedRole, 'weigh
   adam: ['first_moment', 'second_moment'],
 };
 
+/** The state `kind` carries per weight, in the order its train step declares it (none for sgd). */
+export function optimizerStateRoles(kind: MlpOptimizer): readonly Exclude<CarriedRole, 'weight'>[] {
+  return STATES[kind];
+}
+
 /** Adam's hyperparameter inputs (float32 scalars or `[1]`). */
 export interface AdamInputs<T> {
   readonly beta1: T;

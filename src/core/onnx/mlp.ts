@@ -27,6 +27,13 @@ export {
 } from './mlp-spec.ts';
 export { buildMlpTrainStep } from './mlp-train.ts';
 export type { CarriedTensor, TrainStep, TrainStepOptions } from './train-step.ts';
+export {
+  optimizerStateSlots,
+  resumeOptimizerState,
+  type OptimizerState,
+  type OptimizerStateSlot,
+  type StateResumption,
+} from './optimizer-state.ts';
 export { mlpLossKinds, type MlpLossKind } from './mlp-layers.ts';
 export {
   mlpOptimizers,

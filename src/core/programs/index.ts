@@ -36,6 +36,7 @@ export {
   type MlpHyperparameters,
   type MlpTrainLoopOptions,
 } from './mlp-steps.ts';
+export { stateStepsOutput, stateTensorOutput, trainedOptimizerState } from './carried-state.ts';
 export { DATASET_SHARE, datasetDeviceBytes } from './loop-dataset.ts';
 export { LoopPace, type LoopPaceOptions, type LoopPaceSummary } from './loop-pace.ts';
 export { loopProgress, mlpInferenceModel, mlpTrainStepModel, nodeRequest } from './mlp-jobs.ts';

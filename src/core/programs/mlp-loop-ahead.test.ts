@@ -2,8 +2,9 @@
  * The train loop that runs many steps per call, against a stand-in for the
  * model worker's loop: what each message carries (its own copy of every
  * batch, Adam's step count, one step first and then as many as the pace
- * says), what each unit emits, and how skipped units, an early end and a
- * cancel read to the runner.
+ * says), what each unit emits, how skipped units, an early end and a
+ * cancel read to the runner, and how a loop that resumes a trained model's
+ * optimizer state counts on and reads that state back.
  */
 import { describe, expect, it } from 'vitest';
 import { buildMlpTrainStep } from '../onnx/mlp';
@@ -39,6 +40,7 @@ function source(special: Record<number, 'skip' | 'end'> = {}) {
  */
 function fakeLoop(cancelAfter = Number.POSITIVE_INFINITY, abort?: AbortController) {
   const messages: LoopStepFeeds[][] = [];
+  const asked: string[][] = [];
   let ran = 0;
   let closed = false;
   const loop: StepLoop = {
@@ -62,21 +64,17 @@ function fakeLoop(cancelAfter = Number.POSITIVE_INFINITY, abort?: AbortControlle
       };
       return Promise.resolve(result);
     },
-    carried: (inputs) =>
-      Promise.resolve(
-        Object.fromEntries(
-          inputs.map((i) => [
-            i,
-            { type: 'float32', data: Float32Array.of(7), dims: [1] } satisfies Tensor,
-          ]),
-        ),
-      ),
+    carried(inputs) {
+      asked.push([...inputs]);
+      const seven = (): Tensor => ({ type: 'float32', data: Float32Array.of(7), dims: [1] });
+      return Promise.resolve(Object.fromEntries(inputs.map((i) => [i, seven()])));
+    },
     close() {
       closed = true;
       return Promise.resolve();
     },
   };
-  return { loop, messages, closed: () => closed };
+  return { loop, messages, asked, closed: () => closed };
 }
 
 function context(signal = new AbortController().signal) {
@@ -144,7 +142,39 @@ describe('a train loop many steps per call', () => {
     );
     expect(outputs['train.weights.W0']).toMatchObject({ data: Float32Array.of(7) });
     expect(outputs['train.deviceFed']).toBe(19);
+    // Without `stateOutput`, only the weights come back.
+    expect(fake.asked).toEqual([
+      step.carried.filter((c) => c.role === 'weight').map((c) => c.input),
+    ]);
+    expect(Object.keys(outputs).filter((name) => name.startsWith('train.state'))).toEqual([]);
     expect(fake.closed()).toBe(true);
+  });
+
+  it("goes on from a trained model's optimizer state: Adam's count, and the state read back with the weights", async () => {
+    const fake = fakeLoop();
+    const { ctx, outputs } = context();
+    const body = aheadLoopBody(
+      { ...parts(6, source({ 2: 'skip' })), stepsBefore: 40, stateOutput: 'train.state' },
+      ctx,
+      fake.loop,
+      new LoopPace({ targetMs: 10 }),
+    );
+    expect(await drive(body, 6)).toBe(6);
+    await body.end?.();
+    await body.dispose?.();
+    // The count goes on from the 40 steps before; the skipped unit is no step.
+    expect(
+      fake.messages
+        .flat()
+        .filter((s) => s !== null)
+        .map((s) => s[adamStep]!.data[0]),
+    ).toEqual([41, 42, 43, 44, 45]);
+    // One read at the end: every carried tensor, weights and both moments.
+    expect(fake.asked).toEqual([step.carried.map((c) => c.input)]);
+    expect(outputs['train.weights.W0']).toMatchObject({ data: Float32Array.of(7) });
+    for (const c of step.carried.filter((c) => c.role !== 'weight'))
+      expect(outputs[`train.state.${c.input}`]).toMatchObject({ data: Float32Array.of(7) });
+    expect(outputs['train.state.steps']).toBe(45);
   });
 
   it('a skipped unit trains nothing and emits nothing; an end stops the loop there', async () => {

@@ -19,6 +19,7 @@
 import type { LoopBody, StepContext } from './program.ts';
 import type { LoopStepFeeds, StepLoop, StepLoopPlan, Tensor } from '../runtime/tensor-runtime.ts';
 import type { TrainStep } from '../onnx/mlp.ts';
+import { stateStepsOutput, stateTensorOutput } from './carried-state.ts';
 import { programError } from './errors.ts';
 import { LoopPace, type LoopPaceSummary } from './loop-pace.ts';
 
@@ -39,6 +40,10 @@ export interface AheadLoopParts {
   readonly lossMetric: string;
   /** Where the trained weights go, as `<prefix>.<weight>`. */
   readonly weightsOutput: string;
+  /** Steps the optimizer state in `initial` has seen (Adam's counter goes on from there); default 0. */
+  readonly stepsBefore?: number;
+  /** Where the optimizer state goes at the end (carried-state.ts); absent: it is not read back. */
+  readonly stateOutput?: string;
   /** Outputs the loop writes beside the weights: device-fed and GPU-fed units. */
   readonly fedOutputs: { readonly device: string; readonly gpu: string };
   /** Told once the loop has ended, with how its messages went. */
@@ -91,7 +96,7 @@ export function aheadLoopBody(
   let head = 0;
   /** The first unit not sent yet; steps sent that train (Adam's count); an `end` was sent. */
   let next = 0;
-  let sentTraining = 0;
+  let sentTraining = parts.stepsBefore ?? 0;
   let sentEnd = false;
   /** The message the model is working through, while the runner takes the one before. */
   let inFlight: Promise<Gone[]> | null = null;
@@ -171,7 +176,7 @@ export function aheadLoopBody(
         checkRows(batch.x.dims[0] ?? 0);
         feeds = { [step.inputs.x]: copyOf(batch.x), [step.inputs.y]: copyOf(batch.y) };
       } else feeds = found;
-      // Adam's step count: steps that train, this one included.
+      // Adam's step count: steps that trained before the loop and in it, this one included.
       sentTraining++;
       if (adamStep !== null) feeds[adamStep] = scalar(sentTraining);
       kinds.push('train');
@@ -242,12 +247,18 @@ export function aheadLoopBody(
     },
     async end() {
       await settle();
-      const inputs = weightSlots.map((c) => c.input);
-      const values = await opened.carried(inputs);
-      for (const c of weightSlots) {
+      const stateOutput = parts.stateOutput;
+      // The optimizer state comes back in the same call as the weights, when it is asked for.
+      const read = stateOutput === undefined ? weightSlots : step.carried;
+      const values = await opened.carried(read.map((c) => c.input));
+      for (const c of read) {
         const t = values[c.input];
-        if (t !== undefined) ctx.output(`${parts.weightsOutput}.${c.weight}`, t);
+        if (t === undefined) continue;
+        if (c.role === 'weight') ctx.output(`${parts.weightsOutput}.${c.weight}`, t);
+        else if (stateOutput !== undefined) ctx.output(stateTensorOutput(stateOutput, c.input), t);
       }
+      if (stateOutput !== undefined)
+        ctx.output(stateStepsOutput(stateOutput), (parts.stepsBefore ?? 0) + trained);
       // Every unit after the first was fed the carried tensors where the model runs.
       ctx.output(parts.fedOutputs.device, Math.max(0, trained - 1));
       // On a device loop (WebGPU) they were in GPU buffers.

@@ -26,7 +26,8 @@ import {
   type Tensor,
 } from '../runtime/tensor-runtime.ts';
 import { estimateMemory } from '../onnx/memory.ts';
-import type { MlpInference, TrainStep, MlpWeights } from '../onnx/mlp.ts';
+import type { MlpInference, TrainStep, MlpWeights, OptimizerState } from '../onnx/mlp.ts';
+import { startingState, stateStepsOutput, stateTensorOutput } from './carried-state.ts';
 import { programError } from './errors.ts';
 import type { LoopPaceSummary } from './loop-pace.ts';
 import { aheadLoopBody, aheadPlan, type MlpBatch, type ResidentRows } from './mlp-loop-ahead.ts';
@@ -57,6 +58,18 @@ export interface MlpTrainLoopOptions {
   readonly hyperparameters: MlpHyperparameters;
   /** Starting weights, or the output prefix of an earlier step that set them (`<prefix>.W0` …). */
   readonly initialWeights: MlpWeights | string;
+  /**
+   * The optimizer state to start from (a trained model's, with every state
+   * tensor `step` carries): Adam's step counter goes on from its `steps`.
+   * Absent: zeros, and the counter starts at 1.
+   */
+  readonly initialState?: OptimizerState;
+  /**
+   * Output prefix of the optimizer state at the end (`<prefix>.velocity.W0`
+   * …, and `<prefix>.steps`, the steps it has seen in all; carried-state.ts).
+   * Absent: the state is not read back.
+   */
+  readonly stateOutput?: string;
   /**
    * The batch of unit `index`: features `[rows, in]` and targets `[rows, out]`
    * (possibly awaited, as from a live source); `skip` when the unit has
@@ -207,10 +220,10 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
         const w = start[c.weight];
         if (w === undefined) throw programError('invalid-program', `${o.name}: no ${c.weight}`);
         feeds[c.input] =
-          c.role === 'weight'
-            ? w
-            : { type: 'float32', data: new Float32Array(w.data.length), dims: c.dims };
+          c.role === 'weight' ? w : startingState(o.name, c, w.data.length, o.initialState);
       }
+      // Steps the state has seen before this loop: Adam's counter goes on from there.
+      const stepsBefore = o.initialState?.steps ?? 0;
       feeds[step.inputs.lr] = scalar(h.lr);
       if (step.inputs.momentum !== null) feeds[step.inputs.momentum] = scalar(h.momentum ?? 0.9);
       if (step.inputs.adam !== null) {
@@ -237,6 +250,8 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
           initial: Object.fromEntries(step.carried.map((c) => [c.input, feeds[c.input] as Tensor])),
           lossMetric,
           weightsOutput,
+          stepsBefore,
+          ...(o.stateOutput !== undefined && { stateOutput: o.stateOutput }),
           fedOutputs: { device: deviceFedUnitsOutput(o.name), gpu: gpuFedUnitsOutput(o.name) },
           transferOutputs: transferOutputs(o.name),
           ...(gathers && { resident: gathers.rows }),
@@ -268,7 +283,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
           feeds[step.inputs.x] = x;
           feeds[step.inputs.y] = y;
           // A fresh scalar: the step count is a value of this unit alone.
-          if (adamStep !== null) feeds[adamStep] = scalar(trained + 1);
+          if (adamStep !== null) feeds[adamStep] = scalar(stepsBefore + trained + 1);
           let onDevice = 0;
           let onGpu = 0;
           for (const c of carried) {
@@ -303,6 +318,14 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
           for (const c of weightSlots) {
             const t = feeds[c.input];
             if (t !== undefined) ctx.output(`${weightsOutput}.${c.weight}`, await readTensor(t));
+          }
+          if (o.stateOutput !== undefined) {
+            for (const c of carried) {
+              const t = feeds[c.input];
+              if (c.role !== 'weight' && t !== undefined)
+                ctx.output(stateTensorOutput(o.stateOutput, c.input), await readTensor(t));
+            }
+            ctx.output(stateStepsOutput(o.stateOutput), stepsBefore + trained);
           }
           ctx.output(deviceFedUnitsOutput(o.name), deviceFed);
           ctx.output(gpuFedUnitsOutput(o.name), gpuFed);
