@@ -54,10 +54,12 @@ async function compareOnce(page: Page, runs: Runs): Promise<number> {
         });
         setTimeout(() => reject(new Error(`the chart never held ${wanted} curves`)), 30_000);
       });
+      // Ticked here: Playwright's check() would look the box up again by its role and name after
+      // the click, running its selector engine on the page's thread inside the timed span.
+      (box as HTMLInputElement).click();
     },
     [LOSS_CHART, COMPARED] as const,
   );
-  await runs.pickAllShown.check();
   const took = await page.evaluate(() => (window as unknown as CompareWindow).__compared);
   await runs.pickAllShown.uncheck();
   await page.locator(`${LOSS_CHART}[data-series="1"]`).waitFor({ timeout: 30_000 });
