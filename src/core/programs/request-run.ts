@@ -284,7 +284,6 @@ export class RequestRun {
     return 'progressed';
   }
 
-  /** Waits for `wait`, unless it could never be granted. */
   /** Defers `step` with what it needs now; `progressed` when it started a loop first. */
   private deferNow(step: ProgramStep, progressed: boolean): Advance {
     const waiting = this.defer(
@@ -293,6 +292,7 @@ export class RequestRun {
     return progressed ? 'progressed' : waiting;
   }
 
+  /** Waits for `wait`, unless it could never be granted. */
   private defer(wait: Wait): 'waiting' {
     const { pool } = this.services;
     const own = pool.heldBy(this.holder);
@@ -381,8 +381,8 @@ export class RequestRun {
   progress(): RequestProgress {
     const steps = this.request.program.steps;
     const step = steps[this.stepIndex];
-    // One literal, no spread: the runner asks for it after every unit, and a
-    // spread followed by more properties is slow in V8 (a new shape each time).
+    // One literal, no spread: the runner asks for it after every unit, and an
+    // object spread followed by more properties costs microseconds a call in V8.
     if (this.ended !== null)
       return {
         request: this.id,
