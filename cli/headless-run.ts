@@ -22,7 +22,7 @@ import { queuedRun, type RunRequest } from '../src/core/run/request';
 import { v7 as uuidv7 } from 'uuid';
 import { OrtRuntime } from '../workers/engine/ort-runtime';
 import { engineInfo } from '../workers/engine/adapter';
-import { driveRun } from '../workers/engine/run-driver';
+import { driveRun, LEASE_MS } from '../workers/engine/run-driver';
 import { cpuEngineLabel, loadOrt, type CliBackend } from './backend';
 import { nodeFingerprint } from './fingerprint';
 import { threadProducers } from './producer-threads';
@@ -62,6 +62,21 @@ let databases = 0;
 
 /** A turn of Node's event loop: what a run lets in between its loop's units. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * How the driver keeps a headless run's record. The record is this
+ * process's own, in memory, and read back only once the run has ended:
+ * nobody reads its points meanwhile, a crash loses it whole, and a cancel
+ * comes through the run's signal, never through the record. So points are
+ * written a full batch at a time (1,024) or at the end, not every half
+ * second, and the record is read for a cancel request only when the lease
+ * is renewed, not twice a second. Each write or read clones rows in the
+ * in-memory store on the thread that runs the training, between its steps.
+ */
+const headlessRecord = {
+  metricBatch: { maxDelayMs: 60_000 },
+  cancelPollMs: LEASE_MS / 3,
+} as const;
 
 /**
  * Check, journal and drive one run to its end; resolves with its status and
@@ -113,6 +128,7 @@ export async function runHeadless(
         run.events.progress(node, done, total, perSecond),
       onLive: (node, port, value) => run.events.live(node, port, value),
       yieldNow: nextTurn,
+      ...headlessRecord,
     });
     // The engine knows only the browser's backends; the record says where a `cpu` run really ran.
     if (backend === 'cpu')

@@ -343,7 +343,9 @@ export class OrtRuntime implements TensorRuntime {
         ? Promise.race([session.run(ortFeeds), loss])
         : session.run(ortFeeds));
       const out: Record<string, Fetched> = {};
-      for (const [name, tensor] of Object.entries(results)) {
+      // A train step returns a dozen outputs every unit: no entries array per run.
+      for (const name in results) {
+        const tensor = results[name]!;
         if (keep.has(name)) {
           out[name] = new OrtDeviceTensor(tensor, backend, ledger, loss);
           continue;
