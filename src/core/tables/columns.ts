@@ -9,7 +9,7 @@
  * fault in the file, and the person is better served by an error naming
  * that cell than by a column silently turned into 10,000 categories.
  */
-import { booleanOf, isMissing, numberOf, textOf, type RawTable } from './table';
+import { booleanOf, isMissing, numberOf, readPlainDecimal, textOf, type RawTable } from './table';
 
 export const columnTypes = ['number', 'category', 'text', 'boolean'] as const;
 export type ColumnType = (typeof columnTypes)[number];
@@ -45,17 +45,27 @@ export interface ColumnScan {
 export function scanColumn(table: RawTable, c: number): ColumnScan {
   const cells = table.columns[c]!;
   const name = table.names[c]!;
-  const missingCells = new Uint8Array(cells.length);
+  const count = cells.length;
+  const missingCells = new Uint8Array(count);
   // Made at the first number: a column of words never pays for it.
   let values: Float32Array | null = null;
-  const valuesOf = () => (values ??= new Float32Array(cells.length).fill(Number.NaN));
+  const parsed = new Float64Array(1);
   let missing = 0;
   let numbers = 0;
   let booleans = 0;
   let integers = true;
   const distinct = new Set<string>();
-  for (let r = 0; r < cells.length; r++) {
+  for (let r = 0; r < count; r++) {
     const cell = cells[r]!;
+    // The common cell first: a plain decimal is present, a number, and its own trimmed text.
+    if (typeof cell === 'string' && readPlainDecimal(cell, parsed)) {
+      const n = parsed[0]!;
+      numbers++;
+      (values ??= new Float32Array(count).fill(Number.NaN))[r] = n;
+      if (integers && !Number.isInteger(n)) integers = false;
+      if (distinct.size <= CATEGORY_MAX) distinct.add(cell);
+      continue;
+    }
     if (isMissing(cell)) {
       missing++;
       missingCells[r] = 1;
@@ -64,13 +74,13 @@ export function scanColumn(table: RawTable, c: number): ColumnScan {
     const n = numberOf(cell);
     if (n !== null) {
       numbers++;
-      valuesOf()[r] = n;
+      (values ??= new Float32Array(count).fill(Number.NaN))[r] = n;
       if (!Number.isInteger(n)) integers = false;
     } else {
       const b = booleanOf(cell);
       if (b !== null) {
         booleans++;
-        valuesOf()[r] = Number(b);
+        (values ??= new Float32Array(count).fill(Number.NaN))[r] = Number(b);
       }
     }
     // Past CATEGORY_MAX the count decides nothing more; stop paying for it.

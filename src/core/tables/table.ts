@@ -39,6 +39,9 @@ export function isMissing(cell: Cell | undefined): boolean {
     cell.charCodeAt(cell.length - 1) > 32
   )
     return false;
+  // Every missing word starts with n, N or ?: a short word like "left" needs no lookup either.
+  const first = cell.charCodeAt(0);
+  if (first > 32 && first < 127 && first !== 110 && first !== 78 && first !== 63) return false;
   return missingWords.has(cell.trim().toLowerCase());
 }
 
@@ -47,28 +50,35 @@ export function numberOf(cell: Cell): number | null {
   if (typeof cell === 'number') return Number.isFinite(cell) ? cell : null;
   if (typeof cell === 'boolean') return null;
   if (cell === null) return null;
-  const quick = plainDecimal(cell);
-  if (quick !== undefined) return quick;
+  if (readPlainDecimal(cell, scratch)) return scratch[0]!;
+  // A letter first is never a finite number ("Infinity" is not finite): skip the general parse.
+  const lower = cell.charCodeAt(0) | 32;
+  if (lower >= 97 && lower <= 122) return null;
   // Number() skips surrounding whitespace itself, but reads a blank as 0.
   const value = Number(cell);
   if (!Number.isFinite(value)) return null;
   return value !== 0 || cell.trim() !== '' ? value : null;
 }
 
+/** Where `numberOf` has `readPlainDecimal` put its value. */
+const scratch = new Float64Array(1);
+
 /** Exact powers of ten, for the fast path below. */
 const TENS = Array.from({ length: 23 }, (_, k) => 10 ** k);
 
 /**
- * The value of a plain decimal (`-12.3456`: a sign, up to 15 digits, one
- * point), or `undefined` for anything else, which `Number()` then reads.
- * Nearly every numeric cell of a table is one; reading it here costs a
- * fraction of a general parse. Exact: the digits make an integer below 2^53
- * and the power of ten is exact, so the one division rounds correctly (the
- * fast path of every correct float parser).
+ * Whether `text` is a plain decimal (`-12.3456`: a sign, up to 15 digits,
+ * one point), its value then written to `into[0]`; anything else is left to
+ * `Number()`. Nearly every numeric cell of a table is one; reading it here
+ * costs a fraction of a general parse. Exact: the digits make an integer
+ * below 2^53 and the power of ten is exact, so the one division rounds
+ * correctly (the fast path of every correct float parser). The value goes
+ * into an array, not out as a return value, so a hot loop reading millions
+ * of cells boxes none of them.
  */
-function plainDecimal(text: string): number | undefined {
+export function readPlainDecimal(text: string, into: Float64Array): boolean {
   const n = text.length;
-  if (n === 0 || n > 17) return undefined;
+  if (n === 0 || n > 17) return false;
   let i = 0;
   let negative = false;
   const first = text.charCodeAt(0);
@@ -86,11 +96,12 @@ function plainDecimal(text: string): number | undefined {
       digits++;
       if (decimals >= 0) decimals++;
     } else if (c === 46 /* . */ && decimals < 0) decimals = 0;
-    else return undefined;
+    else return false;
   }
-  if (digits === 0 || digits > 15) return undefined;
+  if (digits === 0 || digits > 15) return false;
   const value = decimals > 0 ? mantissa / TENS[decimals]! : mantissa;
-  return negative ? -value : value;
+  into[0] = negative ? -value : value;
+  return true;
 }
 
 /** A cell as a boolean, or `null` when it is not one (`true`/`false`, any case). */
