@@ -142,4 +142,22 @@ describe('the dataset a table makes', () => {
     ]);
     expect(Array.from(filled.dataset.labels)).toEqual([0, 1, 0, 1]);
   });
+
+  it('names the first bad cell of the first feature with one, in feature order', async () => {
+    const rows = Array.from({ length: 30 }, (_, i) => [i, i * 2, i % 2 ? 'a' : 'b']);
+    rows[2]![1] = 'two';
+    rows[9]![0] = 'nine';
+    rows[20]![0] = 'twenty';
+    const text = ['x,y,k', ...rows.map((r) => r.join(','))].join('\n');
+    const error = await made(text, 'bad.csv').then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(String(error)).toContain('bad.csv, row 10, column \'x\': "nine" is not a number');
+    const swapped = await made(text, 'bad.csv', { features: 'y,x' }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(String(swapped)).toContain('bad.csv, row 3, column \'y\': "two" is not a number');
+  });
 });
