@@ -43,9 +43,9 @@ export interface ColumnScan {
 
 /** The type, counts and per-cell values of column `c`. */
 export function scanColumn(table: RawTable, c: number): ColumnScan {
-  const cells = table.columns[c]!;
+  const { rows } = table;
   const name = table.names[c]!;
-  const count = cells.length;
+  const count = table.rowCount;
   const missingCells = new Uint8Array(count);
   // Made at the first number: a column of words never pays for it.
   let values: Float32Array | null = null;
@@ -56,7 +56,7 @@ export function scanColumn(table: RawTable, c: number): ColumnScan {
   let integers = true;
   const distinct = new Set<string>();
   for (let r = 0; r < count; r++) {
-    const cell = cells[r]!;
+    const cell = rows[r]![c] ?? null;
     // The common cell first: a plain decimal is present, a number, and its own trimmed text.
     if (typeof cell === 'string' && readPlainDecimal(cell, parsed)) {
       const n = parsed[0]!;
@@ -86,7 +86,7 @@ export function scanColumn(table: RawTable, c: number): ColumnScan {
     // Past CATEGORY_MAX the count decides nothing more; stop paying for it.
     if (distinct.size <= CATEGORY_MAX) distinct.add(textOf(cell));
   }
-  const present = cells.length - missing;
+  const present = count - missing;
   const type: ColumnType =
     present > 0 && booleans === present
       ? 'boolean'

@@ -18,7 +18,14 @@
  */
 import Papa from 'papaparse';
 import { FlowbenchError } from '../errors';
-import { defaultNames, numberOf, positionOf, uniqueNames, type Cell, type RawTable } from './table';
+import {
+  defaultNames,
+  numberOf,
+  positionOf,
+  tableFromRows,
+  uniqueNames,
+  type RawTable,
+} from './table';
 
 /** Whether the first row names the columns: decided from the data, or said by the person. */
 export type HeaderChoice = 'auto' | 'yes' | 'no';
@@ -158,9 +165,8 @@ export function parseCsv(text: string, options: CsvOptions): RawTable {
   const names = header ? uniqueNames(first) : defaultNames(first.length);
   const width = names.length;
   const delimiter = parsed.meta.delimiter === '\t' ? 'tab' : `'${parsed.meta.delimiter}'`;
-  // Straight from papaparse's rows into columns: no filtered copy of the rows, no second pass.
-  const columns = names.map(() => new Array<Cell>(rows.length));
-  let count = 0;
+  // papaparse's own rows, the blank ones left out: no copy of a cell.
+  const body: string[][] = [];
   for (let r = header ? firstAt + 1 : firstAt; r < rows.length; r++) {
     const row = rows[r]!;
     if (isBlankRow(row)) continue;
@@ -170,7 +176,7 @@ export function parseCsv(text: string, options: CsvOptions): RawTable {
       const line = lineOfRow(
         text,
         { ...config, delimiter: parsed.meta.delimiter },
-        header ? count + 1 : count,
+        header ? body.length + 1 : body.length,
       );
       throw new FlowbenchError('table-unparseable', {
         file: options.file,
@@ -179,15 +185,12 @@ export function parseCsv(text: string, options: CsvOptions): RawTable {
         problem: `${fields} field${fields === 1 ? '' : 's'} where the ${header ? 'header names' : 'first row has'} ${width} (fields split at ${delimiter}; quote a field that holds one)`,
       });
     }
-    for (let c = 0; c < width; c++) columns[c]![count] = row[c]!;
-    count++;
+    body.push(row);
   }
-  if (count === 0) throw new FlowbenchError('table-empty', { file: options.file });
-  for (const cells of columns) cells.length = count;
-  return {
-    format: format === 'tsv' || parsed.meta.delimiter === '\t' ? 'tsv' : 'csv',
+  if (body.length === 0) throw new FlowbenchError('table-empty', { file: options.file });
+  return tableFromRows(
+    format === 'tsv' || parsed.meta.delimiter === '\t' ? 'tsv' : 'csv',
     names,
-    columns,
-    rowCount: count,
-  };
+    body,
+  );
 }

@@ -12,7 +12,7 @@
 import type { Dataset, DatasetTask } from '../catalog/values';
 import { FlowbenchError } from '../errors';
 import { scanColumn, type ColumnInfo, type ColumnScan } from './columns';
-import { numberOf, textOf, type RawTable } from './table';
+import { cellAt, numberOf, textOf, type RawTable } from './table';
 
 export const missingPolicies = ['drop rows', 'mean', 'error'] as const;
 export type MissingPolicy = (typeof missingPolicies)[number];
@@ -114,7 +114,6 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     });
   const task = choices.task === 'auto' ? inferTask(labelInfo) : choices.task;
 
-  const labelCells = table.columns[labelAt]!;
   const keep = keptRows(table, scans, labelAt, featureAt, choices);
   const kept = keep.length;
 
@@ -123,14 +122,13 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     const info = columns[c]!;
     if (info.type === 'number' || info.type === 'boolean')
       return { kind: 'number', column: c, name: info.name };
-    const cells = table.columns[c]!;
     const { missing } = scans[c]!;
     const counts = new Map<string, number>();
     let present = 0;
     for (let i = 0; i < kept; i++) {
       const r = keep[i]!;
       if (missing[r]) continue;
-      const text = textOf(cells[r]!);
+      const text = textOf(cellAt(table, r, c));
       counts.set(text, (counts.get(text) ?? 0) + 1);
       present++;
     }
@@ -150,14 +148,13 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
       offset += 1;
       continue;
     }
-    const cells = table.columns[e.column]!;
     const { missing } = scans[e.column]!;
     const slots = slotsOf(e.values);
     for (let i = 0; i < kept; i++) {
       const r = keep[i]!;
       const at = i * featureSize + offset;
       if (missing[r]) e.shares.forEach((share, k) => (features[at + k] = share));
-      else features[at + slots.get(textOf(cells[r]!))!] = 1;
+      else features[at + slots.get(textOf(cellAt(table, r, e.column)))!] = 1;
     }
     offset += e.values.length;
   }
@@ -186,7 +183,7 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
           file,
           row: r + 1,
           column: label,
-          problem: `${JSON.stringify(labelCells[r])} is not a number, and a regression label must be`,
+          problem: `${JSON.stringify(cellAt(table, r, labelAt))} is not a number, and a regression label must be`,
         });
       targets[i] = v;
     }
@@ -196,7 +193,7 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     const seen = new Map<string, number>();
     const labels = new Int32Array(kept);
     for (let i = 0; i < kept; i++) {
-      const text = textOf(labelCells[keep[i]!]!);
+      const text = textOf(cellAt(table, keep[i]!, labelAt));
       let k = seen.get(text);
       if (k === undefined) seen.set(text, (k = seen.size));
       labels[i] = k;
@@ -327,7 +324,7 @@ function writeNumbers(
       file,
       row: r + 1,
       column: table.names[columns[k]!]!,
-      problem: `${JSON.stringify(table.columns[columns[k]!]![r])} is not a number, in a column of numbers`,
+      problem: `${JSON.stringify(cellAt(table, r, columns[k]!))} is not a number, in a column of numbers`,
     });
   }
   for (let k = 0; k < n; k++) {

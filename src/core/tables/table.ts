@@ -2,9 +2,12 @@
  * A table as read from a file, before any typing: named columns of raw
  * cells, the same for every format. Parsers stop here, so that column typing,
  * missing values and the dataset a node makes are one code path whatever the
- * file was (CSV, JSON, Parquet). Trade-off: a column of cells costs more
- * memory than typed arrays would; a table a person brings to a browser
- * workbench fits, and the one copy is dropped once the dataset is built.
+ * file was (CSV, JSON, Parquet). The cells stay in the rows the parser made
+ * them in: turning 200,000 rows into columns of cells cost as much as a tenth
+ * of the parse, for readers that look at every cell once anyway. Trade-off:
+ * a cell of a row costs more memory than typed arrays would; a table a person
+ * brings to a browser workbench fits, and it is dropped once the dataset is
+ * built.
  */
 
 /** One cell as the file gave it: text (CSV), or JSON/Parquet's own types; `null` when absent. */
@@ -14,13 +17,23 @@ export type Cell = string | number | boolean | null;
 export const tableFormats = ['csv', 'tsv', 'json', 'jsonl', 'parquet'] as const;
 export type TableFormat = (typeof tableFormats)[number];
 
-/** A parsed table: column names and, per column, one cell per row. */
+/** A parsed table: column names and its rows of cells. */
 export interface RawTable {
   readonly format: TableFormat;
   readonly names: readonly string[];
-  /** `columns[c][r]`: column `c`, data row `r` (from 0). */
+  /**
+   * `rows[r][c]`: data row `r` (from 0), column `c`, as the parser made it; a
+   * row may end short of `names`, its missing cells `null` (see `cellAt`).
+   */
+  readonly rows: readonly (readonly Cell[])[];
+  /** `columns[c][r]`: column `c`, data row `r`, made from the rows when first asked for. */
   readonly columns: readonly (readonly Cell[])[];
   readonly rowCount: number;
+}
+
+/** The cell of `table` at data row `r`, column `c`; `null` past the end of a short row. */
+export function cellAt(table: RawTable, r: number, c: number): Cell {
+  return table.rows[r]![c] ?? null;
 }
 
 /** Texts read as a missing value (compared trimmed, case-insensitive), beside an empty cell. */
@@ -117,18 +130,22 @@ export function textOf(cell: Cell): string {
   return typeof cell === 'string' ? cell.trim() : String(cell);
 }
 
-/** A table from rows of cells (the header already taken off); short rows are padded with `null`. */
+/** A table from rows of cells (the header already taken off), kept as they are. */
 export function tableFromRows(
   format: TableFormat,
   names: readonly string[],
   rows: readonly (readonly Cell[])[],
 ): RawTable {
-  const columns = names.map(() => new Array<Cell>(rows.length));
-  for (let r = 0; r < rows.length; r++) {
-    const row = rows[r]!;
-    for (let c = 0; c < columns.length; c++) columns[c]![r] = row[c] ?? null;
-  }
-  return { format, names, columns, rowCount: rows.length };
+  let columns: Cell[][] | undefined;
+  return {
+    format,
+    names,
+    rows,
+    rowCount: rows.length,
+    get columns() {
+      return (columns ??= names.map((_, c) => rows.map((row) => row[c] ?? null)));
+    },
+  };
 }
 
 /** Names for columns a file does not name: `column 1`, `column 2` … */
