@@ -11,7 +11,7 @@
  */
 import type { Dataset, DatasetTask } from '../catalog/values';
 import { FlowbenchError } from '../errors';
-import { scanColumn, type ColumnInfo, type ColumnScan } from './columns';
+import { scanColumns, type ColumnInfo, type ColumnScan } from './columns';
 import { cellAt, numberOf, textOf, type RawTable } from './table';
 
 export const missingPolicies = ['drop rows', 'mean', 'error'] as const;
@@ -87,7 +87,7 @@ const slotsOf = (values: readonly string[]) => new Map(values.map((v, k) => [v, 
 export function tableToDataset(table: RawTable, choices: TableChoices): TableDataset {
   const { file } = choices;
   if (table.rowCount === 0) throw new FlowbenchError('table-empty', { file });
-  const scans = table.names.map((_, c) => scanColumn(table, c));
+  const scans = scanColumns(table);
   const columns = scans.map((scan) => scan.info);
   const indexOf = (name: string, role: string): number => {
     const at = table.names.indexOf(name);
@@ -264,11 +264,11 @@ function keptRows(
 }
 
 /**
- * Writes every number feature of the kept rows into `features`, a row at a
- * time as they lie there, from the values the column scans parsed; a
- * missing one (kept under the 'mean' policy) gets the mean of its column's
- * kept values. A cell that is not a number fails, naming the first such
- * cell of the first such column, the order the features are in.
+ * Writes every number feature of the kept rows into `features`, a column at
+ * a time, from the values the column scans parsed; a missing one (kept
+ * under the 'mean' policy) gets the mean of its column's kept values. A
+ * cell that is not a number fails, naming the first such cell of the first
+ * such column, the order the features are in.
  */
 function writeNumbers(
   features: Float32Array,
@@ -279,59 +279,38 @@ function writeNumbers(
   scans: readonly ColumnScan[],
   file: string,
 ): void {
-  const columns: number[] = [];
-  const offsets: number[] = [];
   let offset = 0;
   for (const e of encoders) {
-    if (e.kind === 'number') {
-      columns.push(e.column);
-      offsets.push(offset);
-    }
+    const at = offset;
     offset += e.kind === 'number' ? 1 : e.values.length;
-  }
-  const n = columns.length;
-  // A number or yes/no column always has values; a column of neither would fail on every cell.
-  const values = columns.map(
-    (c) => scans[c]!.numbers ?? new Float32Array(table.rowCount).fill(Number.NaN),
-  );
-  const missing = columns.map((c) => scans[c]!.missing);
-  const sums = new Float64Array(n);
-  const counts = new Float64Array(n);
-  const gaps = new Float64Array(n);
-  const firstBad = new Int32Array(n).fill(-1);
-  for (let i = 0; i < keep.length; i++) {
-    const r = keep[i]!;
-    const row = i * featureSize;
-    for (let k = 0; k < n; k++) {
-      if (missing[k]![r]) {
-        gaps[k]++;
+    if (e.kind !== 'number') continue;
+    const { missing } = scans[e.column]!;
+    // A number or yes/no column always has values; a column of neither fails at its first cell.
+    const values = scans[e.column]!.numbers ?? new Float32Array(table.rowCount).fill(Number.NaN);
+    let sum = 0;
+    let count = 0;
+    let gaps = 0;
+    for (let i = 0; i < keep.length; i++) {
+      const r = keep[i]!;
+      if (missing[r]) {
+        gaps++;
         continue;
       }
-      const v = values[k]![r]!;
-      if (Number.isNaN(v)) {
-        if (firstBad[k] === -1) firstBad[k] = r;
-        continue;
-      }
-      sums[k] = sums[k]! + v;
-      counts[k]++;
-      features[row + offsets[k]!] = v;
+      const v = values[r]!;
+      if (Number.isNaN(v))
+        throw new FlowbenchError('table-bad-value', {
+          file,
+          row: r + 1,
+          column: e.name,
+          problem: `${JSON.stringify(cellAt(table, r, e.column))} is not a number, in a column of numbers`,
+        });
+      sum += v;
+      count++;
+      features[i * featureSize + at] = v;
     }
-  }
-  for (let k = 0; k < n; k++) {
-    const r = firstBad[k]!;
-    if (r === -1) continue;
-    throw new FlowbenchError('table-bad-value', {
-      file,
-      row: r + 1,
-      column: table.names[columns[k]!]!,
-      problem: `${JSON.stringify(cellAt(table, r, columns[k]!))} is not a number, in a column of numbers`,
-    });
-  }
-  for (let k = 0; k < n; k++) {
-    if (gaps[k] === 0) continue;
-    const mean = counts[k]! > 0 ? sums[k]! / counts[k]! : 0;
-    const cells = missing[k]!;
+    if (gaps === 0) continue;
+    const mean = count > 0 ? sum / count : 0;
     for (let i = 0; i < keep.length; i++)
-      if (cells[keep[i]!]) features[i * featureSize + offsets[k]!] = mean;
+      if (missing[keep[i]!]) features[i * featureSize + at] = mean;
   }
 }

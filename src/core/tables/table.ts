@@ -93,27 +93,24 @@ export function readPlainDecimal(text: string, into: Float64Array): boolean {
   const n = text.length;
   if (n === 0 || n > 17) return false;
   let i = 0;
-  let negative = false;
   const first = text.charCodeAt(0);
-  if (first === 45 /* - */ || first === 43 /* + */) {
-    negative = first === 45;
-    i = 1;
-  }
+  if (first === 45 /* - */ || first === 43 /* + */) i = 1;
+  const start = i;
   let mantissa = 0;
-  let digits = 0;
-  let decimals = -1;
+  let point = -1;
   for (; i < n; i++) {
     const c = text.charCodeAt(i);
-    if (c >= 48 && c <= 57) {
-      mantissa = mantissa * 10 + (c - 48);
-      digits++;
-      if (decimals >= 0) decimals++;
-    } else if (c === 46 /* . */ && decimals < 0) decimals = 0;
+    const digit = (c - 48) >>> 0;
+    if (digit <= 9) mantissa = mantissa * 10 + digit;
+    else if (c === 46 /* . */ && point < 0) point = i;
     else return false;
   }
+  // Every character past the sign is a digit but the one point.
+  const digits = n - start - (point < 0 ? 0 : 1);
   if (digits === 0 || digits > 15) return false;
+  const decimals = point < 0 ? 0 : n - 1 - point;
   const value = decimals > 0 ? mantissa / TENS[decimals]! : mantissa;
-  into[0] = negative ? -value : value;
+  into[0] = first === 45 ? -value : value;
   return true;
 }
 
