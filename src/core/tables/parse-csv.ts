@@ -10,11 +10,11 @@
  * runs only when there is a fault, so a good file pays nothing for it.
  *
  * Blank lines are dropped here, not by papaparse: its 'greedy' skip joins
- * every row into a new string to test it, a third of the parse on a large
- * file, where a row whose first cell starts with a visible character is
- * known not blank at one glance. The delimiter and line break are still
+ * every row into a new string to test it, about a fifth of the parse of a
+ * large file, where a row whose first cell starts with a visible character
+ * is known not blank at one glance. The delimiter and line break are still
  * papaparse's own guess with the 'greedy' setting, made first on the
- * file's start (what papaparse looks at) and then given to the full parse.
+ * file's start (all papaparse looks at) and then given to the full parse.
  */
 import Papa from 'papaparse';
 import { FlowbenchError } from '../errors';
