@@ -9,7 +9,15 @@
  * fault in the file, and the person is better served by an error naming
  * that cell than by a column silently turned into 10,000 categories.
  */
-import { booleanOf, isMissing, numberOf, textOf, type RawTable } from './table';
+import {
+  booleanOf,
+  isMissing,
+  numberOf,
+  readPlainDecimal,
+  textOf,
+  type Cell,
+  type RawTable,
+} from './table';
 
 export const columnTypes = ['number', 'category', 'text', 'boolean'] as const;
 export type ColumnType = (typeof columnTypes)[number];
@@ -41,58 +49,108 @@ export interface ColumnScan {
   readonly numbers: Float32Array | null;
 }
 
-/** The type, counts and per-cell values of column `c`. */
-export function scanColumn(table: RawTable, c: number): ColumnScan {
-  const cells = table.columns[c]!;
-  const name = table.names[c]!;
-  const missingCells = new Uint8Array(cells.length);
-  // Made at the first number: a column of words never pays for it.
-  let values: Float32Array | null = null;
-  const valuesOf = () => (values ??= new Float32Array(cells.length).fill(Number.NaN));
-  let missing = 0;
-  let numbers = 0;
-  let booleans = 0;
-  let integers = true;
-  const distinct = new Set<string>();
-  for (let r = 0; r < cells.length; r++) {
-    const cell = cells[r]!;
+/** What a scan has counted of one column so far. */
+class ColumnTally {
+  readonly missingCells: Uint8Array;
+  /** Made at the first number: a column of words never pays for it. */
+  values: Float32Array | null = null;
+  missing = 0;
+  numbers = 0;
+  booleans = 0;
+  integers = true;
+  readonly distinct = new Set<string>();
+  /** Past CATEGORY_MAX + 1 values the count decides nothing more; stop paying for it. */
+  counting = true;
+
+  constructor(
+    readonly name: string,
+    readonly count: number,
+  ) {
+    this.missingCells = new Uint8Array(count);
+  }
+
+  /** Row `r`'s value, a number or a yes/no as 1/0. */
+  value(r: number, value: number): void {
+    (this.values ??= new Float32Array(this.count).fill(Number.NaN))[r] = value;
+  }
+
+  /** Any cell but a plain decimal (see `scanColumns` for those). */
+  add(cell: Cell, r: number): void {
     if (isMissing(cell)) {
-      missing++;
-      missingCells[r] = 1;
-      continue;
+      this.missing++;
+      this.missingCells[r] = 1;
+      return;
     }
     const n = numberOf(cell);
     if (n !== null) {
-      numbers++;
-      valuesOf()[r] = n;
-      if (!Number.isInteger(n)) integers = false;
+      this.numbers++;
+      this.value(r, n);
+      if (!Number.isInteger(n)) this.integers = false;
     } else {
       const b = booleanOf(cell);
       if (b !== null) {
-        booleans++;
-        valuesOf()[r] = Number(b);
+        this.booleans++;
+        this.value(r, Number(b));
       }
     }
-    // Past CATEGORY_MAX the count decides nothing more; stop paying for it.
-    if (distinct.size <= CATEGORY_MAX) distinct.add(textOf(cell));
+    if (this.counting) this.counting = this.distinct.add(textOf(cell)).size <= CATEGORY_MAX;
   }
-  const present = cells.length - missing;
-  const type: ColumnType =
-    present > 0 && booleans === present
-      ? 'boolean'
-      : present > 0 && numbers >= NUMBER_SHARE * present
-        ? 'number'
-        : distinct.size <= CATEGORY_MAX && distinct.size < Math.max(2, present)
-          ? 'category'
-          : 'text';
-  const info = {
-    name,
-    type,
-    missing,
-    distinct: distinct.size,
-    integers: type === 'number' && integers,
-  };
-  return { info, missing: missingCells, numbers: values };
+
+  scan(): ColumnScan {
+    const { distinct, missing, numbers, booleans } = this;
+    const present = this.count - missing;
+    const type: ColumnType =
+      present > 0 && booleans === present
+        ? 'boolean'
+        : present > 0 && numbers >= NUMBER_SHARE * present
+          ? 'number'
+          : distinct.size <= CATEGORY_MAX && distinct.size < Math.max(2, present)
+            ? 'category'
+            : 'text';
+    const info = {
+      name: this.name,
+      type,
+      missing,
+      distinct: distinct.size,
+      integers: type === 'number' && this.integers,
+    };
+    return { info, missing: this.missingCells, numbers: this.values };
+  }
+}
+
+/**
+ * The type, counts and per-cell values of columns `which` (default: all),
+ * in one pass over the rows: each row is read once, cell after cell, where
+ * a pass per column would go through every row again for each column.
+ */
+export function scanColumns(
+  table: RawTable,
+  which: readonly number[] = table.names.map((_, c) => c),
+): ColumnScan[] {
+  const { rows, rowCount } = table;
+  const tallies = which.map((c) => new ColumnTally(table.names[c]!, rowCount));
+  const parsed = new Float64Array(1);
+  for (let r = 0; r < rowCount; r++) {
+    const row = rows[r]!;
+    for (let k = 0; k < which.length; k++) {
+      const cell = row[which[k]!] ?? null;
+      const tally = tallies[k]!;
+      // The common cell first: a plain decimal is present, a number, and its own trimmed text.
+      if (typeof cell === 'string' && readPlainDecimal(cell, parsed)) {
+        const n = parsed[0]!;
+        tally.numbers++;
+        tally.value(r, n);
+        if (tally.integers && !Number.isInteger(n)) tally.integers = false;
+        if (tally.counting) tally.counting = tally.distinct.add(cell).size <= CATEGORY_MAX;
+      } else tally.add(cell, r);
+    }
+  }
+  return tallies.map((tally) => tally.scan());
+}
+
+/** The type, counts and per-cell values of column `c`. */
+export function scanColumn(table: RawTable, c: number): ColumnScan {
+  return scanColumns(table, [c])[0]!;
 }
 
 /** The type and counts of column `c`. */
@@ -102,5 +160,5 @@ export function describeColumn(table: RawTable, c: number): ColumnInfo {
 
 /** Every column's type and counts. */
 export function describeColumns(table: RawTable): ColumnInfo[] {
-  return table.names.map((_, c) => describeColumn(table, c));
+  return scanColumns(table).map((scan) => scan.info);
 }

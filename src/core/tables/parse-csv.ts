@@ -8,6 +8,13 @@
  * Trade-off: the whole text is parsed at once (papaparse's fastest path);
  * the line of a faulty row is found by a second, step-by-step pass that
  * runs only when there is a fault, so a good file pays nothing for it.
+ *
+ * Blank lines are dropped here, not by papaparse: its 'greedy' skip joins
+ * every row into a new string to test it, about a fifth of the parse of a
+ * large file, where a row whose first cell starts with a visible character
+ * is known not blank at one glance. The delimiter and line break are still
+ * papaparse's own guess with the 'greedy' setting, made first on the
+ * file's start (all papaparse looks at) and then given to the full parse.
  */
 import Papa from 'papaparse';
 import { FlowbenchError } from '../errors';
@@ -78,6 +85,49 @@ function lineOfRow(text: string, config: Papa.ParseConfig, wanted: number): numb
   return positionOf(text, found).line;
 }
 
+/** How much of a file papaparse reads to guess its line break (1 MB); the delimiter needs 10 rows. */
+const GUESS_CHARS = 1024 * 1024;
+const GUESS_ROWS = 10;
+
+/** What papaparse guesses of a file, given back to it for the full parse. */
+interface Layout {
+  readonly delimiter: string;
+  readonly newline: '\n' | '\r' | '\r\n';
+}
+
+/**
+ * The delimiter and line break papaparse would take for `text` under
+ * `config`. Papaparse guesses them from the first 1 MB and the first 10
+ * rows, but a file without quotes is split whole on every delimiter it
+ * tries; its start alone gives the same guess when it holds those 10 rows.
+ */
+function guessLayout(text: string, config: Papa.ParseConfig): Layout {
+  const guess = (sample: string): Layout => {
+    const { meta } = Papa.parse<string[]>(sample, { ...config, preview: 1 });
+    // papaparse reads any other line break as "\n" too.
+    const newline = meta.linebreak === '\r\n' || meta.linebreak === '\r' ? meta.linebreak : '\n';
+    return { delimiter: meta.delimiter, newline };
+  };
+  if (text.length <= GUESS_CHARS || text.includes('"')) return guess(text);
+  const start = guess(text.slice(0, GUESS_CHARS));
+  // Without quotes a row ends at each line break: past the 10th, the rows it reads are whole.
+  let breaks = 0;
+  let at = text.indexOf(start.newline);
+  while (at !== -1 && at + start.newline.length <= GUESS_CHARS) {
+    if (++breaks > GUESS_ROWS) return start;
+    at = text.indexOf(start.newline, at + start.newline.length);
+  }
+  return guess(text);
+}
+
+/** Whether a row holds nothing but blanks: papaparse's 'greedy' test, without joining the row. */
+function isBlankRow(row: readonly string[]): boolean {
+  const first = row[0]!.charCodeAt(0);
+  if (first > 32 && first < 127) return false;
+  for (const field of row) if (field.trim() !== '') return false;
+  return true;
+}
+
 /** Parses CSV/TSV text into a table; throws `table-unparseable` or `table-empty` naming the place. */
 export function parseCsv(text: string, options: CsvOptions): RawTable {
   const config: Papa.ParseConfig = {
@@ -88,7 +138,8 @@ export function parseCsv(text: string, options: CsvOptions): RawTable {
     dynamicTyping: false,
   };
   const format = options.delimiter === '\t' ? 'tsv' : 'csv';
-  const parsed = Papa.parse<string[]>(text, config);
+  const layout = guessLayout(text, config);
+  const parsed = Papa.parse<string[]>(text, { ...config, ...layout, skipEmptyLines: false });
   const quoting = parsed.errors.find((e) => e.type === 'Quotes');
   if (quoting) {
     // papaparse points one past the opening quote of the faulty field.
@@ -100,32 +151,43 @@ export function parseCsv(text: string, options: CsvOptions): RawTable {
     throw new FlowbenchError('table-unparseable', { file: options.file, ...at, problem });
   }
   const rows = parsed.data;
-  const first = rows[0];
+  let firstAt = 0;
+  while (firstAt < rows.length && isBlankRow(rows[firstAt]!)) firstAt++;
+  const first = rows[firstAt];
   if (first === undefined) throw new FlowbenchError('table-empty', { file: options.file });
-  const header =
-    options.header === 'auto'
-      ? looksLikeHeader(first, rows.slice(1, 1 + SNIFF_ROWS))
-      : options.header === 'yes';
+  let header = options.header === 'yes';
+  if (options.header === 'auto') {
+    const below: string[][] = [];
+    for (let r = firstAt + 1; r < rows.length && below.length < SNIFF_ROWS; r++)
+      if (!isBlankRow(rows[r]!)) below.push(rows[r]!);
+    header = looksLikeHeader(first, below);
+  }
   const names = header ? uniqueNames(first) : defaultNames(first.length);
-  const body = header ? rows.slice(1) : rows;
-  if (body.length === 0) throw new FlowbenchError('table-empty', { file: options.file });
   const width = names.length;
   const delimiter = parsed.meta.delimiter === '\t' ? 'tab' : `'${parsed.meta.delimiter}'`;
-  for (let r = 0; r < body.length; r++) {
-    const fields = body[r]!.length;
-    if (fields === width) continue;
-    const line = lineOfRow(
-      text,
-      { ...config, delimiter: parsed.meta.delimiter },
-      header ? r + 1 : r,
-    );
-    throw new FlowbenchError('table-unparseable', {
-      file: options.file,
-      line,
-      column: null,
-      problem: `${fields} field${fields === 1 ? '' : 's'} where the ${header ? 'header names' : 'first row has'} ${width} (fields split at ${delimiter}; quote a field that holds one)`,
-    });
+  // papaparse's own rows, the blank ones left out: no copy of a cell.
+  const body: string[][] = [];
+  for (let r = header ? firstAt + 1 : firstAt; r < rows.length; r++) {
+    const row = rows[r]!;
+    if (isBlankRow(row)) continue;
+    if (row.length !== width) {
+      const fields = row.length;
+      // Which row it is among the rows kept, the header counted: what the step-by-step pass counts.
+      const line = lineOfRow(
+        text,
+        { ...config, delimiter: parsed.meta.delimiter },
+        header ? body.length + 1 : body.length,
+      );
+      throw new FlowbenchError('table-unparseable', {
+        file: options.file,
+        line,
+        column: null,
+        problem: `${fields} field${fields === 1 ? '' : 's'} where the ${header ? 'header names' : 'first row has'} ${width} (fields split at ${delimiter}; quote a field that holds one)`,
+      });
+    }
+    body.push(row);
   }
+  if (body.length === 0) throw new FlowbenchError('table-empty', { file: options.file });
   return tableFromRows(
     format === 'tsv' || parsed.meta.delimiter === '\t' ? 'tsv' : 'csv',
     names,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parquetWriteBuffer } from 'hyparquet-writer';
+import Papa from 'papaparse';
 import { describeColumns } from './columns';
 import { readTable } from './read-table';
 import { FlowbenchError } from '../errors';
@@ -86,6 +87,64 @@ describe('reading CSV and TSV', () => {
     expect((await failure(read(''))).code).toBe('table-empty');
     expect((await failure(read('\n\n'))).code).toBe('table-empty');
     expect((await failure(read('a,b\n'))).message).toBe('a.csv has no rows of data');
+  });
+});
+
+describe('reading CSV row for row as papaparse does', () => {
+  /** Papaparse's own rows with the settings a table is read with, blank lines skipped by it. */
+  const papaRows = (text: string) =>
+    Papa.parse<string[]>(text, {
+      delimiter: '',
+      delimitersToGuess: [',', '\t', ';', '|'],
+      skipEmptyLines: 'greedy',
+      header: false,
+      dynamicTyping: false,
+    }).data;
+  const rowsOf = (t: Awaited<ReturnType<typeof read>>) =>
+    Array.from({ length: t.rowCount }, (_, r) => t.columns.map((cells) => cells[r]));
+
+  it('skips blank and blank-looking lines wherever they are', async () => {
+    const text = '\n  \na;b\n1;2\n\n \t ; \n3;4\n\n';
+    const t = await readTable(bytes(text), 'a.csv', 'no');
+    expect(rowsOf(t)).toEqual(papaRows(text));
+    expect(rowsOf(t)).toEqual([
+      ['a', 'b'],
+      ['1', '2'],
+      ['3', '4'],
+    ]);
+  });
+
+  it('guesses the delimiter of a file with blank lines among its first rows', async () => {
+    // Counted as rows, the blank lines would make the comma look as steady as the semicolon.
+    const text = `x;y,z\n\n\n\n1;2,5\n \n3;4,6\n${'7;8\n'.repeat(20)}`;
+    const t = await read(text);
+    expect(t.names).toEqual(['x', 'y,z']);
+    expect(rowsOf(t)).toEqual(papaRows(text).slice(1));
+  });
+
+  it('reads a file past a megabyte with and without quotes', async () => {
+    const plain = `a|b\n${Array.from({ length: 120_000 }, (_, i) => `${i}|v${i % 7}`).join('\n')}\n`;
+    expect(plain.length).toBeGreaterThan(1024 * 1024);
+    const t = await read(plain);
+    expect(t.names).toEqual(['a', 'b']);
+    expect(rowsOf(t)).toEqual(papaRows(plain).slice(1));
+    const quoted = plain.replace('0|v0', '"0"|"v,0"');
+    expect(rowsOf(await read(quoted))).toEqual(papaRows(quoted).slice(1));
+  });
+
+  it('guesses the delimiter of a file whose first megabyte holds few lines', async () => {
+    const long = 'x'.repeat(200_000);
+    // Cut at 1 MB, the sixth row would lose its comma: the start alone would guess wrong.
+    const text = `${Array.from({ length: 8 }, (_, i) => `${i};${long},${i}`).join('\n')}\n`;
+    expect(text.length).toBeGreaterThan(1024 * 1024);
+    const t = await readTable(bytes(text), 'a.csv', 'no');
+    expect(t.names).toHaveLength(papaRows(text)[0]!.length);
+    expect(rowsOf(t)).toEqual(papaRows(text));
+  });
+
+  it('names the line of a row with too many fields after blank lines', async () => {
+    const e = await failure(read('a,b\n\n1,2\n  \n"x\ny",3\n\n4,5,6\n'));
+    expect(e.message).toMatch(/^a\.csv, line 8: 3 fields where the header names 2/);
   });
 });
 

@@ -5,7 +5,7 @@
  */
 import { describeColumns, type ColumnInfo } from './columns';
 import { defaultFeatures, defaultLabel } from './table-dataset';
-import { isMissing, textOf, type RawTable, type TableFormat } from './table';
+import { cellAt, isMissing, textOf, type RawTable, type TableFormat } from './table';
 
 export interface TablePreview {
   readonly format: TableFormat;
@@ -30,7 +30,10 @@ export function previewTable(table: RawTable, rows = PREVIEW_ROWS): TablePreview
     rowCount: table.rowCount,
     columns,
     rows: Array.from({ length: shown }, (_, r) =>
-      table.columns.map((cells) => (isMissing(cells[r]) ? '' : textOf(cells[r]!))),
+      table.names.map((_, c) => {
+        const cell = cellAt(table, r, c);
+        return isMissing(cell) ? '' : textOf(cell);
+      }),
     ),
     defaultLabel: label,
     defaultFeatures: defaultFeatures(columns, label),

@@ -11,8 +11,8 @@
  */
 import type { Dataset, DatasetTask } from '../catalog/values';
 import { FlowbenchError } from '../errors';
-import { scanColumn, type ColumnInfo } from './columns';
-import { isMissing, numberOf, textOf, type RawTable } from './table';
+import { scanColumns, type ColumnInfo, type ColumnScan } from './columns';
+import { cellAt, numberOf, textOf, type RawTable } from './table';
 
 export const missingPolicies = ['drop rows', 'mean', 'error'] as const;
 export type MissingPolicy = (typeof missingPolicies)[number];
@@ -77,14 +77,7 @@ function sortedValues(values: Iterable<string>): string[] {
 
 /** How one feature column becomes one or more feature values. */
 type Encoder =
-  | {
-      kind: 'number';
-      column: number;
-      name: string;
-      mean: number;
-      /** Every row's value as the column scan parsed it (NaN where missing). */
-      numbers: Float32Array;
-    }
+  | { kind: 'number'; column: number; name: string }
   | { kind: 'one-hot'; column: number; name: string; values: string[]; shares: number[] };
 
 /** Where each value of a one-hot encoder goes. */
@@ -94,7 +87,7 @@ const slotsOf = (values: readonly string[]) => new Map(values.map((v, k) => [v, 
 export function tableToDataset(table: RawTable, choices: TableChoices): TableDataset {
   const { file } = choices;
   if (table.rowCount === 0) throw new FlowbenchError('table-empty', { file });
-  const scans = table.names.map((_, c) => scanColumn(table, c));
+  const scans = scanColumns(table);
   const columns = scans.map((scan) => scan.info);
   const indexOf = (name: string, role: string): number => {
     const at = table.names.indexOf(name);
@@ -121,66 +114,21 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     });
   const task = choices.task === 'auto' ? inferTask(labelInfo) : choices.task;
 
-  // Rows kept: a missing label is never usable; a missing feature per the policy.
-  const keep: number[] = [];
-  const labelCells = table.columns[labelAt]!;
-  const missingOf = scans.map((scan) => scan.missing);
-  const featureMissing = featureAt.map((c) => missingOf[c]!);
-  for (let r = 0; r < table.rowCount; r++) {
-    let missingAt: number | undefined = missingOf[labelAt]![r] ? labelAt : undefined;
-    for (let f = 0; missingAt === undefined && f < featureAt.length; f++)
-      if (featureMissing[f]![r]) missingAt = featureAt[f];
-    if (missingAt === undefined || (missingAt !== labelAt && choices.missing === 'mean')) {
-      keep.push(r);
-      continue;
-    }
-    if (choices.missing === 'error')
-      throw new FlowbenchError('table-bad-value', {
-        file,
-        row: r + 1,
-        column: table.names[missingAt]!,
-        problem:
-          "the value is missing (set param 'missing' to 'drop rows' or 'mean' to go on without it)",
-      });
-  }
-  if (keep.length === 0) throw new FlowbenchError('table-empty', { file });
+  const keep = keptRows(table, scans, labelAt, featureAt, choices);
+  const kept = keep.length;
 
-  // Encoders, from the kept rows.
+  // Encoders, from the kept rows: a category's values and shares first; numbers below.
   const encoders: Encoder[] = featureAt.map((c) => {
     const info = columns[c]!;
-    const cells = table.columns[c]!;
-    if (info.type === 'number' || info.type === 'boolean') {
-      let sum = 0;
-      let n = 0;
-      const { missing, numbers } = scans[c]!;
-      for (let i = 0; i < keep.length; i++) {
-        const r = keep[i]!;
-        if (missing[r]) continue;
-        const v = numbers ? numbers[r]! : Number.NaN;
-        if (Number.isNaN(v))
-          throw new FlowbenchError('table-bad-value', {
-            file,
-            row: r + 1,
-            column: info.name,
-            problem: `${JSON.stringify(cells[r])} is not a number, in a column of numbers`,
-          });
-        sum += v;
-        n++;
-      }
-      const mean = n > 0 ? sum / n : 0;
-      return {
-        kind: 'number',
-        column: c,
-        name: info.name,
-        mean,
-        numbers: numbers ?? new Float32Array(0),
-      };
-    }
+    if (info.type === 'number' || info.type === 'boolean')
+      return { kind: 'number', column: c, name: info.name };
+    const { missing } = scans[c]!;
     const counts = new Map<string, number>();
     let present = 0;
-    for (const r of keep) {
-      if (isMissing(cells[r])) continue;
-      const text = textOf(cells[r]!);
+    for (let i = 0; i < kept; i++) {
+      const r = keep[i]!;
+      if (missing[r]) continue;
+      const text = textOf(cellAt(table, r, c));
       counts.set(text, (counts.get(text) ?? 0) + 1);
       present++;
     }
@@ -192,25 +140,22 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     e.kind === 'number' ? [e.name] : e.values.map((v) => `${e.name}=${v}`),
   );
   const featureSize = names.length;
-  const features = new Float32Array(keep.length * featureSize);
+  const features = new Float32Array(kept * featureSize);
+  writeNumbers(features, featureSize, encoders, keep, table, scans, file);
   let offset = 0;
   for (const e of encoders) {
     if (e.kind === 'number') {
-      for (let i = 0; i < keep.length; i++) {
-        const v = e.numbers[keep[i]!]!;
-        features[i * featureSize + offset] = Number.isNaN(v) ? e.mean : v;
-      }
       offset += 1;
       continue;
     }
-    const cells = table.columns[e.column]!;
+    const { missing } = scans[e.column]!;
     const slots = slotsOf(e.values);
-    keep.forEach((r, i) => {
-      const cell = cells[r]!;
+    for (let i = 0; i < kept; i++) {
+      const r = keep[i]!;
       const at = i * featureSize + offset;
-      if (isMissing(cell)) e.shares.forEach((share, k) => (features[at + k] = share));
-      else features[at + slots.get(textOf(cell))!] = 1;
-    });
+      if (missing[r]) e.shares.forEach((share, k) => (features[at + k] = share));
+      else features[at + slots.get(textOf(cellAt(table, r, e.column)))!] = 1;
+    }
     offset += e.values.length;
   }
   const numericColumns = positionsOfNumbers(encoders);
@@ -219,7 +164,7 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     kind: 'dataset' as const,
     name: file,
     features,
-    count: keep.length,
+    count: kept,
     featureSize,
     featureNames: names,
     ...(choices.standardise && numericColumns.length > 0
@@ -228,27 +173,37 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
   };
   let dataset: Dataset;
   if (task === 'regression') {
-    const targets = new Float32Array(keep.length);
+    const targets = new Float32Array(kept);
     const parsed = scans[labelAt]!.numbers;
-    keep.forEach((r, i) => {
+    for (let i = 0; i < kept; i++) {
+      const r = keep[i]!;
       const v = parsed ? parsed[r]! : Number.NaN;
       if (Number.isNaN(v))
         throw new FlowbenchError('table-bad-value', {
           file,
           row: r + 1,
           column: label,
-          problem: `${JSON.stringify(labelCells[r])} is not a number, and a regression label must be`,
+          problem: `${JSON.stringify(cellAt(table, r, labelAt))} is not a number, and a regression label must be`,
         });
       targets[i] = v;
-    });
-    dataset = { ...base, labels: new Int32Array(keep.length), classes: 1, task, targets };
+    }
+    dataset = { ...base, labels: new Int32Array(kept), classes: 1, task, targets };
   } else {
-    const texts = keep.map((r) => textOf(labelCells[r]!));
-    const classNames = sortedValues(texts);
+    // Each row's class by first sight, then renumbered in the classes' sorted order.
+    const seen = new Map<string, number>();
+    const labels = new Int32Array(kept);
+    for (let i = 0; i < kept; i++) {
+      const text = textOf(cellAt(table, keep[i]!, labelAt));
+      let k = seen.get(text);
+      if (k === undefined) seen.set(text, (k = seen.size));
+      labels[i] = k;
+    }
+    const classNames = sortedValues(seen.keys());
     if (classNames.length < 2)
       throw new FlowbenchError('table-single-class', { file, column: label, classes: classNames });
-    const index = new Map(classNames.map((c, i) => [c, i]));
-    const labels = Int32Array.from(texts, (t) => index.get(t)!);
+    const sortedAt = new Int32Array(seen.size);
+    classNames.forEach((name, at) => (sortedAt[seen.get(name)!] = at));
+    for (let i = 0; i < kept; i++) labels[i] = sortedAt[labels[i]!]!;
     dataset = { ...base, labels, classes: classNames.length, task, classNames };
   }
   return {
@@ -256,7 +211,7 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     label,
     features: featureNames,
     task,
-    droppedRows: table.rowCount - keep.length,
+    droppedRows: table.rowCount - kept,
     columns,
   };
 }
@@ -270,4 +225,92 @@ function positionsOfNumbers(encoders: readonly Encoder[]): number[] {
     offset += e.kind === 'number' ? 1 : e.values.length;
   }
   return at;
+}
+
+/** The rows a dataset keeps: a missing label is never usable; a missing feature per the policy. */
+function keptRows(
+  table: RawTable,
+  scans: readonly ColumnScan[],
+  labelAt: number,
+  featureAt: readonly number[],
+  choices: TableChoices,
+): Int32Array {
+  const { file } = choices;
+  const labelMissing = scans[labelAt]!.missing;
+  // Only a column with a missing cell can drop a row or fail; most columns have none.
+  const watched = featureAt.filter((c) => scans[c]!.info.missing > 0);
+  const watchedMissing = watched.map((c) => scans[c]!.missing);
+  const keep = new Int32Array(table.rowCount);
+  let kept = 0;
+  for (let r = 0; r < table.rowCount; r++) {
+    let missingAt = labelMissing[r] ? labelAt : -1;
+    for (let f = 0; missingAt === -1 && f < watched.length; f++)
+      if (watchedMissing[f]![r]) missingAt = watched[f]!;
+    if (missingAt === -1 || (missingAt !== labelAt && choices.missing === 'mean')) {
+      keep[kept++] = r;
+      continue;
+    }
+    if (choices.missing === 'error')
+      throw new FlowbenchError('table-bad-value', {
+        file,
+        row: r + 1,
+        column: table.names[missingAt]!,
+        problem:
+          "the value is missing (set param 'missing' to 'drop rows' or 'mean' to go on without it)",
+      });
+  }
+  if (kept === 0) throw new FlowbenchError('table-empty', { file });
+  return keep.subarray(0, kept);
+}
+
+/**
+ * Writes every number feature of the kept rows into `features`, a column at
+ * a time, from the values the column scans parsed; a missing one (kept
+ * under the 'mean' policy) gets the mean of its column's kept values. A
+ * cell that is not a number fails, naming the first such cell of the first
+ * such column, the order the features are in.
+ */
+function writeNumbers(
+  features: Float32Array,
+  featureSize: number,
+  encoders: readonly Encoder[],
+  keep: Int32Array,
+  table: RawTable,
+  scans: readonly ColumnScan[],
+  file: string,
+): void {
+  let offset = 0;
+  for (const e of encoders) {
+    const at = offset;
+    offset += e.kind === 'number' ? 1 : e.values.length;
+    if (e.kind !== 'number') continue;
+    const { missing } = scans[e.column]!;
+    // A number or yes/no column always has values; a column of neither fails at its first cell.
+    const values = scans[e.column]!.numbers ?? new Float32Array(table.rowCount).fill(Number.NaN);
+    let sum = 0;
+    let count = 0;
+    let gaps = 0;
+    for (let i = 0; i < keep.length; i++) {
+      const r = keep[i]!;
+      if (missing[r]) {
+        gaps++;
+        continue;
+      }
+      const v = values[r]!;
+      if (Number.isNaN(v))
+        throw new FlowbenchError('table-bad-value', {
+          file,
+          row: r + 1,
+          column: e.name,
+          problem: `${JSON.stringify(cellAt(table, r, e.column))} is not a number, in a column of numbers`,
+        });
+      sum += v;
+      count++;
+      features[i * featureSize + at] = v;
+    }
+    if (gaps === 0) continue;
+    const mean = count > 0 ? sum / count : 0;
+    for (let i = 0; i < keep.length; i++)
+      if (missing[keep[i]!]) features[i * featureSize + at] = mean;
+  }
 }
