@@ -11,8 +11,9 @@
  * one-step program over the loss graph), so its cost never slows the loop.
  * The trained model keeps its optimizer's state beside its weights, read
  * back once at the end; a training fed that model with the same optimizer
- * resumes it (onnx/optimizer-state.ts), so two trainings in a row step as
- * one longer training would on the same batches.
+ * resumes it (onnx/optimizer-state.ts): its updates are those the first
+ * training's optimizer would have made next, on the batches its own seed
+ * draws.
  */
 import { backendParam } from './backend-param';
 import type { NodeContext, NodeKind } from '../catalog/kind';
