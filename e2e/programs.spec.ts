@@ -137,8 +137,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await toolbar.importFlow(fixtureFlowPath('onnx-blobs'));
   await expect(toolbar.flowName).toHaveText('onnx-blobs');
   await canvas.select('infer');
-  const file = inspector.param('file');
-  await file.setInputFiles({
+  await inspector.pickFile({
     name: 'sign.onnx',
     mimeType: 'application/octet-stream',
     buffer: signModel(),
@@ -166,7 +165,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   // A model with three inputs: the rows, a state filled to their batch, an int64 sample rate.
   await canvas.select('infer');
   await expect(inspector.root.getByLabel('Feed x')).toHaveValue('dataset');
-  await file.setInputFiles(fixtureFile('vad.onnx'));
+  await inspector.pickFile(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Output types')).toContainText('stateShape int64');
   const feedProblem = inspector.root.getByLabel('Feed problem');
   await expect(feedProblem).toContainText('the model has 3 inputs');
@@ -217,7 +216,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await inspector.root.getByLabel('Sequence input').selectOption('');
 
   await canvas.select('infer');
-  await file.setInputFiles({
+  await inspector.pickFile({
     name: 'notes.onnx',
     mimeType: 'text/plain',
     buffer: Buffer.from('these are my notes, not a model\n'),
@@ -237,13 +236,13 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await toolbar.importFlow(fixtureFlowPath('onnx-audio'));
   await expect(toolbar.flowName).toHaveText('onnx-audio');
   await canvas.select('audio');
-  await inspector.param('file').setInputFiles({
+  await inspector.pickFile({
     name: 'speech.wav',
     mimeType: 'audio/wav',
     buffer: stereoWav(),
   });
   await canvas.select('infer');
-  await inspector.param('file').setInputFiles(fixtureFile('vad.onnx'));
+  await inspector.pickFile(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Sequence plan')).toContainText('carries stateN→state');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
   // The sequence input is fed by the samples port: shown so, not as "not fed".
@@ -267,9 +266,9 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   await toolbar.importFlow(fixtureFlowPath('onnx-tensor'));
   await expect(toolbar.flowName).toHaveText('onnx-tensor');
   await canvas.select('array');
-  await inspector.param('file').setInputFiles(npyFile('rows.npy', [3, 2]));
+  await inspector.pickFile(npyFile('rows.npy', [3, 2]));
   await canvas.select('infer');
-  await inspector.param('file').setInputFiles(fixtureFile('vad.onnx'));
+  await inspector.pickFile(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Feed input')).toHaveValue('tensor');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
   await toolbar.run();
@@ -280,7 +279,7 @@ test('an imported .onnx model shows its inputs and outputs and runs; a non-ONNX 
   expect(logsOf(fromArray, 'infer')).toContain('input ← the tensor rows.npy float32 [3×2]');
 
   await canvas.select('array');
-  await inspector.param('file').setInputFiles(npyFile('wide.npy', [3, 5]));
+  await inspector.pickFile(npyFile('wide.npy', [3, 5]));
   await toolbar.run();
   await expect(runs.rows).toHaveCount(7);
   await runs.expectStatus(runs.newest, 'error');
@@ -302,14 +301,13 @@ test('a sequence over an imported model, forced to webgpu, carries its state the
   test.setTimeout(360_000);
   await toolbar.importFlow(fixtureFlowPath('onnx-audio'));
   await canvas.select('audio');
-  await inspector.param('file').setInputFiles({
+  await inspector.pickFile({
     name: 'speech.wav',
     mimeType: 'audio/wav',
     buffer: stereoWav(),
   });
-  await expect(inspector.root).toContainText('speech.wav');
   await canvas.select('infer');
-  await inspector.param('file').setInputFiles(fixtureFile('vad.onnx'));
+  await inspector.pickFile(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Sequence plan')).toContainText('carries stateN→state');
 
   const heard = async (backend: 'webgpu' | 'wasm', count: number) => {

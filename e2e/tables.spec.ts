@@ -22,7 +22,7 @@ test('a CSV picked in the inspector shows its columns, and with the label picked
   await toolbar.importFlow(fixtureFlowPath('table-iris'));
   await expect(toolbar.flowName).toHaveText('table-iris');
   await canvas.select('data');
-  await inspector.param('file').setInputFiles(fixture('iris-collected.csv'));
+  await inspector.pickFile(fixture('iris-collected.csv'));
   const columns = inspector.root.getByRole('table', { name: 'Table columns' });
   await expect(columns.getByRole('row', { name: /^species/ })).toContainText('category');
   await expect(columns.getByRole('row', { name: /^petal_width/ })).toContainText('number');
@@ -81,7 +81,7 @@ test('a malformed CSV fails the table node naming the line', async ({
 }) => {
   await toolbar.importFlow(fixtureFlowPath('table-iris'));
   await canvas.select('data');
-  await inspector.param('file').setInputFiles(fixture('iris-malformed.csv'));
+  await inspector.pickFile(fixture('iris-malformed.csv'));
   await expect(inspector.root.getByRole('alert')).toContainText(
     'iris-malformed.csv, line 43: 7 fields where the header names 6',
   );

@@ -41,13 +41,11 @@ test('two .npy arrays feed two model inputs from two tensor ports, one of them i
   await toolbar.importFlow(fixtureFlowPath('onnx-tensors'));
   await expect(toolbar.flowName).toHaveText('onnx-tensors');
   await canvas.select('array');
-  await inspector
-    .param('file')
-    .setInputFiles(npyFile('rows.npy', '<f4', [3, 2], [0, 1, 2, 3, 4, 5]));
+  await inspector.pickFile(npyFile('rows.npy', '<f4', [3, 2], [0, 1, 2, 3, 4, 5]));
   await canvas.select('rate');
-  await inspector.param('file').setInputFiles(npyFile('rate.npy', '<i8', [], [8000]));
+  await inspector.pickFile(npyFile('rate.npy', '<i8', [], [8000]));
   await canvas.select('infer');
-  await inspector.param('file').setInputFiles(fixtureFile('vad.onnx'));
+  await inspector.pickFile(fixtureFile('vad.onnx'));
   await expect(inspector.root.getByLabel('Feed input')).toHaveValue('tensor');
   await expect(inspector.root.getByLabel('Feed sr')).toHaveValue('tensor2');
   await expect(inspector.root.getByLabel('Feed problem')).toBeHidden();
@@ -70,8 +68,7 @@ test('two .npy arrays feed two model inputs from two tensor ports, one of them i
 
   // An array of the wrong shape is named in the inspector before any run.
   await canvas.select('rate');
-  await inspector.param('file').setInputFiles(npyFile('pair.npy', '<i8', [2], [8000, 16000]));
-  await expect(inspector.root).toContainText('pair.npy');
+  await inspector.pickFile(npyFile('pair.npy', '<i8', [2], [8000, 16000]));
   await canvas.select('infer');
   await expect(inspector.root.getByLabel('Tensor for sr')).toHaveText(
     'tensor2: pair.npy int64 [2]',
@@ -82,9 +79,7 @@ test('two .npy arrays feed two model inputs from two tensor ports, one of them i
 
   // A float64 rate that is not a whole number cannot be an int64: refused, nothing run.
   await canvas.select('rate');
-  await inspector.param('file').setInputFiles(npyFile('half.npy', '<f8', [], [8000.5]));
-  // The file is stored and the param changed before Run (else the run takes the old one's cache).
-  await expect(inspector.root).toContainText('half.npy');
+  await inspector.pickFile(npyFile('half.npy', '<f8', [], [8000.5]));
   await toolbar.run();
   await expect(runs.rows).toHaveCount(2);
   await runs.expectStatus(runs.newest, 'error');
