@@ -3,6 +3,7 @@ import type { RunRow } from '../../core/run/record';
 import { requestCancel } from '../../db/runs';
 import { db } from '../db';
 import { useEditorStore } from '../store/context';
+import { filesKept } from '../store/file-keeps';
 import { nudgeEngines } from './client';
 import { useSubmitRun, useSubmitRuns } from './EngineContext';
 import { v7 as uuidv7 } from 'uuid';
@@ -18,6 +19,8 @@ export function useRunActions() {
    * it (it and what is below it recompute, the cache standing in above).
    */
   const run = async (partial?: { to: string } | { from: string }) => {
+    // A file just picked names itself in the flow once it is stored: the run waits for it.
+    await filesKept();
     // The run records the library version its document stands on: the one this tab last saved or opened.
     const { doc, flowId, savedVersion, runParams, backend, useCache } = store.getState();
     if (!doc || !flowId) return;
@@ -37,6 +40,7 @@ export function useRunActions() {
 
   /** Every combination of the form's lists and ranges, journaled as one group. */
   const sweep = async () => {
+    await filesKept();
     const { doc, flowId, savedVersion, runParams, backend } = store.getState();
     if (!doc || !flowId) return;
     const plan = planSweep(doc, runParams);

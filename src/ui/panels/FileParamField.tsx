@@ -12,6 +12,7 @@ import { formatBytes } from '../../core/programs/pool';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEngine } from '../engine/EngineContext';
 import { useEditorStore } from '../store/context';
+import { keepFile } from '../store/file-keeps';
 import './panels.css';
 
 export function FileParamField({
@@ -39,8 +40,7 @@ export function FileParamField({
   });
   const stored = value === '' ? null : info.data;
   const [keeping, setKeeping] = useState<string | null>(null);
-  const pick = async (file: File | undefined) => {
-    if (!file) return;
+  const keep = async (file: File) => {
     setKeeping(file.name);
     try {
       const { digest } = await engine.call('storeFile', { file });
@@ -53,6 +53,8 @@ export function FileParamField({
       setKeeping(null);
     }
   };
+  // A Run pressed while the file is kept waits for it (file-keeps.ts).
+  const pick = (file: File | undefined) => file && keepFile(keep(file));
   return (
     <div className="fb-field">
       <label htmlFor={id}>{name}</label>
