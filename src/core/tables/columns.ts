@@ -82,18 +82,27 @@ class ColumnTally {
       return;
     }
     const n = numberOf(cell);
-    if (n !== null) {
-      this.numbers++;
-      this.value(r, n);
-      if (!Number.isInteger(n)) this.integers = false;
-    } else {
+    if (n !== null) this.number(r, n);
+    else {
       const b = booleanOf(cell);
       if (b !== null) {
         this.booleans++;
         this.value(r, Number(b));
       }
     }
-    if (this.counting) this.counting = this.distinct.add(textOf(cell)).size <= CATEGORY_MAX;
+    this.text(textOf(cell));
+  }
+
+  /** Row `r` holds the number `n`. */
+  number(r: number, n: number): void {
+    this.numbers++;
+    this.value(r, n);
+    if (this.integers && !Number.isInteger(n)) this.integers = false;
+  }
+
+  /** A present cell's trimmed text, counted towards the column's distinct values. */
+  text(text: string): void {
+    if (this.counting) this.counting = this.distinct.add(text).size <= CATEGORY_MAX;
   }
 
   scan(): ColumnScan {
@@ -119,43 +128,27 @@ class ColumnTally {
 }
 
 /**
- * The type, counts and per-cell values of columns `which` (default: all),
- * in one pass over the rows: each row is read once, cell after cell, where
- * a pass per column would go through every row again for each column.
+ * The type, counts and per-cell values of every column, in one pass over
+ * the rows: each row is read once, cell after cell, where a pass per column
+ * would go through every row again for each column.
  */
-export function scanColumns(
-  table: RawTable,
-  which: readonly number[] = table.names.map((_, c) => c),
-): ColumnScan[] {
+export function scanColumns(table: RawTable): ColumnScan[] {
   const { rows, rowCount } = table;
-  const tallies = which.map((c) => new ColumnTally(table.names[c]!, rowCount));
+  const tallies = table.names.map((name) => new ColumnTally(name, rowCount));
   const parsed = new Float64Array(1);
   for (let r = 0; r < rowCount; r++) {
     const row = rows[r]!;
-    for (let k = 0; k < which.length; k++) {
-      const cell = row[which[k]!] ?? null;
-      const tally = tallies[k]!;
+    for (let c = 0; c < tallies.length; c++) {
+      const cell = row[c] ?? null;
+      const tally = tallies[c]!;
       // The common cell first: a plain decimal is present, a number, and its own trimmed text.
       if (typeof cell === 'string' && readPlainDecimal(cell, parsed)) {
-        const n = parsed[0]!;
-        tally.numbers++;
-        tally.value(r, n);
-        if (tally.integers && !Number.isInteger(n)) tally.integers = false;
-        if (tally.counting) tally.counting = tally.distinct.add(cell).size <= CATEGORY_MAX;
+        tally.number(r, parsed[0]!);
+        tally.text(cell);
       } else tally.add(cell, r);
     }
   }
   return tallies.map((tally) => tally.scan());
-}
-
-/** The type, counts and per-cell values of column `c`. */
-export function scanColumn(table: RawTable, c: number): ColumnScan {
-  return scanColumns(table, [c])[0]!;
-}
-
-/** The type and counts of column `c`. */
-export function describeColumn(table: RawTable, c: number): ColumnInfo {
-  return scanColumn(table, c).info;
 }
 
 /** Every column's type and counts. */

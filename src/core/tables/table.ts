@@ -4,10 +4,10 @@
  * typing, missing values and the dataset a node makes are one code path
  * whatever the file was (CSV, JSON, Parquet). The cells stay in the rows the
  * parser made: copying 200,000 rows of 20 cells into columns cost about a
- * fifth of the parse, for readers that go through every row once anyway
- * (columns are still made when asked for). Trade-off: rows of cells cost more
- * memory than typed arrays would; a table a person brings to a browser
- * workbench fits, and it is dropped once the dataset is built.
+ * fifth of the parse, for readers that go through every row once anyway.
+ * Trade-off: rows of cells cost more memory than typed arrays would; a
+ * table a person brings to a browser workbench fits, and it is dropped once
+ * the dataset is built.
  */
 
 /** One cell as the file gave it: text (CSV), or JSON/Parquet's own types; `null` when absent. */
@@ -26,8 +26,6 @@ export interface RawTable {
    * row may end short of `names`, its missing cells `null` (see `cellAt`).
    */
   readonly rows: readonly (readonly Cell[])[];
-  /** `columns[c][r]`: column `c`, data row `r`, made from the rows when first asked for. */
-  readonly columns: readonly (readonly Cell[])[];
   readonly rowCount: number;
 }
 
@@ -133,16 +131,7 @@ export function tableFromRows(
   names: readonly string[],
   rows: readonly (readonly Cell[])[],
 ): RawTable {
-  let columns: Cell[][] | undefined;
-  return {
-    format,
-    names,
-    rows,
-    rowCount: rows.length,
-    get columns() {
-      return (columns ??= names.map((_, c) => rows.map((row) => row[c] ?? null)));
-    },
-  };
+  return { format, names, rows, rowCount: rows.length };
 }
 
 /** Names for columns a file does not name: `column 1`, `column 2` … */
