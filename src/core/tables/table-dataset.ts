@@ -140,25 +140,21 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
     e.kind === 'number' ? [e.name] : e.values.map((v) => `${e.name}=${v}`),
   );
   const featureSize = names.length;
+  const offsets = offsetsOf(encoders);
   const features = new Float32Array(kept * featureSize);
-  writeNumbers(features, featureSize, encoders, keep, table, scans, file);
-  let offset = 0;
-  for (const e of encoders) {
-    if (e.kind === 'number') {
-      offset += 1;
-      continue;
-    }
+  writeNumbers(features, featureSize, encoders, offsets, keep, table, scans, file);
+  encoders.forEach((e, n) => {
+    if (e.kind === 'number') return;
     const { missing } = scans[e.column]!;
     const slots = slotsOf(e.values);
     for (let i = 0; i < kept; i++) {
       const r = keep[i]!;
-      const at = i * featureSize + offset;
+      const at = i * featureSize + offsets[n]!;
       if (missing[r]) e.shares.forEach((share, k) => (features[at + k] = share));
       else features[at + slots.get(textOf(cellAt(table, r, e.column)))!] = 1;
     }
-    offset += e.values.length;
-  }
-  const numericColumns = positionsOfNumbers(encoders);
+  });
+  const numericColumns = offsets.filter((_, n) => encoders[n]!.kind === 'number');
 
   const base = {
     kind: 'dataset' as const,
@@ -216,15 +212,14 @@ export function tableToDataset(table: RawTable, choices: TableChoices): TableDat
   };
 }
 
-/** Where each numeric encoder's one value sits among the features. */
-function positionsOfNumbers(encoders: readonly Encoder[]): number[] {
-  const at: number[] = [];
+/** Where each encoder's first value sits among the features. */
+function offsetsOf(encoders: readonly Encoder[]): number[] {
   let offset = 0;
-  for (const e of encoders) {
-    if (e.kind === 'number') at.push(offset);
+  return encoders.map((e) => {
+    const at = offset;
     offset += e.kind === 'number' ? 1 : e.values.length;
-  }
-  return at;
+    return at;
+  });
 }
 
 /** The rows a dataset keeps: a missing label is never usable; a missing feature per the policy. */
@@ -274,16 +269,15 @@ function writeNumbers(
   features: Float32Array,
   featureSize: number,
   encoders: readonly Encoder[],
+  offsets: readonly number[],
   keep: Int32Array,
   table: RawTable,
   scans: readonly ColumnScan[],
   file: string,
 ): void {
-  let offset = 0;
-  for (const e of encoders) {
-    const at = offset;
-    offset += e.kind === 'number' ? 1 : e.values.length;
+  for (const [n, e] of encoders.entries()) {
     if (e.kind !== 'number') continue;
+    const at = offsets[n]!;
     const { missing } = scans[e.column]!;
     // A number or yes/no column always has values; a column of neither fails at its first cell.
     const values = scans[e.column]!.numbers ?? new Float32Array(table.rowCount).fill(Number.NaN);
