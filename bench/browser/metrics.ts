@@ -5,8 +5,8 @@
  * the p99 of raw `put` transactions of the same size, written in the same
  * trials — so the table tells a tail of ours from a tail of the store's.
  */
-import type { Browser, Page } from '@playwright/test';
-import { launchChromium } from './launch';
+import type { BrowserContext, Page } from '@playwright/test';
+import { launchChromiumWithProfile } from './launch';
 import {
   absoluteRow,
   atMost,
@@ -39,21 +39,24 @@ const SERIES_POINTS = 1_000_000;
 export async function metricSuite({ log }: { log: (line: string) => void }): Promise<BenchRow[]> {
   await buildBenchPage(log);
   const served = await serveBenchPage();
-  let browser: Browser | null = null;
+  let chromium: Awaited<ReturnType<typeof launchChromiumWithProfile>> | null = null;
   try {
-    browser = await launchChromium();
-    log(`chromium ${browser.version()}: metric write path…`);
-    return await metricRows(browser, served.url);
+    chromium = await launchChromiumWithProfile();
+    log(`chromium ${chromium.context.browser()?.version() ?? ''}: metric write path…`);
+    return await metricRows(chromium.context, served.url, log);
   } finally {
-    await browser?.close();
+    await chromium?.close();
     await served.close();
   }
 }
 
-async function metricRows(browser: Browser, pageUrl: string): Promise<BenchRow[]> {
-  const context = await browser.newContext();
+async function metricRows(
+  context: BrowserContext,
+  pageUrl: string,
+  log: (line: string) => void,
+): Promise<BenchRow[]> {
+  const page = await context.newPage();
   try {
-    const page = await context.newPage();
     await page.goto(pageUrl);
     await page.waitForFunction((name) => name in window, METRIC_BENCH_GLOBAL);
     // Each function runs in the page: it may use only its arguments and the page's globals.
@@ -83,12 +86,14 @@ async function metricRows(browser: Browser, pageUrl: string): Promise<BenchRow[]
     const { a, b } = await alternate({
       a: async () => {
         const trial = await metricPath();
+        log(`  metric path trial: ${trial.ms.toFixed(0)} ms, ${trial.flushMs.length} flushes`);
         paths.push(trial);
         return trial.ms;
       },
       // The raw batches run after the timed single transaction, untimed for the throughput row.
       b: async () => {
         const ms = await rawPut();
+        log(`  raw put trial: ${ms.toFixed(0)} ms`);
         await clear();
         rawBatchMs.push(await rawBatches());
         return ms;
@@ -124,9 +129,10 @@ async function metricRows(browser: Browser, pageUrl: string): Promise<BenchRow[]
       reference: percentile(raw, 99),
       ratio: percentile(flushes, 99) / percentile(raw, 99),
     };
-    return [writeRow, flushRow, ...(await seriesRows(page))];
+    log('metric disk per point and full read…');
+    return [writeRow, flushRow, ...(await seriesRows(page, log))];
   } finally {
-    await context.close();
+    await page.close();
   }
 }
 
@@ -136,7 +142,7 @@ async function metricRows(browser: Browser, pageUrl: string): Promise<BenchRow[]
  * chunks), side by side in one page: the origin's usage is read before and
  * after each write; the reads alternate.
  */
-async function seriesRows(page: Page): Promise<BenchRow[]> {
+async function seriesRows(page: Page, log: (line: string) => void): Promise<BenchRow[]> {
   const call = <K extends keyof MetricBench>(method: K, ...args: Parameters<MetricBench[K]>) =>
     page.evaluate(
       ([name, m, rest]) => {
@@ -149,8 +155,10 @@ async function seriesRows(page: Page): Promise<BenchRow[]> {
   const settle = 5_000;
   const before = await call('storageUsage', settle);
   const chunks = await call('writeChunkSeries', SERIES_POINTS);
+  log(`  ${SERIES_POINTS} points as chunks: ${chunks.ms.toFixed(0)} ms`);
   const afterChunks = await call('storageUsage', settle);
   const points = await call('writePointSeries', SERIES_POINTS);
+  log(`  ${SERIES_POINTS} points one row each: ${points.ms.toFixed(0)} ms`);
   const afterPoints = await call('storageUsage', settle);
   const perPoint = (bytes: number) => bytes / SERIES_POINTS;
   const ours = perPoint(afterChunks - before);
@@ -174,9 +182,14 @@ async function seriesRows(page: Page): Promise<BenchRow[]> {
     a: async () => {
       const read = await call('readChunkSeries');
       reads.push(read);
+      log(`  chunk read: ${read.ms.toFixed(0)} ms`);
       return read.ms;
     },
-    b: async () => (await call('readPointSeries')).ms,
+    b: async () => {
+      const read = await call('readPointSeries');
+      log(`  per-point read: ${read.ms.toFixed(0)} ms`);
+      return read.ms;
+    },
     warmups: 0,
     minTrials: 3,
     maxTrials: 5,
