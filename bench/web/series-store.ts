@@ -16,7 +16,8 @@ import type { SeriesRead, SeriesWrite } from './api';
 
 const CHUNKS_DB = 'flowbench-bench-chunks';
 const POINTS_DB = 'flowbench-bench-points';
-const RUN = 'bench-run' as RunId;
+/** A run id as the app makes them (a UUID's 36 characters): the per-point layout stores it in every row. */
+const RUN = crypto.randomUUID() as RunId;
 const NAME = 'train.loss';
 /** Rows per page when reading the per-point layout: what the chart read at a time before chunks. */
 const POINT_PAGE = 8_000;
@@ -60,6 +61,9 @@ export async function storageUsage(settleMs: number): Promise<number> {
 }
 
 const valueAt = (i: number) => Math.exp(-i / 1e5) + 0.01 * Math.sin(i);
+/** Both layouts store the same wall times: a point a millisecond, as a fast training loop emits them. */
+const T0 = Date.now();
+const wallMsAt = (i: number) => T0 + i;
 
 /** `points` points of one series through the run's metric path into the chunk store. */
 export async function writeChunkSeries(points: number): Promise<SeriesWrite> {
@@ -67,6 +71,7 @@ export async function writeChunkSeries(points: number): Promise<SeriesWrite> {
   const db = chunks;
   const flushMs: number[] = [];
   let failure: unknown = null;
+  let pushed = 0;
   const batcher = new MetricBatcher({
     runId: RUN,
     write: async (rows) => {
@@ -74,7 +79,7 @@ export async function writeChunkSeries(points: number): Promise<SeriesWrite> {
       await putMetrics(db, rows);
       flushMs.push(performance.now() - start);
     },
-    now: () => Date.now(),
+    now: () => wallMsAt(pushed),
     setTimer: (fire, ms) => {
       const timer = setTimeout(fire, ms);
       return () => clearTimeout(timer);
@@ -84,7 +89,7 @@ export async function writeChunkSeries(points: number): Promise<SeriesWrite> {
     },
   });
   const start = performance.now();
-  for (let i = 0; i < points; i++) {
+  for (let i = 0; i < points; i++, pushed++) {
     batcher.push(NAME, valueAt(i));
     // Let flushes run as they would beside a training loop, instead of queueing a million points.
     if (i % 65_536 === 65_535) await batcher.flush();
@@ -98,7 +103,6 @@ export async function writeChunkSeries(points: number): Promise<SeriesWrite> {
 /** The same series as one row per point, raw `put`s in transactions of 10,000 rows. */
 export async function writePointSeries(points: number): Promise<SeriesWrite> {
   const idb = await openPoints();
-  const ts = Date.now() / 1000;
   const start = performance.now();
   const flushMs: number[] = [];
   try {
@@ -108,7 +112,13 @@ export async function writePointSeries(points: number): Promise<SeriesWrite> {
         const tx = idb.transaction('metrics', 'readwrite');
         const store = tx.objectStore('metrics');
         for (let i = from; i < Math.min(points, from + 10_000); i++) {
-          const row: MetricRow = { runId: RUN, name: NAME, step: i, value: valueAt(i), ts };
+          const row: MetricRow = {
+            runId: RUN,
+            name: NAME,
+            step: i,
+            value: valueAt(i),
+            ts: wallMsAt(i) / 1000,
+          };
           store.put(row);
         }
         tx.oncomplete = () => resolve();
