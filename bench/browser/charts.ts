@@ -114,7 +114,7 @@ function latencyFigures({ latencyMs, basePoints }: WriteToPixelTrial): BenchRow 
     p95,
     target: { label: 'p95 ≤ 50 ms', met: () => p95 <= 50 },
     trials: latencyMs.length,
-    note: `p50 ${median(latencyMs).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${latencyMs.length} batches of ${PER_BATCH} points (${GAP_MS} ms apart) appended to a ${basePoints.toLocaleString('en-US')}-point series: a worker's putMetrics commit → live query → incremental read → MetricChart drawn`,
+    note: `p50 ${median(latencyMs).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms over ${latencyMs.length} batches of ${PER_BATCH} points (${GAP_MS} ms apart) appended to a ${basePoints.toLocaleString('en-US')}-point series: a worker's metric writer commit → live query → incremental read → MetricChart drawn`,
   });
   return row;
 }

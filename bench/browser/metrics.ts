@@ -1,8 +1,8 @@
 /**
  * Row 2, in Chromium on one page: points/s through the run's metric path
  * versus raw IndexedDB `put` of the same rows in one transaction, and the
- * p99 of one flush (one batch's write, from `putMetrics` to commit) beside
- * the p99 of raw `put` transactions of the same size, written in the same
+ * p99 of one flush (one batch's write through the run's `RunMetricWriter`,
+ * to its commit) beside the p99 of raw `put` transactions of the same size, written in the same
  * trials — so the table tells a tail of ours from a tail of the store's.
  */
 import type { BrowserContext, Page } from '@playwright/test';
@@ -120,7 +120,7 @@ async function metricRows(
       ours: a.map(pointsPerSecond(OUR_POINTS)),
       reference: b.map(pointsPerSecond(POINTS)),
       target: ratioAtLeast(10),
-      note: `${OUR_POINTS.toLocaleString('en-US')} points per trial in 4 series: MetricBatcher (driver defaults: ${metricBatchDefaults.maxPoints} points / ${metricBatchDefaults.maxDelayMs} ms) → putMetrics (chunks of the series: read the open tail chunk, write it back filled) vs raw put() of ${POINTS.toLocaleString('en-US')} rows of one point each in one transaction (the layout before chunks), same store, same page`,
+      note: `${OUR_POINTS.toLocaleString('en-US')} points per trial in 4 series: MetricBatcher (driver defaults: ${metricBatchDefaults.maxPoints} points / ${metricBatchDefaults.maxDelayMs} ms) → RunMetricWriter (chunks of the series: the open tail chunk, held as written, filled and written back; nothing read) vs raw put() of ${POINTS.toLocaleString('en-US')} rows of one point each in one transaction (the layout before chunks), same store, same page`,
     });
     const flushes = timed.flatMap((t) => t.flushMs);
     const raw = rawBatchMs.slice(-b.length).flat();
@@ -131,7 +131,7 @@ async function metricRows(
         value: percentile(flushes, 99),
         target: atMost(50, 'ms'),
         trials: timed.length,
-        note: `one flush = one batch of up to ${metricBatchDefaults.maxPoints} rows through putMetrics, from the call to its commit (a flush starts once the one before it has committed; that wait is not counted, as in the reference); ${flushes.length} flushes, median ${median(flushes).toFixed(1)} ms, p95 ${percentile(flushes, 95).toFixed(1)} ms; reference: raw put() transactions of the same ${metricBatchDefaults.maxPoints} rows, same trials, ${raw.length} transactions, median ${median(raw).toFixed(1)} ms, p95 ${percentile(raw, 95).toFixed(1)} ms`,
+        note: `one flush = one batch of up to ${metricBatchDefaults.maxPoints} rows through the run's metric writer, from the call to its commit (a flush starts once the one before it has committed; that wait is not counted, as in the reference); ${flushes.length} flushes, median ${median(flushes).toFixed(1)} ms, p95 ${percentile(flushes, 95).toFixed(1)} ms; reference: raw put() transactions of the same ${metricBatchDefaults.maxPoints} rows, same trials, ${raw.length} transactions, median ${median(raw).toFixed(1)} ms, p95 ${percentile(raw, 95).toFixed(1)} ms`,
       }),
       reference: percentile(raw, 99),
       ratio: percentile(flushes, 99) / percentile(raw, 99),

@@ -4,7 +4,7 @@
 export interface MetricPathTrial {
   /** Wall ms from the first push to the final flush resolving. */
   ms: number;
-  /** Wall ms of each batch write (one `putMetrics` transaction), in order. */
+  /** Wall ms of each batch write (one transaction of the run's metric writer), in order. */
   flushMs: number[];
 }
 
@@ -27,7 +27,7 @@ export interface SeriesRead {
 }
 
 export interface MetricBench {
-  /** Push `points` points through a fresh run's MetricBatcher → `putMetrics`. */
+  /** Push `points` points through a fresh run's MetricBatcher → its `RunMetricWriter`. */
   metricPath(points: number): Promise<MetricPathTrial>;
   /** `put` the same rows into the same store with raw IndexedDB, one transaction; wall ms. */
   rawPut(points: number): Promise<number>;

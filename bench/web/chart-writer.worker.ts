@@ -1,16 +1,23 @@
 /**
  * The writer of the write-to-pixel bench: a worker with its own Dexie
  * connection that commits metric points the way the run driver does
- * (`putMetrics`, one transaction per batch) and says when each committed.
+ * (a `RunMetricWriter` per run, one transaction per batch) and says when
+ * each committed.
  */
 import type { MetricRow, RunId } from '../../src/core/run/record';
-import { putMetrics } from '../../src/db/metrics';
+import { RunMetricWriter } from '../../src/db/metric-writer';
 import { FlowbenchDb } from '../../src/db/schema';
 import type { WriterReply, WriterRequest } from './chart-api';
 
 const db = new FlowbenchDb();
 /** Rows per transaction while writing the untimed base series. */
 const BASE_SLICE = 5_000;
+const writers = new Map<string, RunMetricWriter>();
+const writerOf = (runId: string) => {
+  let writer = writers.get(runId);
+  if (!writer) writers.set(runId, (writer = new RunMetricWriter(db, runId as RunId)));
+  return writer;
+};
 
 const rows = (runId: string, name: string, from: number, n: number): MetricRow[] =>
   Array.from({ length: n }, (_, i) => ({
@@ -22,13 +29,13 @@ const rows = (runId: string, name: string, from: number, n: number): MetricRow[]
   }));
 
 async function write(request: WriterRequest): Promise<WriterReply> {
+  const writer = writerOf(request.runId);
   if (request.type === 'base')
     for (let from = 0; from < request.points; from += BASE_SLICE)
-      await putMetrics(
-        db,
+      await writer.put(
         rows(request.runId, request.name, from, Math.min(BASE_SLICE, request.points - from)),
       );
-  else await putMetrics(db, rows(request.runId, request.name, request.from, request.points));
+  else await writer.put(rows(request.runId, request.name, request.from, request.points));
   return {
     committedAt: performance.timeOrigin + performance.now(),
     total: request.type === 'base' ? request.points : request.from + request.points,

@@ -1,13 +1,14 @@
 /**
  * The metric write path, in the page: points go through a run's
- * `MetricBatcher` into `putMetrics` (chunks of the series), exactly as the run
- * driver wires them, with the driver's default batch size and delay; the
+ * `MetricBatcher` into its `RunMetricWriter` (chunks of the series), exactly
+ * as the run driver wires them, with the driver's default batch size and delay; the
  * reference writes the same rows into the same object store with raw
  * IndexedDB `put`s in one transaction — what the store can take at best.
  */
 import { MetricBatcher } from '../../src/core/run/metric-batcher';
 import type { MetricRow, RunId } from '../../src/core/run/record';
-import { deleteAllMetrics, putMetrics } from '../../src/db/metrics';
+import { RunMetricWriter } from '../../src/db/metric-writer';
+import { deleteAllMetrics } from '../../src/db/metrics';
 import { FlowbenchDb } from '../../src/db/schema';
 import { METRIC_BENCH_GLOBAL, type MetricBench, type MetricPathTrial } from './api';
 import {
@@ -27,11 +28,13 @@ const newRunId = () => crypto.randomUUID() as RunId;
 async function metricPath(points: number): Promise<MetricPathTrial> {
   const flushMs: number[] = [];
   let failure: unknown = null;
+  const runId = newRunId();
+  const metrics = new RunMetricWriter(db, runId);
   const batcher = new MetricBatcher({
-    runId: newRunId(),
+    runId,
     write: async (rows) => {
       const start = performance.now();
-      await putMetrics(db, rows);
+      await metrics.put(rows);
       flushMs.push(performance.now() - start);
     },
     now: () => Date.now(),

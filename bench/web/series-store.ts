@@ -1,7 +1,7 @@
 /**
  * A long series stored both ways, in the page: as the app stores it now
- * (chunks of points, written through the run's `MetricBatcher` →
- * `putMetrics`, read by the live chart's `LiveSeries`) and one row per point
+ * (chunks of points, written through the run's `MetricBatcher` → its
+ * `RunMetricWriter`, read by the live chart's `LiveSeries`) and one row per point
  * as database version 5 stored it (raw IndexedDB, the same key path and
  * index, read in pages of 8,000 rows as the chart read it then). The Node
  * side measures disk growth between the writes with `usage()`.
@@ -10,7 +10,8 @@ import { MetricBatcher } from '../../src/core/run/metric-batcher';
 import type { MetricRow, RunId } from '../../src/core/run/record';
 import { LiveSeries } from '../../src/core/series/live-series';
 import { SeriesBuffer } from '../../src/core/series/series-buffer';
-import { metricColumnsAfter, metricSeriesEnds, putMetrics } from '../../src/db/metrics';
+import { RunMetricWriter } from '../../src/db/metric-writer';
+import { metricColumnsAfter, metricSeriesEnds } from '../../src/db/metrics';
 import { FlowbenchDb } from '../../src/db/schema';
 import type { SeriesRead, SeriesWrite } from './api';
 
@@ -72,11 +73,12 @@ export async function writeChunkSeries(points: number): Promise<SeriesWrite> {
   const flushMs: number[] = [];
   let failure: unknown = null;
   let pushed = 0;
+  const metrics = new RunMetricWriter(db, RUN);
   const batcher = new MetricBatcher({
     runId: RUN,
     write: async (rows) => {
       const start = performance.now();
-      await putMetrics(db, rows);
+      await metrics.put(rows);
       flushMs.push(performance.now() - start);
     },
     now: () => wallMsAt(pushed),

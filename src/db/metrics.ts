@@ -28,6 +28,7 @@ import {
   touchedBy,
   upsertChunks,
   type MetricChunk,
+  type PointColumns,
 } from '../core/series/chunk';
 import type { MetricColumns, MetricPoint } from '../core/series/columns';
 import type { SeriesEnds } from '../core/series/live-series';
@@ -40,7 +41,7 @@ export interface StepRange {
 }
 
 /** `rows` by run and metric name, each series' points in the order given. */
-function bySeries(rows: readonly MetricRow[]): Map<string, MetricRow[]> {
+export function bySeries(rows: readonly MetricRow[]): Map<string, MetricRow[]> {
   const series = new Map<string, MetricRow[]>();
   for (const row of rows) {
     const key = JSON.stringify([row.runId, row.name]);
@@ -102,6 +103,23 @@ async function upsertSeries(db: FlowbenchDb, points: readonly MetricRow[]): Prom
     chunksStarting(db, runId, name, from, to).toArray(),
   ]);
   const touched = before && before.step !== inside[0]?.step ? [before, ...inside] : inside;
+  await rewriteSeries(db, runId, name, touched, columns);
+}
+
+/**
+ * Write `columns` (steps strictly increasing) into one series whose chunks
+ * `touched` hold (in step order: at least every chunk the points' step range
+ * touches); resolves with the chunks written.
+ */
+export async function rewriteSeries(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+  touched: readonly MetricChunk[],
+  columns: PointColumns,
+): Promise<MetricChunk[]> {
+  const from = columns.step[0]!;
+  const to = columns.step.at(-1)!;
   const { removed, put } = upsertChunks(
     touched.filter((chunk) => touchedBy(chunk, from, to)),
     columns,
@@ -111,6 +129,16 @@ async function upsertSeries(db: FlowbenchDb, points: readonly MetricRow[]): Prom
       removed.map((step) => [runId, name, step] as [RunId, string, number]),
     );
   await db.metrics.bulkPut(put.map((chunk) => ({ runId, name, ...chunk })));
+  return put;
+}
+
+/** The last chunk of one series, or `undefined` when it has none. */
+export function lastChunk(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+): Promise<MetricChunkRow | undefined> {
+  return chunksStarting(db, runId, name, Dexie.minKey, Dexie.maxKey).last();
 }
 
 /**

@@ -43,7 +43,7 @@ import { storageFailureReason, storeEnding } from './run-ending';
 import { StorageWatch } from './storage-watch';
 import { putArtifact } from '../../src/db/artifacts';
 import { addInterval } from '../../src/db/intervals';
-import { putMetrics } from '../../src/db/metrics';
+import { RunMetricWriter } from '../../src/db/metric-writer';
 import { putRunNodes } from '../../src/db/run-nodes';
 import { cancelRequested, claimRun, renewLease, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
@@ -190,9 +190,10 @@ export async function driveClaimedRun(
     delayMs: Math.min(NODE_BATCH_MS, options.metricBatch?.maxDelayMs ?? NODE_BATCH_MS),
   });
 
+  const metrics = new RunMetricWriter(db, runId);
   const batcher = new MetricBatcher({
     runId,
-    write: (rows) => watch.track(putMetrics(db, rows)),
+    write: (rows) => watch.track(metrics.put(rows)),
     now,
     setTimer: options.setTimer,
     onError: storageFailed,
