@@ -98,19 +98,20 @@ export async function cachedNodesOfRuns(
 }
 
 /**
- * `cachedNodesOfRuns`, live. A run whose node rows some view already watches
- * (the selected run: the canvas, the node timings) is followed through that
- * shared read, so the charts read no rows of their own for a running run at
- * each batch of its outcomes; the others (the runs picked to compare, mostly
- * finished) are read together, one transaction for all of them, where a read
- * a run took a transaction each.
+ * `cachedNodesOfRuns`, live. A lone run, or a run whose node rows some view
+ * already watches (the selected run: the canvas, the node timings), is
+ * followed through the shared read (`liveRunNodes`), so the charts read no
+ * rows of their own for a running run at each batch of its outcomes; the
+ * others (the runs picked to compare, mostly finished) are read together, one
+ * transaction for all of them, where a read a run took a transaction each.
  */
 export function liveCachedNodesOfRuns(db: FlowbenchDb, ids: readonly RunId[]): Live<CachedNode[]> {
   return {
     subscribe(observer) {
       const runs = [...new Set(ids)];
-      const shared = runs.filter((id) => runNodesWatched(db, id));
-      const together = runs.filter((id) => !runNodesWatched(db, id));
+      // A single run is always followed through the shared read, which the views soon open.
+      const shared = runs.length === 1 ? runs : runs.filter((id) => runNodesWatched(db, id));
+      const together = runs.filter((id) => !shared.includes(id));
       const held = new Map<RunId, readonly RunNodeRow[]>();
       // Told once every run's rows have come, then at each change of any of them.
       const tell = () => {
