@@ -25,7 +25,7 @@ import { LiveSeries } from '../core/series/live-series';
 import { coalesced } from './coalesced-reads';
 import { live, type Live } from './live';
 import {
-  lastMetricsOfRuns,
+  lastMetricKeysOfRuns,
   metricColumnsReader,
   metricNamesOfRuns,
   metricSeriesFirstOfRuns,
@@ -56,7 +56,7 @@ export function liveMetricNamesOfRuns(db: FlowbenchDb, runIds: readonly RunId[])
       const failed = (reason: unknown) => {
         if (!closed) error?.(reason);
       };
-      const watch = live(() => lastMetricsOfRuns(db, runIds)).subscribe({
+      const watch = live(() => lastMetricKeysOfRuns(db, runIds)).subscribe({
         next: () => void update().catch(failed),
         error: failed,
       });

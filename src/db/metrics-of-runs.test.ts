@@ -3,7 +3,7 @@ import type { DBCore } from 'dexie';
 import { describe, expect, it } from 'vitest';
 import type { MetricRow, RunId } from '../core/run/record';
 import {
-  lastMetricsOfRuns,
+  lastMetricKeysOfRuns,
   metricColumnsReader,
   metricNames,
   metricNamesOfRuns,
@@ -77,11 +77,10 @@ describe("many runs' metrics", () => {
     ]);
     expect(transactions() - before).toBe(1);
 
-    const lasts = await lastMetricsOfRuns(reader, ids('r1', 'none', 'r2'));
-    expect(lasts.map((row) => row && [row.name, row.step])).toEqual([
-      ['train.loss', 4],
+    expect(await lastMetricKeysOfRuns(reader, ids('r1', 'none', 'r2'))).toEqual([
+      ['r1', 'train.loss', 0],
       undefined,
-      ['train.loss', 8],
+      ['r2', 'train.loss', 3],
     ]);
     const firsts = await metricSeriesFirstOfRuns(reader, ids('r2', 'r1', 'none'), 'train.loss');
     expect(firsts.map((p) => p?.step)).toEqual([3, 0, undefined]);

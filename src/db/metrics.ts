@@ -335,19 +335,21 @@ export async function metricSeriesLast(
 }
 
 /**
- * A run's last metric point in (name, step) order: one cursor step, and a
- * live read of it wakes on every metric point the run writes.
+ * The key of a run's last metric chunk in (name, step) order, `undefined` if
+ * it has none: one key cursor step, its points never loaded, and a live read
+ * of it wakes on every metric point the run writes.
  */
-export async function lastMetricOfRun(
+export async function lastMetricKeyOfRun(
   db: FlowbenchDb,
   runId: RunId,
-): Promise<MetricRow | undefined> {
-  const chunk = await db.metrics
+): Promise<[RunId, string, number] | undefined> {
+  const [key] = await db.metrics
     .where('[runId+name+step]')
     .between([runId, Dexie.minKey, Dexie.minKey], [runId, Dexie.maxKey], true, true)
-    .last();
-  const point = lastPoint(chunk);
-  return chunk && point && { runId, name: chunk.name, ...point };
+    .reverse()
+    .limit(1)
+    .primaryKeys();
+  return key;
 }
 
 /**
@@ -369,12 +371,12 @@ export function metricNamesOfRuns(db: FlowbenchDb, runIds: readonly RunId[]): Pr
   return eachRunTogether(db, runIds, (id) => metricNames(db, id));
 }
 
-/** {@link lastMetricOfRun} of each run, in the order of `runIds`, in one transaction. */
-export function lastMetricsOfRuns(
+/** {@link lastMetricKeyOfRun} of each run, in the order of `runIds`, in one transaction. */
+export function lastMetricKeysOfRuns(
   db: FlowbenchDb,
   runIds: readonly RunId[],
-): Promise<(MetricRow | undefined)[]> {
-  return eachRunTogether(db, runIds, (id) => lastMetricOfRun(db, id));
+): Promise<([RunId, string, number] | undefined)[]> {
+  return eachRunTogether(db, runIds, (id) => lastMetricKeyOfRun(db, id));
 }
 
 /** {@link metricSeriesLast} of series `name` of each run, in the order of `runIds`, in one transaction. */
