@@ -11,9 +11,9 @@
  */
 import { parsePortRef } from '../core/flow/document';
 import type { RunId, RunNodeRow } from '../core/run/record';
-import type { Live } from './live';
-import { metricNames, metricSeriesEnds } from './metrics';
-import { liveRunNodes, runNodes } from './run-nodes';
+import { live, type Live } from './live';
+import { metricNames, metricSeriesLast } from './metrics';
+import { liveRunNodes, runNodes, runNodesOfRuns, runNodesWatched } from './run-nodes';
 import type { FlowbenchDb } from './schema';
 
 /** The runs among `ids` whose series something outside `ids` still links to. */
@@ -87,41 +87,58 @@ function cachedNodesIn(rowsOfRuns: readonly (readonly RunNodeRow[])[]): CachedNo
 
 /**
  * Each cached node of runs `ids`. Each run's rows are read as one range of
- * the primary key and filtered here: a filtered read of the `runId` index
- * walked a cursor a row.
+ * the primary key and filtered here (a filtered read of the `runId` index
+ * walked a cursor a row), every run's in one transaction.
  */
 export async function cachedNodesOfRuns(
   db: FlowbenchDb,
   ids: readonly RunId[],
 ): Promise<CachedNode[]> {
-  return cachedNodesIn(await Promise.all([...new Set(ids)].map((id) => runNodes(db, id))));
+  return cachedNodesIn(await runNodesOfRuns(db, [...new Set(ids)]));
 }
 
 /**
- * `cachedNodesOfRuns`, live, taken from the node rows every view of a run
- * shares (`liveRunNodes`): the charts read no rows of their own, where a
- * read of theirs came again at every batch of a running run's outcomes.
+ * `cachedNodesOfRuns`, live. A lone run, or a run whose node rows some view
+ * already watches (the selected run: the canvas, the node timings), is
+ * followed through the shared read (`liveRunNodes`), so the charts read no
+ * rows of their own for a running run at each batch of its outcomes; the
+ * others (the runs picked to compare, mostly finished) are read together, one
+ * transaction for all of them, where a read a run took a transaction each.
  */
 export function liveCachedNodesOfRuns(db: FlowbenchDb, ids: readonly RunId[]): Live<CachedNode[]> {
   return {
     subscribe(observer) {
       const runs = [...new Set(ids)];
+      // A single run is always followed through the shared read, which the views soon open.
+      const shared = runs.length === 1 ? runs : runs.filter((id) => runNodesWatched(db, id));
+      const together = runs.filter((id) => !shared.includes(id));
       const held = new Map<RunId, readonly RunNodeRow[]>();
       // Told once every run's rows have come, then at each change of any of them.
       const tell = () => {
         if (held.size === runs.length)
           observer.next?.(cachedNodesIn(runs.map((id) => held.get(id)!)));
       };
+      const error = (reason: unknown) => observer.error?.(reason);
       tell();
-      const watches = runs.map((id) =>
+      const watches = shared.map((id) =>
         liveRunNodes(db, id).subscribe({
           next: (rows) => {
             held.set(id, rows);
             tell();
           },
-          error: (error) => observer.error?.(error),
+          error,
         }),
       );
+      if (together.length > 0)
+        watches.push(
+          live(() => runNodesOfRuns(db, together)).subscribe({
+            next: (rowsOfRuns) => {
+              together.forEach((id, i) => held.set(id, rowsOfRuns[i]!));
+              tell();
+            },
+            error,
+          }),
+        );
       return {
         unsubscribe: () => {
           for (const watch of watches) watch.unsubscribe();
@@ -148,16 +165,19 @@ export async function finalValues(
   for (const [run, node, source] of await cachedNodesOfRuns(db, ids))
     sources.set(`${run} ${node}`, source);
   const finals = new Map<RunId, Record<string, number>>();
-  await Promise.all(
-    ids.map(async (id) => {
-      const values: Record<string, number> = {};
-      for (const name of names) {
-        const from = sources.get(`${id} ${parsePortRef(name).node}`) ?? id;
-        const last = (await metricSeriesEnds(db, from, name)).last;
-        if (last && Number.isFinite(last.value)) values[name] = last.value;
-      }
-      finals.set(id, values);
-    }),
+  // Every run's in one transaction: a slice of fifty runs waited for one a series before.
+  await db.transaction('r', db.metrics, () =>
+    Promise.all(
+      ids.map(async (id) => {
+        const values: Record<string, number> = {};
+        for (const name of names) {
+          const from = sources.get(`${id} ${parsePortRef(name).node}`) ?? id;
+          const last = await metricSeriesLast(db, from, name);
+          if (last && Number.isFinite(last.value)) values[name] = last.value;
+        }
+        finals.set(id, values);
+      }),
+    ),
   );
   return finals;
 }

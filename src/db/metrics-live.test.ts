@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { MetricRow, RunId } from '../core/run/record';
 import type { Live } from './live';
-import { putMetrics } from './metrics';
+import { deleteMetricsOfRuns, putMetrics } from './metrics';
 import { liveMetricNamesOfRuns, liveMetricSeriesOfRuns } from './metrics-live';
 import { FlowbenchDb } from './schema';
 
@@ -83,5 +83,22 @@ describe('live metrics', () => {
       'train.loss',
     ]);
     expect(names.told).toHaveLength(2);
+  });
+
+  it('reads a series stored anew (deleted and written again, longer) from its start', async () => {
+    const db = freshDb();
+    await putMetrics(db, [...points('a', 'loss', 0, 5), ...points('b', 'loss', 0, 2)]);
+    const series = watch(liveMetricSeriesOfRuns(db, ['a', 'b'] as RunId[], 'loss'));
+    await series.next((told) => told[0]!.length === 5);
+
+    // In one transaction, as an import over a deleted run: no watch sees the series gone between.
+    const again = points('a', 'loss', 0, 8).map((p) => ({ ...p, value: p.value + 100 }));
+    await db.transaction('rw', db.metrics, async () => {
+      await deleteMetricsOfRuns(db, ['a'] as RunId[]);
+      await putMetrics(db, again);
+    });
+    const later = await series.next((told) => told[0]!.length === 8);
+    expect([...later[0]!.value]).toEqual(again.map((p) => p.value));
+    expect([...later[1]!.step]).toEqual([0, 1]);
   });
 });

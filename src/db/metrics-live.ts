@@ -5,19 +5,32 @@
  * A live read over a whole series would re-read it all on every flush, and
  * would starve while a run writes (see `coalesced-reads.ts`). So the live
  * read only watches something one cursor step reads (a run's last point, a
- * series' two ends), and each change it reports starts the real read outside
- * it, coalesced. A series is followed by a {@link LiveSeries} per run: the
- * first time it reads the series in pieces that leave the page free between
- * them, and after that only the points past the last one it holds — the
- * stored chunk that holds the next step and those after it, as typed columns
- * (see `core/series/live-series.ts` for why what it holds cannot drift).
+ * series' last point), and each change it reports starts the real read
+ * outside it, coalesced; a series already held has its first point read
+ * there too, to tell it is still the one stored. A series is followed by a
+ * {@link LiveSeries} per run: the first time it reads the series in pieces
+ * that leave the page free between them, and after that only the points past
+ * the last one it holds — the stored chunk that holds the next step and those
+ * after it, as typed columns (see `core/series/live-series.ts` for why what it
+ * holds cannot drift).
+ *
+ * The runs of a view are read together: each read of all of them is one
+ * transaction, and their series are brought up side by side, a round of
+ * their reads one transaction. Fifty compared runs thus wait for a few
+ * transactions, not for a few hundred scheduled one after another.
  */
 import type { RunId } from '../core/run/record';
-import type { MetricColumns } from '../core/series/columns';
-import { LiveSeries, type SeriesEnds } from '../core/series/live-series';
+import type { MetricColumns, MetricPoint } from '../core/series/columns';
+import { LiveSeries } from '../core/series/live-series';
 import { coalesced } from './coalesced-reads';
 import { live, type Live } from './live';
-import { lastMetricOfRun, metricColumnsAfter, metricNames, metricSeriesEnds } from './metrics';
+import {
+  lastMetricKeysOfRuns,
+  metricColumnsReader,
+  metricNamesOfRuns,
+  metricSeriesFirstOfRuns,
+  metricSeriesLastOfRuns,
+} from './metrics';
 import type { FlowbenchDb } from './schema';
 
 /**
@@ -32,7 +45,7 @@ export function liveMetricNamesOfRuns(db: FlowbenchDb, runIds: readonly RunId[])
       let told: string[] | undefined;
       const update = coalesced(
         async () => {
-          const names = await Promise.all(runIds.map((id) => metricNames(db, id)));
+          const names = await metricNamesOfRuns(db, runIds);
           const sorted = [...new Set(names.flat())].sort();
           if (closed || (told && sameNames(told, sorted))) return;
           told = sorted;
@@ -43,7 +56,7 @@ export function liveMetricNamesOfRuns(db: FlowbenchDb, runIds: readonly RunId[])
       const failed = (reason: unknown) => {
         if (!closed) error?.(reason);
       };
-      const watch = live(() => Promise.all(runIds.map((id) => lastMetricOfRun(db, id)))).subscribe({
+      const watch = live(() => lastMetricKeysOfRuns(db, runIds)).subscribe({
         next: () => void update().catch(failed),
         error: failed,
       });
@@ -76,23 +89,27 @@ export function liveMetricSeriesOfRuns(
   return {
     subscribe({ next, error }) {
       let closed = false;
+      // The runs' series are brought up together: each round of their reads is one transaction.
+      const readColumns = metricColumnsReader(db);
       const series = runIds.map(
-        (id) =>
+        (runId) =>
           new LiveSeries({
-            readAfter: (after, limit) => metricColumnsAfter(db, id, name, after, limit),
+            readAfter: (after, limit) => readColumns({ runId, name, after, limit }),
           }),
       );
       const publish = () => {
         if (!closed) next?.(series.map((s) => s.snapshot()));
       };
-      let latest: SeriesEnds[] = [];
+      let latest: (MetricPoint | undefined)[] = [];
       const update = coalesced(
         async () => {
-          const ends = latest;
-          for (const [i, followed] of series.entries()) {
-            const end = ends[i];
-            if (end) await followed.update(end, publish, () => closed);
-          }
+          const lasts = latest;
+          const firsts = await firstPointsHeld(db, runIds, name, series);
+          await Promise.all(
+            series.map((followed, i) =>
+              followed.update({ first: firsts[i], last: lasts[i] }, publish, () => closed),
+            ),
+          );
           publish();
         },
         () => closed,
@@ -100,11 +117,9 @@ export function liveMetricSeriesOfRuns(
       const failed = (reason: unknown) => {
         if (!closed) error?.(reason);
       };
-      const watch = live(() =>
-        Promise.all(runIds.map((id) => metricSeriesEnds(db, id, name))),
-      ).subscribe({
-        next: (ends) => {
-          latest = ends;
+      const watch = live(() => metricSeriesLastOfRuns(db, runIds, name)).subscribe({
+        next: (lasts) => {
+          latest = lasts;
           void update().catch(failed);
         },
         error: failed,
@@ -117,4 +132,24 @@ export function liveMetricSeriesOfRuns(
       };
     },
   };
+}
+
+/**
+ * The first point the store holds of each series `followed` holds points of
+ * (`undefined` for the others), all in one transaction: a series held is
+ * checked to be still the one stored (see `LiveSeries`), and a series not
+ * held yet needs no check, so a chart's first read waits for none.
+ */
+async function firstPointsHeld(
+  db: FlowbenchDb,
+  runIds: readonly RunId[],
+  name: string,
+  followed: readonly LiveSeries[],
+): Promise<(MetricPoint | undefined)[]> {
+  const held = runIds.filter((_, i) => followed[i]!.snapshot().length > 0);
+  if (held.length === 0) return [];
+  const firsts = new Map(
+    (await metricSeriesFirstOfRuns(db, held, name)).map((first, i) => [held[i]!, first]),
+  );
+  return runIds.map((id) => firsts.get(id));
 }

@@ -213,24 +213,29 @@ export async function deleteMetricsOfRuns(db: FlowbenchDb, ids: readonly RunId[]
   await db.metrics.where('runId').anyOf(ids).delete();
 }
 
+/** How many chunk keys one step of {@link metricNames} reads. */
+const NAME_KEYS_AT_ONCE = 64;
+
 /**
- * Names of the metrics a run has points for, sorted, found by skipping from
- * one name to the next (one cursor step per name) instead of walking every
- * chunk's key: a live run writes while this runs, and a long walk would be
- * aborted by each write before it finished.
+ * Names of the metrics a run has points for, sorted, read from the chunks'
+ * keys alone (their points are never loaded): a run's first keys at once,
+ * which hold every name of a run with few long series, then skipping past
+ * the last name found to the next keys (a walk of every chunk's key of a
+ * long run would be long, and a live run writes while this runs).
  */
 export async function metricNames(db: FlowbenchDb, runId: RunId): Promise<string[]> {
   const names: string[] = [];
   let from: [RunId, unknown, unknown] = [runId, Dexie.minKey, Dexie.minKey];
   for (;;) {
-    const next = await db.metrics
+    const keys = await db.metrics
       .where('[runId+name+step]')
       // One `Dexie.maxKey` only: the same array twice in a key is not a valid IndexedDB key.
       .between(from, [runId, Dexie.maxKey], false, true)
-      .first();
-    if (!next) return names;
-    names.push(next.name);
-    from = [runId, next.name, Dexie.maxKey];
+      .limit(NAME_KEYS_AT_ONCE)
+      .primaryKeys();
+    for (const [, name] of keys) if (names.at(-1) !== name) names.push(name);
+    if (keys.length < NAME_KEYS_AT_ONCE) return names;
+    from = [runId, names.at(-1)!, Dexie.maxKey];
   }
 }
 
@@ -279,6 +284,7 @@ export async function metricColumnsAfter(
   let start: unknown = head && head.last >= from ? head.step : (after ?? Dexie.minKey);
   while (held < limit) {
     // Enough chunks for the rest if they are full; a series with smaller chunks takes another read.
+    const wanted = Math.ceil((limit - held) / CHUNK_POINTS) + 1;
     const next = await db.metrics
       .where('[runId+name+step]')
       .between(
@@ -287,13 +293,14 @@ export async function metricColumnsAfter(
         after === undefined && held === 0,
         true,
       )
-      .limit(Math.ceil((limit - held) / CHUNK_POINTS) + 1)
+      .limit(wanted)
       .toArray();
-    if (next.length === 0) break;
     for (const chunk of next) {
       chunks.push(chunk);
       held += chunk.values.length;
     }
+    // Fewer chunks than asked for: the series has no more (no read that finds none).
+    if (next.length < wanted) break;
     start = next.at(-1)!.step;
   }
   const columns = columnsOfChunks(chunks, from);
@@ -337,18 +344,129 @@ export async function metricSeriesEnds(
   return { first: firstPoint(first), last: lastPoint(last) };
 }
 
-/**
- * A run's last metric point in (name, step) order: one cursor step, and a
- * live read of it wakes on every metric point the run writes.
- */
-export async function lastMetricOfRun(
+/** The first point of a series: one cursor step, however long it is. */
+export async function metricSeriesFirst(
   db: FlowbenchDb,
   runId: RunId,
-): Promise<MetricRow | undefined> {
-  const chunk = await db.metrics
+  name: string,
+): Promise<MetricPoint | undefined> {
+  return firstPoint(await chunksStarting(db, runId, name, Dexie.minKey, Dexie.maxKey).first());
+}
+
+/** The last point of a series: one cursor step, however long it is. */
+export async function metricSeriesLast(
+  db: FlowbenchDb,
+  runId: RunId,
+  name: string,
+): Promise<MetricPoint | undefined> {
+  return lastPoint(await chunksStarting(db, runId, name, Dexie.minKey, Dexie.maxKey).last());
+}
+
+/**
+ * The key of a run's last metric chunk in (name, step) order, `undefined` if
+ * it has none: one key cursor step, its points never loaded, and a live read
+ * of it wakes on every metric point the run writes.
+ */
+export async function lastMetricKeyOfRun(
+  db: FlowbenchDb,
+  runId: RunId,
+): Promise<[RunId, string, number] | undefined> {
+  const [key] = await db.metrics
     .where('[runId+name+step]')
     .between([runId, Dexie.minKey, Dexie.minKey], [runId, Dexie.maxKey], true, true)
-    .last();
-  const point = lastPoint(chunk);
-  return chunk && point && { runId, name: chunk.name, ...point };
+    .reverse()
+    .limit(1)
+    .primaryKeys();
+  return key;
+}
+
+/**
+ * `read` of each of `runIds`, in their order, all in one readonly
+ * transaction: a view of many runs (fifty compared) waits for one
+ * transaction, where a transaction a run had the store schedule each in turn.
+ */
+function eachRunTogether<T>(
+  db: FlowbenchDb,
+  runIds: readonly RunId[],
+  read: (runId: RunId) => Promise<T>,
+): Promise<T[]> {
+  if (runIds.length === 0) return Promise.resolve([]);
+  return db.transaction('r', db.metrics, () => Promise.all(runIds.map(read)));
+}
+
+/** {@link metricNames} of each run, in the order of `runIds`, in one transaction. */
+export function metricNamesOfRuns(db: FlowbenchDb, runIds: readonly RunId[]): Promise<string[][]> {
+  return eachRunTogether(db, runIds, (id) => metricNames(db, id));
+}
+
+/** {@link lastMetricKeyOfRun} of each run, in the order of `runIds`, in one transaction. */
+export function lastMetricKeysOfRuns(
+  db: FlowbenchDb,
+  runIds: readonly RunId[],
+): Promise<([RunId, string, number] | undefined)[]> {
+  return eachRunTogether(db, runIds, (id) => lastMetricKeyOfRun(db, id));
+}
+
+/** {@link metricSeriesLast} of series `name` of each run, in the order of `runIds`, in one transaction. */
+export function metricSeriesLastOfRuns(
+  db: FlowbenchDb,
+  runIds: readonly RunId[],
+  name: string,
+): Promise<(MetricPoint | undefined)[]> {
+  return eachRunTogether(db, runIds, (id) => metricSeriesLast(db, id, name));
+}
+
+/** {@link metricSeriesFirst} of series `name` of each run, in the order of `runIds`, in one transaction. */
+export function metricSeriesFirstOfRuns(
+  db: FlowbenchDb,
+  runIds: readonly RunId[],
+  name: string,
+): Promise<(MetricPoint | undefined)[]> {
+  return eachRunTogether(db, runIds, (id) => metricSeriesFirst(db, id, name));
+}
+
+/** A read of {@link metricColumnsAfter}, as {@link metricColumnsReader} takes it. */
+export interface ColumnsRead {
+  readonly runId: RunId;
+  readonly name: string;
+  readonly after: number | undefined;
+  readonly limit: number;
+}
+
+/**
+ * {@link metricColumnsAfter} for the live series of many runs: the reads
+ * asked for in one task are made together, in one transaction (the fifty
+ * series of a comparison each start their read at once). Each read is told
+ * its own result or failure. A transaction lasts one such round, never a
+ * whole long read, so a run's writes wait for no more than a round.
+ */
+export function metricColumnsReader(
+  db: FlowbenchDb,
+): (read: ColumnsRead) => Promise<MetricColumns> {
+  let queued: {
+    read: ColumnsRead;
+    resolve: (columns: MetricColumns) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
+  const flush = () => {
+    const round = queued;
+    queued = [];
+    // Its own transaction, whatever zone the first read was asked from.
+    Dexie.ignoreTransaction(() =>
+      db.transaction('r', db.metrics, () =>
+        Promise.all(
+          round.map(({ read: { runId, name, after, limit }, resolve, reject }) =>
+            metricColumnsAfter(db, runId, name, after, limit).then(resolve, reject),
+          ),
+        ),
+      ),
+    ).catch((error: unknown) => {
+      for (const { reject } of round) reject(error);
+    });
+  };
+  return (read) =>
+    new Promise<MetricColumns>((resolve, reject) => {
+      if (queued.length === 0) queueMicrotask(flush);
+      queued.push({ read, resolve, reject });
+    });
 }

@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
 import type { RunId, RunNodeRow } from '../core/run/record';
 import { cachedNodesOfRuns, liveCachedNodesOfRuns, type CachedNode } from './cache-links';
-import { liveRunNodes, putRunNodes, runNodes } from './run-nodes';
+import { liveRunNodes, putRunNodes, runNodes, runNodesOfRuns } from './run-nodes';
 import { testDatabases } from './testing';
 
 const { freshDb } = testDatabases('run-nodes');
@@ -97,6 +97,53 @@ describe("a run's node outcomes", () => {
       second.unsubscribe();
     } finally {
       watch.unsubscribe();
+    }
+  });
+
+  it("are read for many runs at once, each run's in the order asked", async () => {
+    const db = freshDb();
+    await putRunNodes(db, [
+      outcome('r1', 'b', 'ok'),
+      outcome('r2', 'a', 'ok'),
+      outcome('r1', 'a', 'ok'),
+    ]);
+    const rows = await runNodesOfRuns(db, ['r2', 'none', 'r1'] as RunId[]);
+    expect(rows.map((run) => run.map((row) => `${row.runId}.${row.node}`))).toEqual([
+      ['r2.a'],
+      [],
+      ['r1.a', 'r1.b'],
+    ]);
+    expect(await runNodesOfRuns(db, [])).toEqual([]);
+  });
+
+  it("name the cached nodes live, a run some view watches through that view's read", async () => {
+    const db = freshDb();
+    await putRunNodes(db, [outcome('r1', 'data', 'running'), outcome('r2', 'data', 'ok')]);
+    // The selected run: the canvas watches its rows already.
+    const canvas = liveRunNodes(db, 'r1' as RunId).subscribe({});
+    const told: CachedNode[][] = [];
+    const watch = liveCachedNodesOfRuns(db, ['r1', 'r2', 'r3'] as RunId[]).subscribe({
+      next: (found) => told.push(found),
+    });
+    try {
+      await expect.poll(() => told.length).toBe(1);
+      expect(told[0]).toEqual([]);
+      const cachedFrom = (node: string, from: string): RunNodeRow => ({
+        ...outcome('', node, 'cached'),
+        cachedFrom: { runId: from as RunId, node },
+      });
+      await putRunNodes(db, [{ ...cachedFrom('data', 'r2'), runId: 'r1' as RunId }]);
+      await expect.poll(() => told.at(-1)).toEqual([['r1', 'data', 'r2']]);
+      await putRunNodes(db, [{ ...cachedFrom('data', 'r2'), runId: 'r3' as RunId }]);
+      await expect
+        .poll(() => told.at(-1))
+        .toEqual([
+          ['r1', 'data', 'r2'],
+          ['r3', 'data', 'r2'],
+        ]);
+    } finally {
+      watch.unsubscribe();
+      canvas.unsubscribe();
     }
   });
 });

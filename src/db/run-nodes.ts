@@ -26,6 +26,12 @@ export function runNodes(db: FlowbenchDb, runId: RunId): Promise<RunNodeRow[]> {
     .toArray();
 }
 
+/** {@link runNodes} of each run, in the order of `runIds`, all in one transaction. */
+export function runNodesOfRuns(db: FlowbenchDb, runIds: readonly RunId[]): Promise<RunNodeRow[][]> {
+  if (runIds.length === 0) return Promise.resolve([]);
+  return db.transaction('r', db.runNodes, () => Promise.all(runIds.map((id) => runNodes(db, id))));
+}
+
 const sharedNodeReads = new WeakMap<FlowbenchDb, Map<RunId, SharedLive<RunNodeRow[]>>>();
 
 /**
@@ -47,6 +53,11 @@ export function liveRunNodes(db: FlowbenchDb, runId: RunId): Live<RunNodeRow[]> 
     reads.set(runId, read);
   }
   return read;
+}
+
+/** Whether some view watches run `runId`'s node rows now (its {@link liveRunNodes} is open). */
+export function runNodesWatched(db: FlowbenchDb, runId: RunId): boolean {
+  return sharedNodeReads.get(db)?.has(runId) ?? false;
 }
 
 /**

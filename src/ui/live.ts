@@ -10,9 +10,11 @@ export interface UseLiveOptions {
   /**
    * `undefined` while the read for new `deps` has not answered yet, instead
    * of the last value read for the old ones: for views where a value of other
-   * runs would be drawn wrong.
+   * runs would be drawn wrong. A function says it for each change of `deps`
+   * (`true`: not for the new ones), so a value that still holds for them
+   * stays (the metrics of some runs, when more runs are added).
    */
-  fresh?: boolean;
+  fresh?: boolean | ((before: DependencyList, now: DependencyList) => boolean);
   /**
    * Told of a failed read, and the watch goes on. Without it, the error is
    * thrown from the component, as any error in rendering is.
@@ -20,7 +22,12 @@ export interface UseLiveOptions {
   failed?: (error: unknown) => void;
 }
 
-type Held<T> = { readonly read: object } & ({ value: T } | { error: unknown });
+/** A read: the `deps` it was opened for. */
+interface ReadToken {
+  readonly deps: DependencyList;
+}
+
+type Held<T> = { readonly read: ReadToken } & ({ value: T } | { error: unknown });
 
 /**
  * The latest value of the live read `open()` returns: `undefined` until its
@@ -51,7 +58,9 @@ export function useLive<T>(
     });
     return () => subscription.unsubscribe();
   }, [read]);
-  if (held === undefined || (fresh && held.read !== read)) return undefined;
+  if (held === undefined) return undefined;
+  if (held.read !== read && (typeof fresh === 'function' ? fresh(held.read.deps, deps) : fresh))
+    return undefined;
   if ('error' in held) throw held.error;
   return held.value;
 }
@@ -60,11 +69,11 @@ export function useLive<T>(
  * One token per read: a new one whenever `deps` change (compared as React
  * compares an effect's), so an answer can be told from an answer to old deps.
  */
-function useReadToken(deps: DependencyList): object {
-  const [held, setHeld] = useState({ deps, token: {} });
+function useReadToken(deps: DependencyList): ReadToken {
+  const [held, setHeld] = useState<ReadToken>({ deps });
   if (held.deps.length === deps.length && held.deps.every((dep, i) => Object.is(dep, deps[i])))
-    return held.token;
-  const next = { deps, token: {} };
+    return held;
+  const next = { deps };
   setHeld(next);
-  return next.token;
+  return next;
 }

@@ -12,13 +12,15 @@ import { findPort } from '../../core/catalog/catalog';
 import { parsePortRef } from '../../core/flow/document';
 import { builtinCatalog } from '../../core/nodes';
 import type { RunId, RunRow } from '../../core/run/record';
-import { runValues } from '../../core/run/params';
+import { runValues, type EffectiveParams } from '../../core/run/params';
+import type { RunEntry } from '../../core/run/run-entry';
 import { describeParams, differingParams } from '../../core/series/params';
 import { shortId } from '../runs/format';
 import {
   useCachedNodesOfRuns,
   useGroupRuns,
   useMetricNamesOfRuns,
+  useRunList,
   useRunsByIds,
 } from '../runs/queries';
 import { cachedSources, isCachedSeries, runsForMetric, sourceRuns } from './cached-series';
@@ -37,19 +39,46 @@ function isCurve(run: RunRow, metric: string): boolean {
   return kind ? findPort(kind, 'outputs', port)?.stream === true : true;
 }
 
+/** A run's id and the values it ran with (`runValues`), as its row or its list entry gives them. */
+type RunValues = EffectiveParams & { readonly id: RunId };
+
 /** The runs as the charts show them: colour by position, label by what differs. */
-function shownRuns(runs: readonly RunRow[]): ShownRun[] {
+function shownRuns(runs: readonly RunValues[]): ShownRun[] {
   // The values each run used: a run recorded with its defaults left out compares like one with them.
-  const values = runs.map(runValues);
-  const differing = differingParams(values);
-  return runs.map((run, i) => {
-    const params = describeParams(values[i]!, differing);
+  const differing = differingParams(runs);
+  return runs.map(({ id, params, seed }, i) => {
+    const described = describeParams({ params, seed }, differing);
     return {
-      id: run.id,
-      label: params ? `${shortId(run.id)} ${params}` : shortId(run.id),
+      id,
+      label: described ? `${shortId(id)} ${described}` : shortId(id),
       colour: colourAt(i),
-      ...values[i]!,
+      params,
+      seed,
     };
+  });
+}
+
+/**
+ * The values of runs `ids` for the charts, `selected`'s from its row: the
+ * others' from the run list the table holds already, so runs just picked are
+ * charted without waiting for their rows (a row read stands in for an entry
+ * not listed yet). A run in neither (deleted) is left out.
+ */
+function valuesOfRuns(
+  selected: RunRow,
+  ids: readonly RunId[],
+  list: readonly RunEntry[] | undefined,
+  rows: readonly RunRow[] | undefined,
+): RunValues[] {
+  const wanted = new Set(ids);
+  const entries = new Map(list?.filter((e) => wanted.has(e.id)).map((e) => [e.id, e]));
+  const rowsById = new Map(rows?.map((row) => [row.id, row]));
+  return ids.flatMap((id): RunValues[] => {
+    if (id === selected.id) return [{ id, ...runValues(selected) }];
+    const entry = entries.get(id);
+    if (entry) return [{ id, params: entry.params, seed: entry.seed }];
+    const row = rowsById.get(id);
+    return row ? [{ id, ...runValues(row) }] : [];
   });
 }
 
@@ -85,10 +114,17 @@ export function ChartsPanel({ run }: { run: RunRow }) {
     const found = rows?.filter((r) => r.id !== run.id) ?? [];
     return [run, ...found];
   }, [rows, run]);
-  // Run rows change often while a run is live (status, lease); the charts
-  // only care about who is shown and how they are named.
-  const shownKey = JSON.stringify(shownRuns(runs));
+  const list = useRunList();
+  // Run rows and the list change often while a run is live (status, lease);
+  // the charts only care about who is shown and how they are named.
+  const shownKey = JSON.stringify(shownRuns(valuesOfRuns(run, ids, list, rows)));
   const shown = useMemo(() => JSON.parse(shownKey) as ShownRun[], [shownKey]);
+  // The report takes runs' rows: those read so far, each with how the charts show it.
+  const report = useMemo(() => {
+    const byId = new Map(shown.map((s) => [s.id, s]));
+    const read = runs.filter((r) => byId.has(r.id));
+    return { runs: read, shown: read.map((r) => byId.get(r.id)!) };
+  }, [runs, shown]);
 
   const groupOptions = useMemo(() => (shown.length > 1 ? differingParams(shown) : []), [shown]);
   const settings = useMemo(
@@ -134,7 +170,12 @@ export function ChartsPanel({ run }: { run: RunRow }) {
       {shown.length > 1 ? (
         <p className="fb-muted fb-charts-note">
           Comparing {shown.length} runs: the selected run and the runs picked in the table.{' '}
-          <ExportReport runs={runs} shown={shown} metrics={metrics} settings={settings} />
+          <ExportReport
+            runs={report.runs}
+            shown={report.shown}
+            metrics={metrics}
+            settings={settings}
+          />
         </p>
       ) : null}
       {node ? (

@@ -76,7 +76,38 @@ const NO_POINTS: readonly never[] = [];
 export function MetricChart(props: MetricChartProps) {
   const ids = useMemo(() => props.runs.map((r) => r.id as RunId), [props.runs]);
   const series = useMetricSeriesOfRuns(ids, props.metric);
-  return <MetricChartView {...props} series={series} />;
+  const figure = useFigure(props.runs, series);
+  return <MetricChartView {...props} runs={figure.runs} series={figure.series} />;
+}
+
+/** Runs and the series read for them, one per run in the same order. */
+interface Figure {
+  readonly runs: readonly ShownRun[];
+  readonly series: readonly SeriesInput[];
+}
+
+/**
+ * What the chart draws while the series of newly shown runs are read: the
+ * last figure read (runs with their series), so the chart never blanks to
+ * empty curves in between. Runs taken away leave it at once (the rest were
+ * read already), and their series are let go. Once read, `runs` with `series`.
+ */
+function useFigure(
+  runs: readonly ShownRun[],
+  series: readonly SeriesInput[] | undefined,
+): { runs: readonly ShownRun[]; series: readonly SeriesInput[] | undefined } {
+  const [read, setRead] = useState<Figure | null>(null);
+  if (series !== undefined) {
+    if (read?.runs !== runs || read.series !== series) setRead({ runs, series });
+    return { runs, series };
+  }
+  if (read === null) return { runs, series };
+  if (read.runs !== runs) {
+    const held = new Map(read.runs.map((run, i) => [run.id, read.series[i]] as const));
+    if (runs.every((run) => held.has(run.id)))
+      setRead({ runs, series: runs.map((run) => held.get(run.id) ?? NO_POINTS) });
+  }
+  return read;
 }
 
 /** The chart of series already read: what {@link MetricChart} draws, and what the bench drives. */

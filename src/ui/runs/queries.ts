@@ -54,6 +54,13 @@ function idsOf(key: string): RunId[] {
   return key === '' ? [] : (key.split(' ') as RunId[]);
 }
 
+/** Whether the ids of one key are all among the other's: runs were only added, or only taken away. */
+function addedOrRemoved(before: string, now: string): boolean {
+  const [fewer, more] = [idsOf(before), idsOf(now)].sort((a, b) => a.length - b.length);
+  const ids = new Set(more);
+  return fewer!.every((id) => ids.has(id));
+}
+
 /** Several runs, in the order of `ids`; ids no longer stored are left out. */
 export function useRunsByIds(ids: readonly RunId[]): RunRow[] | undefined {
   const key = idsKey(ids);
@@ -72,12 +79,16 @@ export function useGroupRuns(groupId: string | null): readonly RunEntry[] | unde
 /**
  * Names of the metrics any of the runs has points for, sorted, read again
  * each time one of the runs writes a metric (see `db/metrics-live.ts`).
+ * While runs are added to those shown or taken away, the names read before
+ * stay until the new ones come: the charts are kept, not taken down and
+ * drawn anew (a chart of a metric only a run taken away had shows no curve
+ * for that moment). Any other change of runs reads them afresh.
  */
 export function useMetricNamesOfRuns(ids: readonly RunId[]): string[] | undefined {
   const store = useEditorStore();
   const key = idsKey(ids);
   return useLive(() => liveMetricNamesOfRuns(db, idsOf(key)), [key], {
-    fresh: true,
+    fresh: ([before], [now]) => !addedOrRemoved(before as string, now as string),
     failed: (error) => store.getState().alert(`Could not read the runs' metrics: ${String(error)}`),
   });
 }
