@@ -11,6 +11,13 @@
  * a transaction runs are batched into the next, so a run of many nodes pays a
  * few transactions. Trade-off: a read marks the entry used with a write of
  * its row (in the next batch of writes), which costs a little on every hit.
+ *
+ * A run hands its entries over without waiting for them to be kept (see
+ * `core/engine/run-cache.ts`), so the store reads back an entry it was given
+ * until it is kept, and writes at most `WRITE_BATCH` entries a transaction:
+ * the browser's storage runs transactions in the order they came, and a
+ * thousand entries in one held a run's own last writes behind them for
+ * 400 ms and more.
  */
 import type { CacheEntry, NodeCacheStore } from '../core/cache';
 import type { NodeCacheRow } from '../core/records/node-cache';
@@ -49,6 +56,9 @@ export async function quotaShareBudget(share = CACHE_QUOTA_SHARE): Promise<numbe
   return estimate?.quota ? Math.floor(estimate.quota * share) : FALLBACK_CACHE_BYTES;
 }
 
+/** The most changes one transaction of writes holds. */
+export const WRITE_BATCH = 100;
+
 /** What a batch of writes does: store an entry, or mark one used (by a read). */
 type CacheChange = { readonly store: CacheEntry } | { readonly used: string };
 
@@ -72,6 +82,8 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
   // transaction runs go together in the next, so a run pays a few transactions, not one a node.
   // A read only reads (readonly transactions do not wait for one another); the entries it found
   // are marked used with the next batch of writes.
+  // Entries given to `write` and not kept yet, by key: a read finds them here.
+  const given = new Map<string, CacheEntry>();
   const read = batched(async (keys: string[]) => {
     const rows = await db.transaction('r', db.nodeCache, () => db.nodeCache.bulkGet(keys));
     return rows.map((row) => {
@@ -106,11 +118,21 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
       else kept = { ...kept, bytes: kept.bytes + size };
     });
     return changes.map(() => undefined);
-  });
+  }, WRITE_BATCH);
   return {
-    read,
-    write: (entry) => change({ store: entry }),
-    drop: (key) => db.nodeCache.delete(key),
+    read: async (key) => given.get(key) ?? (await read(key)),
+    write: async (entry) => {
+      if (!given.has(entry.key)) given.set(entry.key, entry);
+      try {
+        await change({ store: entry });
+      } finally {
+        if (given.get(entry.key) === entry) given.delete(entry.key);
+      }
+    },
+    drop: (key) => {
+      given.delete(key);
+      return db.nodeCache.delete(key);
+    },
   };
 }
 
@@ -138,18 +160,20 @@ async function addNew(db: FlowbenchDb, rows: readonly NodeCacheRow[]): Promise<n
 
 /**
  * One call a request, served a batch a call of `run`: requests made while a
- * batch runs wait and go together in the next one (in the order asked), so
- * a burst of requests costs a few calls, and a lone one goes at once (after
- * the current microtasks). `run` answers each request, by position; a batch
- * that fails fails each of its requests.
+ * batch runs wait and go together in the next one (in the order asked, at
+ * most `most` of them), so a burst of requests costs a few calls, and a lone
+ * one goes at once (after the current microtasks). `run` answers each
+ * request, by position; a batch that fails fails each of its requests.
  */
-function batched<T, R>(run: (items: T[]) => Promise<R[]>): (item: T) => Promise<R> {
-  let waiting: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
+function batched<T, R>(
+  run: (items: T[]) => Promise<R[]>,
+  most = Infinity,
+): (item: T) => Promise<R> {
+  const waiting: { item: T; resolve: (result: R) => void; reject: (error: unknown) => void }[] = [];
   let running = false;
   const pump = async () => {
     while (waiting.length > 0) {
-      const batch = waiting;
-      waiting = [];
+      const batch = waiting.splice(0, most);
       try {
         const results = await run(batch.map(({ item }) => item));
         batch.forEach(({ resolve }, i) => resolve(results[i]!));

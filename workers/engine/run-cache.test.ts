@@ -25,10 +25,12 @@ afterEach(async () => {
   await db.delete();
 });
 
-const cached = () => ({
-  ...testDriverOptions(db),
-  nodeCache: nodeCacheStore(db, { budgetBytes: () => 1 << 30 }),
-});
+/** One store a database, as an engine has one: an entry it was given may not be kept yet. */
+const stores = new WeakMap<FlowbenchDb, ReturnType<typeof nodeCacheStore>>();
+const cached = () => {
+  if (!stores.has(db)) stores.set(db, nodeCacheStore(db, { budgetBytes: () => 1 << 30 }));
+  return { ...testDriverOptions(db), nodeCache: stores.get(db)! };
+};
 
 async function drive(flow: FlowDocument, changes: Parameters<typeof journalTestRun>[3] = {}) {
   const id = await journalTestRun(db, flow, { steps: 60 }, changes);

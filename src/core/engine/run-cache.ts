@@ -9,6 +9,14 @@
  * is stored for the next run. Both flow downstream along the edges. Trade-off:
  * a store that fails (full, closed) costs the run nothing but the cache —
  * the failure is logged on the node and the run goes on.
+ *
+ * The run waits for each entry to be made (its bytes are read from the
+ * run's values, which end with the run) and handed to the store, not for the
+ * store to keep it: a thousand entries took the browser's storage 400 ms and
+ * more, and the run's own last writes queued behind them. A store reads back
+ * an entry it holds but has not kept yet (`src/db/node-cache.ts`), so a run
+ * right after finds it. A store that fails after the run has ended is not
+ * told on the node: the entry is simply not there next time.
  */
 import type { NodeKind } from '../catalog/kind';
 import {
@@ -54,7 +62,8 @@ export interface CachedNodeState {
 export const cacheable = (kind: NodeKind) => kind.cache !== 'never';
 
 export class RunCacheGate {
-  private readonly writes: Promise<void>[] = [];
+  /** Each entry being made, until it is handed to the store. */
+  private readonly made: Promise<void>[] = [];
 
   constructor(
     private readonly cache: RunCache,
@@ -117,16 +126,19 @@ export class RunCacheGate {
   /** Store what the node emitted, under `key` (made now when it was not looked up). */
   store(state: CachedNodeState, key: string | null): void {
     if (state.volatile) return;
-    this.writes.push(
-      this.write(state, key).catch((error: unknown) => {
-        this.events.log(state.id, `warning: its outputs were not cached: ${String(error)}`);
-      }),
+    const failed = (error: unknown) =>
+      this.events.log(state.id, `warning: its outputs were not cached: ${String(error)}`);
+    this.made.push(
+      this.entryOf(state, key).then((entry) => {
+        if (entry) this.cache.store.write(entry).catch(failed);
+      }, failed),
     );
   }
 
-  private async write(state: CachedNodeState, known: string | null): Promise<void> {
+  /** The node's entry, or null when a value of it has no byte form. */
+  private async entryOf(state: CachedNodeState, known: string | null): Promise<CacheEntry | null> {
     // The key, the outputs' bytes and the artifacts' digests at once: each hash is a trip to the
-    // platform's crypto and back, and the run's end waits for its last node's store.
+    // platform's crypto and back, and the run's end waits for its last node's entry.
     const [key, encoded, artifacts] = await Promise.all([
       known ?? this.keyOf(state),
       Promise.all(
@@ -141,13 +153,13 @@ export class RunCacheGate {
         })),
       ),
     ]);
-    if (key === null) return;
+    if (key === null) return null;
     const outputs = [];
     for (const { port, bytes } of encoded) {
-      if (!bytes) return; // a value with no byte form: nothing of the node can stand in for it
+      if (!bytes) return null; // a value with no byte form: nothing of the node can stand in for it
       outputs.push({ port, ...bytes });
     }
-    const entry: CacheEntry = {
+    return {
       key,
       runId: this.cache.runId,
       node: state.id,
@@ -155,12 +167,11 @@ export class RunCacheGate {
       outputs,
       artifacts,
     };
-    await this.cache.store.write(entry);
   }
 
-  /** Every store this run began has ended. */
+  /** Every entry this run began to make has been made and handed to the store. */
   async settled(): Promise<void> {
-    await Promise.all(this.writes);
+    await Promise.all(this.made);
   }
 }
 
