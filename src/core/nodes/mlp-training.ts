@@ -130,6 +130,8 @@ type TrainContext = NodeContext<ParamValues<TrainingParams>>;
 
 /** Name of the training loop in the program (and its metrics and outputs). */
 const LOOP = 'train';
+/** The loop's loss metric, one point a step. */
+const LOSS_METRIC = `${LOOP}.loss`;
 
 /** Steps to train: `epochs` passes over the rows when set, else `steps`. */
 export function stepsOf(
@@ -439,7 +441,7 @@ async function train(
       seen.perSecond = perSecond ?? seen.perSecond;
     }),
     onEmit(_request, metric, value) {
-      if (metric !== `${LOOP}.loss`) return;
+      if (metric !== LOSS_METRIC) return;
       lossSum += value;
       lossCount++;
       emitted++;

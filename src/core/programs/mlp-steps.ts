@@ -121,6 +121,9 @@ export const transferOutputs = (name: string) => ({
 
 const scalar = (v: number): Tensor => ({ type: 'float32', data: Float32Array.of(v), dims: [] });
 
+const isPromiseLike = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
+  typeof (value as Partial<PromiseLike<T>> | null)?.then === 'function';
+
 /** Reads weights an earlier step output under `prefix` (`<prefix>.W0` …). */
 export function readWeights(
   ctx: StepContext,
@@ -271,7 +274,9 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
         done: () => ended,
         async unit(index) {
           if (disposed) throw programError('invalid-program', `${o.name}: unit after dispose`);
-          const batch = await o.batch(index);
+          // A batch made at once (a dataset's) is taken without a turn of the microtask queue.
+          const next = o.batch(index);
+          const batch = isPromiseLike(next) ? await next : next;
           if (batch === 'end') ended = true;
           if (batch === 'end' || batch === 'skip') return;
           const { x, y } = batch;

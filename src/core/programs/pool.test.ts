@@ -55,6 +55,30 @@ describe('DeviceMemoryPool', () => {
     expect(pool.snapshot().waiting).toEqual([]);
   });
 
+  it('snapshots the pool as it is now, after any hold, release or wait in between', () => {
+    const pool = new DeviceMemoryPool(1000);
+    const r1 = { name: 'r1' };
+    const r2 = { name: 'r2' };
+    pool.tryHold(r1, 'state', 300, 'train: weights and optimizer state');
+    const before = pool.snapshot();
+    // A unit's peak, held and given back: the pool is as it was.
+    pool.release(pool.tryHold(r1, 'activation', 200, 'train: step peak')!);
+    expect(pool.snapshot()).toEqual(before);
+    const peak = pool.tryHold(r1, 'activation', 200, 'train: step peak')!;
+    expect(pool.snapshot()).toMatchObject({ reserved: 300, inUse: 200, free: 500 });
+    pool.release(peak);
+    pool.setWaiting(r2, { bytes: 800, label: 'train: step peak' });
+    expect(pool.snapshot()).toMatchObject({ inUse: 0, free: 700, waiting: [{ holder: 'r2' }] });
+    pool.clearWaiting(r2);
+    expect(pool.snapshot()).toEqual(before);
+    // Another hold of the same bytes and label is another hold.
+    pool.releaseAll(r1);
+    pool.tryHold(r2, 'state', 300, 'train: weights and optimizer state');
+    expect(pool.snapshot().holds).toEqual([
+      { holder: 'r2', kind: 'state', bytes: 300, label: 'train: weights and optimizer state' },
+    ]);
+  });
+
   it('counts every change and wakes those waiting for one', async () => {
     const pool = new DeviceMemoryPool(10);
     const woke: string[] = [];

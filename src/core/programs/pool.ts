@@ -95,6 +95,17 @@ export class DeviceMemoryPool {
   private readonly waits = new Map<Holder, Wait>();
   private changes = 0;
   private changeWaiters: (() => void)[] = [];
+  /** Holds drawn from another's bytes: while there are none, a release looks for none. */
+  private withins = 0;
+  /** Counts every change of `waits`. */
+  private waitsVersion = 0;
+  /** The last snapshot and what it was made of (see `snapshot`). */
+  private lastSnapshot: {
+    readonly holds: readonly Hold[];
+    readonly waits: number;
+    readonly others: number;
+    readonly snapshot: PoolSnapshot;
+  } | null = null;
 
   /**
    * @param budget bytes the device may hold for Flowbench at once.
@@ -122,8 +133,9 @@ export class DeviceMemoryPool {
 
   /** Bytes other engines booked, as last read. */
   get others(): number {
+    if (this.ledger === null) return 0;
     let sum = 0;
-    for (const b of this.ledger?.others ?? []) sum += b.bytes;
+    for (const b of this.ledger.others) sum += b.bytes;
     return sum;
   }
 
@@ -160,8 +172,13 @@ export class DeviceMemoryPool {
         throw new RangeError(`${label}: a shared pool books bytes with hold()`);
       if (bytes > this.free) return null;
     }
-    const hold: Hold = { holder, kind, bytes, label, ...(within && { within }) };
+    // A hold is made every unit of a loop: no spread of an optional field.
+    const hold: Hold =
+      within === undefined
+        ? { holder, kind, bytes, label }
+        : { holder, kind, bytes, label, within };
     this.holds.add(hold);
+    if (within !== undefined) this.withins++;
     this.changed();
     return hold;
   }
@@ -211,7 +228,8 @@ export class DeviceMemoryPool {
   /** Gives a hold back (and any held within it); releasing twice is harmless. */
   release(hold: Hold): void {
     if (!this.drop(hold)) return;
-    for (const h of [...this.holds]) if (h.within === hold) this.drop(h);
+    // A set may lose entries while it is walked: each is visited at most once.
+    if (this.withins > 0) for (const h of this.holds) if (h.within === hold) this.drop(h);
     this.changed();
   }
 
@@ -220,13 +238,14 @@ export class DeviceMemoryPool {
     let freed = 0;
     for (const h of [...this.holds])
       if (h.holder === holder && this.drop(h) && h.within === undefined) freed += h.bytes;
-    this.waits.delete(holder);
+    if (this.waits.delete(holder)) this.waitsVersion++;
     if (freed > 0) this.changed();
     return freed;
   }
 
   private drop(hold: Hold): boolean {
     if (!this.holds.delete(hold)) return false;
+    if (hold.within !== undefined) this.withins--;
     const id = this.bookings.get(hold);
     if (id !== undefined) {
       this.bookings.delete(hold);
@@ -260,10 +279,11 @@ export class DeviceMemoryPool {
   /** Records that `holder` waits for bytes (shown in the snapshot until cleared). */
   setWaiting(holder: Holder, wait: Wait): void {
     this.waits.set(holder, wait);
+    this.waitsVersion++;
   }
 
   clearWaiting(holder: Holder): void {
-    this.waits.delete(holder);
+    if (this.waits.delete(holder)) this.waitsVersion++;
   }
 
   /** What `holder` waits for, if anything. */
@@ -284,13 +304,36 @@ export class DeviceMemoryPool {
 
   private changed(): void {
     this.changes++;
-    const waiters = this.changeWaiters;
-    this.changeWaiters = [];
-    for (const resolve of waiters) resolve();
+    // Every unit of a loop holds and releases its peak: nobody waits then, and nothing is made.
+    if (this.changeWaiters.length > 0) {
+      const waiters = this.changeWaiters;
+      this.changeWaiters = [];
+      for (const resolve of waiters) resolve();
+    }
     this.ledger?.moved(this.bytesOf('activation') > 0);
   }
 
+  /**
+   * The pool as plain data. A runner asks for it after every unit, and a
+   * loop's unit gives back the peak it held: the holds are then those of the
+   * tick before, and so is the snapshot, which is not made again.
+   */
   snapshot(): PoolSnapshot {
+    const others = this.ledger?.version ?? 0;
+    const last = this.lastSnapshot;
+    if (
+      last !== null &&
+      last.waits === this.waitsVersion &&
+      last.others === others &&
+      sameHolds(last.holds, this.holds)
+    )
+      return last.snapshot;
+    const snapshot = this.makeSnapshot();
+    this.lastSnapshot = { holds: [...this.holds], waits: this.waitsVersion, others, snapshot };
+    return snapshot;
+  }
+
+  private makeSnapshot(): PoolSnapshot {
     const holds = [...this.holds];
     // A unit's peak drawn from its loop's reservation is in use, no longer reserved.
     const drawn = holds.reduce((sum, h) => sum + (h.within ? h.bytes : 0), 0);
@@ -320,4 +363,12 @@ export class DeviceMemoryPool {
       otherBookings,
     };
   }
+}
+
+/** Whether `holds` are the holds of `set`, in its order. */
+function sameHolds(holds: readonly Hold[], set: ReadonlySet<Hold>): boolean {
+  if (holds.length !== set.size) return false;
+  let i = 0;
+  for (const hold of set) if (holds[i++] !== hold) return false;
+  return true;
 }

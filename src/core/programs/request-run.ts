@@ -98,6 +98,8 @@ interface ActiveLoop {
   readonly state: Hold;
   /** Its models' sessions, loaded before it started and resident until the runner closes. */
   readonly sessions: ReadonlyMap<ModelId, ModelSession>;
+  /** What each unit's peak is held as (named once, not every unit). */
+  readonly peakLabel: string;
   unit: number;
 }
 
@@ -173,7 +175,8 @@ export class RequestRun {
     const { pool } = this.services;
     const parts: string[] = [];
     let bytes = 0;
-    for (const id of new Set(step.models)) {
+    // Asked before every unit: a step of one model (a training loop's) needs no set to count it once.
+    for (const id of step.models.length === 1 ? step.models : new Set(step.models)) {
       if (this.services.isResident(id)) continue;
       const model = this.services.modelBytes(id);
       bytes += model;
@@ -248,10 +251,11 @@ export class RequestRun {
         }
       }
       const body = await step.start(this.context(step, sessions));
-      this.loop = { body, startedAt: this.services.now(), unit: 0, state, sessions };
+      const peakLabel = `${step.name}: step peak`;
+      this.loop = { body, startedAt: this.services.now(), unit: 0, state, sessions, peakLabel };
       started = true;
     }
-    const peakLabel = `${step.name}: step peak`;
+    const peakLabel = this.loop?.peakLabel ?? `${step.name}: step peak`;
     const peak = !pool.shared
       ? pool.tryHold(this.holder, 'activation', step.peakBytes, peakLabel)
       : this.loop !== null
