@@ -159,7 +159,7 @@ async function seriesRows(page: Page, log: (line: string) => void): Promise<Benc
       [METRIC_BENCH_GLOBAL, method, args] as const,
     ) as ReturnType<MetricBench[K]>;
   await call('resetSeriesStores');
-  const settle = 5_000;
+  const settle = 10_000;
   const before = await call('storageUsage', settle);
   const chunks = await call('writeChunkSeries', SERIES_POINTS);
   log(`  ${SERIES_POINTS} points as chunks: ${chunks.ms.toFixed(0)} ms`);
@@ -178,7 +178,7 @@ async function seriesRows(page: Page, log: (line: string) => void): Promise<Benc
       value: ours,
       target: ratioAtMost(0.1),
       trials: 1,
-      note: `growth of navigator.storage.estimate().usage (read ${settle / 1000} s after each write) for one ${n}-point series written through the metric path as chunks (${(SERIES_POINTS / 1000 / (chunks.ms / 1000)).toFixed(0)}k points/s, ${chunks.flushMs.length} flushes), then the same series as one row per point (raw put, 10,000 rows a transaction, ${(SERIES_POINTS / 1000 / (points.ms / 1000)).toFixed(0)}k points/s); a point's raw content is 20 bytes (a step, a float64 value, a float64 wall time)`,
+      note: `growth of navigator.storage.estimate().usage (read ${settle / 1000} s after each write, after a one-row write elsewhere so the browser takes in the store's compacted size) for one ${n}-point series written through the metric path as chunks (${(SERIES_POINTS / 1000 / (chunks.ms / 1000)).toFixed(0)}k points/s, ${chunks.flushMs.length} flushes), then the same series as one row per point (raw put, 10,000 rows a transaction, ${(SERIES_POINTS / 1000 / (points.ms / 1000)).toFixed(0)}k points/s); a point's raw content is 20 bytes (a step, a float64 value, a float64 wall time)`,
     }),
     reference,
     ratio: ours / reference,

@@ -40,7 +40,7 @@ export interface MetricBench {
   clear(): Promise<void>;
   /** Delete the two series stores below. */
   resetSeriesStores(): Promise<void>;
-  /** The origin's storage usage (`navigator.storage.estimate()`), after `settleMs`. */
+  /** The origin's storage usage (`navigator.storage.estimate()`), `settleMs` after a write, taken in by a commit. */
   storageUsage(settleMs: number): Promise<number>;
   /** One series of `points` points through the metric path into the chunk store. */
   writeChunkSeries(points: number): Promise<SeriesWrite>;

@@ -17,6 +17,7 @@ import type { SeriesRead, SeriesWrite } from './api';
 
 const CHUNKS_DB = 'flowbench-bench-chunks';
 const POINTS_DB = 'flowbench-bench-points';
+const NUDGE_DB = 'flowbench-bench-nudge';
 /** A run id as the app makes them (a UUID's 36 characters): the per-point layout stores it in every row. */
 const RUN = crypto.randomUUID() as RunId;
 const NAME = 'train.loss';
@@ -47,17 +48,37 @@ function deleteDb(name: string): Promise<void> {
   });
 }
 
-/** Delete both stores. */
+/** Delete both stores (and the one written to take in their size). */
 export async function resetSeriesStores(): Promise<void> {
   chunks?.close();
   chunks = null;
   await deleteDb(CHUNKS_DB);
   await deleteDb(POINTS_DB);
+  await deleteDb(NUDGE_DB);
 }
 
-/** The origin's storage usage in bytes, after a pause that lets the store settle its files. */
+/**
+ * The origin's storage usage in bytes once the store has settled its files.
+ * The store compacts what a write left behind (the versions of a chunk each
+ * flush rewrote) some time after the write, and the browser takes in the
+ * store's new size at its next commit: so, after `settleMs`, a one-row write
+ * elsewhere, then the estimate. Both layouts are read the same way.
+ */
 export async function storageUsage(settleMs: number): Promise<number> {
   await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const idb = await new Promise<IDBDatabase>((resolve, reject) => {
+    const open = indexedDB.open(NUDGE_DB, 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('nudge');
+    open.onsuccess = () => resolve(open.result);
+    open.onerror = () => reject(open.error ?? new Error('cannot open the nudge store'));
+  });
+  await new Promise<void>((resolve, reject) => {
+    const tx = idb.transaction('nudge', 'readwrite');
+    tx.objectStore('nudge').put(performance.now(), 'at');
+    tx.oncomplete = () => resolve();
+    tx.onabort = () => reject(tx.error ?? new Error('transaction aborted'));
+  });
+  idb.close();
   return (await navigator.storage.estimate()).usage ?? 0;
 }
 
