@@ -30,7 +30,7 @@ import {
   metricNamesOfRuns,
   metricSeriesFirstOfRuns,
   metricSeriesLastOfRuns,
-} from './metrics';
+} from './metrics-of-runs';
 import type { FlowbenchDb } from './schema';
 
 /**

@@ -2,15 +2,14 @@ import 'fake-indexeddb/auto';
 import type { DBCore } from 'dexie';
 import { describe, expect, it } from 'vitest';
 import type { MetricRow, RunId } from '../core/run/record';
+import { metricNames, putMetrics } from './metrics';
 import {
   lastMetricKeysOfRuns,
   metricColumnsReader,
-  metricNames,
   metricNamesOfRuns,
   metricSeriesFirstOfRuns,
   metricSeriesLastOfRuns,
-  putMetrics,
-} from './metrics';
+} from './metrics-of-runs';
 import type { FlowbenchDb } from './schema';
 import { testDatabases } from './testing';
 
