@@ -127,7 +127,7 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
 
 /**
  * Fault 2: the storage quota runs out mid-run. Once the run has committed its
- * first points, the origin's quota is forced down to what it uses (through
+ * first points, the origin's quota is forced under what it uses (through
  * the DevTools protocol, see support/quota.ts), so Chromium refuses the app's
  * writes for real: a metric batch's transaction aborts at commit with
  * QuotaExceededError. The engine stops the run and says so at once: an alert
