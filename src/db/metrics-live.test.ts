@@ -1,10 +1,11 @@
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { MetricRow, RunId } from '../core/run/record';
+import type { RunId } from '../core/run/record';
 import type { Live } from './live';
 import { deleteMetricsOfRuns, putMetrics } from './metrics';
 import { liveMetricNamesOfRuns, liveMetricSeriesOfRuns } from './metrics-live';
 import { FlowbenchDb } from './schema';
+import { metricPoints } from './testing';
 
 const opened: FlowbenchDb[] = [];
 function freshDb(): FlowbenchDb {
@@ -18,14 +19,7 @@ afterEach(async () => {
   for (const db of opened.splice(0)) await db.delete();
 });
 
-const points = (runId: string, name: string, from: number, to: number): MetricRow[] =>
-  Array.from({ length: to - from }, (_, i) => ({
-    runId: runId as RunId,
-    name,
-    step: from + i,
-    value: (from + i) / 10,
-    ts: from + i,
-  }));
+const points = metricPoints;
 
 /** Everything a live read tells, and a way to wait until it told something that passes `until`. */
 function watch<T>(read: Live<T>) {

@@ -1,7 +1,7 @@
 import 'fake-indexeddb/auto';
 import type { DBCore } from 'dexie';
 import { describe, expect, it } from 'vitest';
-import type { MetricRow, RunId } from '../core/run/record';
+import type { RunId } from '../core/run/record';
 import { metricNames, putMetrics } from './metrics';
 import {
   lastMetricKeysOfRuns,
@@ -11,18 +11,11 @@ import {
   metricSeriesLastOfRuns,
 } from './metrics-of-runs';
 import type { FlowbenchDb } from './schema';
-import { testDatabases } from './testing';
+import { metricPoints, testDatabases } from './testing';
 
 const { freshDb, reopen } = testDatabases('metrics-of-runs');
 
-const points = (runId: string, name: string, from: number, to: number): MetricRow[] =>
-  Array.from({ length: to - from }, (_, i) => ({
-    runId: runId as RunId,
-    name,
-    step: from + i,
-    value: (from + i) / 10,
-    ts: from + i,
-  }));
+const points = metricPoints;
 
 /** A second connection to `db` that counts the transactions its reads open. */
 function counted(db: FlowbenchDb): { reader: FlowbenchDb; transactions: () => number } {

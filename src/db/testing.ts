@@ -12,7 +12,7 @@ import { Dexie, type DBCore, type DBCoreMutateRequest, type DBCoreTable } from '
 import { afterEach } from 'vitest';
 import { describeIssues } from '../core/flow/issues';
 import { parseFlow } from '../core/flow/validate';
-import type { RunId, RunRow } from '../core/run/record';
+import type { MetricRow, RunId, RunRow } from '../core/run/record';
 import spirals from '../examples/spirals-mlp.flow.json';
 import { countMetricPoints } from './metrics';
 import { FlowbenchDb } from './schema';
@@ -45,6 +45,16 @@ const parsedSpirals = parseFlow(spirals);
 if (!parsedSpirals.ok) throw new Error(describeIssues(parsedSpirals.issues));
 /** The spirals example flow, parsed: what the runs of these tests ran. */
 export const spiralsFlow = parsedSpirals.flow;
+
+/** Points `from` … `to - 1` of series `name` of run `runId`: value step / 10, ts the step. */
+export const metricPoints = (runId: string, name: string, from: number, to: number): MetricRow[] =>
+  Array.from({ length: to - from }, (_, i) => ({
+    runId: runId as RunId,
+    name,
+    step: from + i,
+    value: (from + i) / 10,
+    ts: from + i,
+  }));
 
 /** A queued run of the spirals flow, started from the UI, with `overrides`. */
 export function testRunRow(id: string, overrides: Partial<RunRow> = {}): RunRow {
