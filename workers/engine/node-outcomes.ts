@@ -23,6 +23,7 @@
  * loses at most the batch not yet written (its nodes stay `queued`, and are
  * marked interrupted like a `running` one).
  */
+import { isPromiseLike } from '../../src/core/promise-like';
 import type { RunId, RunNodeRow } from '../../src/core/run/record';
 
 export interface NodeOutcomesOptions {
@@ -181,12 +182,4 @@ export class NodeOutcomes {
     else if (!this.closed)
       this.stopTimer ??= this.options.setTimer(() => this.flush(), this.options.delayMs);
   }
-}
-
-function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { then?: unknown }).then === 'function'
-  );
 }

@@ -25,6 +25,7 @@ import {
   type SessionOptions,
   type Tensor,
 } from '../runtime/tensor-runtime.ts';
+import { isPromiseLike } from '../promise-like.ts';
 import { estimateMemory } from '../onnx/memory.ts';
 import type { MlpInference, TrainStep, MlpWeights, OptimizerState } from '../onnx/mlp.ts';
 import { startingState, stateStepsOutput, stateTensorOutput } from './carried-state.ts';
@@ -120,9 +121,6 @@ export const transferOutputs = (name: string) => ({
 });
 
 const scalar = (v: number): Tensor => ({ type: 'float32', data: Float32Array.of(v), dims: [] });
-
-const isPromiseLike = <T>(value: T | PromiseLike<T>): value is PromiseLike<T> =>
-  typeof (value as Partial<PromiseLike<T>> | null)?.then === 'function';
 
 /** Reads weights an earlier step output under `prefix` (`<prefix>.W0` …). */
 export function readWeights(
