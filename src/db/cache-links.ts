@@ -13,6 +13,7 @@ import { parsePortRef } from '../core/flow/document';
 import type { RunId, RunNodeRow } from '../core/run/record';
 import { live, type Live } from './live';
 import { metricNames, metricSeriesLast } from './metrics';
+import { eachRunTogether } from './metrics-of-runs';
 import { liveRunNodes, runNodes, runNodesOfRuns, runNodesWatched } from './run-nodes';
 import type { FlowbenchDb } from './schema';
 
@@ -166,18 +167,14 @@ export async function finalValues(
     sources.set(`${run} ${node}`, source);
   const finals = new Map<RunId, Record<string, number>>();
   // Every run's in one transaction: a slice of fifty runs waited for one a series before.
-  await db.transaction('r', db.metrics, () =>
-    Promise.all(
-      ids.map(async (id) => {
-        const values: Record<string, number> = {};
-        for (const name of names) {
-          const from = sources.get(`${id} ${parsePortRef(name).node}`) ?? id;
-          const last = await metricSeriesLast(db, from, name);
-          if (last && Number.isFinite(last.value)) values[name] = last.value;
-        }
-        finals.set(id, values);
-      }),
-    ),
-  );
+  await eachRunTogether(db, ids, async (id) => {
+    const values: Record<string, number> = {};
+    for (const name of names) {
+      const from = sources.get(`${id} ${parsePortRef(name).node}`) ?? id;
+      const last = await metricSeriesLast(db, from, name);
+      if (last && Number.isFinite(last.value)) values[name] = last.value;
+    }
+    finals.set(id, values);
+  });
   return finals;
 }

@@ -21,7 +21,7 @@ import type { FlowbenchDb } from './schema';
  * transaction: a view of many runs (fifty compared) waits for one
  * transaction, where a transaction a run had the store schedule each in turn.
  */
-function eachRunTogether<T>(
+export function eachRunTogether<T>(
   db: FlowbenchDb,
   runIds: readonly RunId[],
   read: (runId: RunId) => Promise<T>,

@@ -339,9 +339,11 @@ export async function metricSeriesEnds(
   runId: RunId,
   name: string,
 ): Promise<SeriesEnds> {
-  const range = () => chunksStarting(db, runId, name, Dexie.minKey, Dexie.maxKey);
-  const [first, last] = await Promise.all([range().first(), range().last()]);
-  return { first: firstPoint(first), last: lastPoint(last) };
+  const [first, last] = await Promise.all([
+    metricSeriesFirst(db, runId, name),
+    metricSeriesLast(db, runId, name),
+  ]);
+  return { first, last };
 }
 
 /** The first point of a series: one cursor step, however long it is. */
@@ -359,7 +361,7 @@ export async function metricSeriesLast(
   runId: RunId,
   name: string,
 ): Promise<MetricPoint | undefined> {
-  return lastPoint(await chunksStarting(db, runId, name, Dexie.minKey, Dexie.maxKey).last());
+  return lastPoint(await lastChunk(db, runId, name));
 }
 
 /**

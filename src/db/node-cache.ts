@@ -77,13 +77,13 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
       budget = { bytes: await options.budgetBytes(), at: now() };
     return budget.bytes;
   };
+  // Entries given to `write` and not kept yet, by key: a read finds them here.
+  const given = new Map<string, CacheEntry>();
   // A thousand ready nodes look up a thousand keys at once: one transaction each waited in
   // line behind the others (a few ms apiece in a browser). Reads (and writes) asked while one
   // transaction runs go together in the next, so a run pays a few transactions, not one a node.
   // A read only reads (readonly transactions do not wait for one another); the entries it found
   // are marked used with the next batch of writes.
-  // Entries given to `write` and not kept yet, by key: a read finds them here.
-  const given = new Map<string, CacheEntry>();
   const read = batched(async (keys: string[]) => {
     const rows = await db.transaction('r', db.nodeCache, () => db.nodeCache.bulkGet(keys));
     return rows.map((row) => {
