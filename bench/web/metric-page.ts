@@ -5,12 +5,11 @@
  * reference writes the same rows into the same object store with raw
  * IndexedDB `put`s in one transaction — what the store can take at best.
  */
-import { MetricBatcher } from '../../src/core/run/metric-batcher';
 import type { MetricRow, RunId } from '../../src/core/run/record';
-import { RunMetricWriter } from '../../src/db/metric-writer';
 import { deleteAllMetrics } from '../../src/db/metrics';
 import { FlowbenchDb } from '../../src/db/schema';
 import { METRIC_BENCH_GLOBAL, type MetricBench, type MetricPathTrial } from './api';
+import { timedMetricPath } from './metric-path';
 import {
   readChunkSeries,
   readPointSeries,
@@ -26,36 +25,11 @@ const names = ['train.loss', 'train.accuracy', 'eval.loss', 'eval.accuracy'];
 const newRunId = () => crypto.randomUUID() as RunId;
 
 async function metricPath(points: number): Promise<MetricPathTrial> {
-  const flushMs: number[] = [];
-  let failure: unknown = null;
-  const runId = newRunId();
-  const metrics = new RunMetricWriter(db, runId);
-  const batcher = new MetricBatcher({
-    runId,
-    write: async (rows) => {
-      const start = performance.now();
-      await metrics.put(rows);
-      flushMs.push(performance.now() - start);
-    },
-    now: () => Date.now(),
-    setTimer: (fire, ms) => {
-      const timer = setTimeout(fire, ms);
-      return () => clearTimeout(timer);
-    },
-    onError: (error) => {
-      failure ??= error;
-    },
-  });
+  const path = timedMetricPath(db, newRunId(), () => Date.now());
   const start = performance.now();
-  for (let i = 0; i < points; i++) batcher.push(names[i % names.length]!, Math.sin(i));
-  await batcher.flush();
-  const ms = performance.now() - start;
-  if (failure !== null)
-    throw new Error(
-      `a metric write failed: ${failure instanceof Error ? failure.message : 'unknown error'}`,
-      { cause: failure },
-    );
-  return { ms, flushMs };
+  for (let i = 0; i < points; i++) path.batcher.push(names[i % names.length]!, Math.sin(i));
+  await path.finish();
+  return { ms: performance.now() - start, flushMs: path.flushMs };
 }
 
 /** The rows the batcher would have made for `points` pushes. */

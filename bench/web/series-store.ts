@@ -6,14 +6,13 @@
  * index, read in pages of 8,000 rows as the chart read it then). The Node
  * side measures disk growth between the writes with `usage()`.
  */
-import { MetricBatcher } from '../../src/core/run/metric-batcher';
 import type { MetricRow, RunId } from '../../src/core/run/record';
 import { LiveSeries } from '../../src/core/series/live-series';
 import { SeriesBuffer } from '../../src/core/series/series-buffer';
-import { RunMetricWriter } from '../../src/db/metric-writer';
 import { metricColumnsAfter, metricSeriesEnds } from '../../src/db/metrics';
 import { FlowbenchDb } from '../../src/db/schema';
 import type { SeriesRead, SeriesWrite } from './api';
+import { timedMetricPath } from './metric-path';
 
 const CHUNKS_DB = 'flowbench-bench-chunks';
 const POINTS_DB = 'flowbench-bench-points';
@@ -90,37 +89,16 @@ const wallMsAt = (i: number) => T0 + i;
 /** `points` points of one series through the run's metric path into the chunk store. */
 export async function writeChunkSeries(points: number): Promise<SeriesWrite> {
   chunks ??= new FlowbenchDb(CHUNKS_DB);
-  const db = chunks;
-  const flushMs: number[] = [];
-  let failure: unknown = null;
   let pushed = 0;
-  const metrics = new RunMetricWriter(db, RUN);
-  const batcher = new MetricBatcher({
-    runId: RUN,
-    write: async (rows) => {
-      const start = performance.now();
-      await metrics.put(rows);
-      flushMs.push(performance.now() - start);
-    },
-    now: () => wallMsAt(pushed),
-    setTimer: (fire, ms) => {
-      const timer = setTimeout(fire, ms);
-      return () => clearTimeout(timer);
-    },
-    onError: (error) => {
-      failure ??= error;
-    },
-  });
+  const path = timedMetricPath(chunks, RUN, () => wallMsAt(pushed));
   const start = performance.now();
   for (let i = 0; i < points; i++, pushed++) {
-    batcher.push(NAME, valueAt(i));
+    path.batcher.push(NAME, valueAt(i));
     // Let flushes run as they would beside a training loop, instead of queueing a million points.
-    if (i % 65_536 === 65_535) await batcher.flush();
+    if (i % 65_536 === 65_535) await path.batcher.flush();
   }
-  await batcher.flush();
-  const ms = performance.now() - start;
-  if (failure !== null) throw new Error('a metric write failed', { cause: failure });
-  return { ms, flushMs };
+  await path.finish();
+  return { ms: performance.now() - start, flushMs: path.flushMs };
 }
 
 /** The same series as one row per point, raw `put`s in transactions of 10,000 rows. */
