@@ -5,10 +5,13 @@
  * thousand at once held the page for over a hundred milliseconds. So the
  * canvas moves towards the newest states by at most `NODES_PER_FRAME`
  * changed nodes a frame; a small flow, or a change of few nodes, shows at
- * once. Trade-off: a burst over a thousand nodes takes a few frames to
- * show whole.
+ * once. The later steps are transitions: the table's status of the run
+ * that just ended, or a click, is drawn before the canvas's next step, not
+ * behind all of them (a thousand nodes at the end of a run held the table's
+ * `ok` back by 200–400 ms). Trade-off: a burst over a thousand nodes takes a
+ * few frames to show whole, more when the page has other work.
  */
-import { useEffect, useMemo, useState } from 'react';
+import { startTransition, useEffect, useMemo, useState } from 'react';
 import type { NodeRunState } from './adapter';
 import { sameState } from './node-states';
 
@@ -44,7 +47,7 @@ export function useSteppedStates(target: States): States {
   const next = useMemo(() => stepStates(shown, target, NODES_PER_FRAME), [shown, target]);
   useEffect(() => {
     if (next === shown) return;
-    const frame = requestAnimationFrame(() => setShown(next));
+    const frame = requestAnimationFrame(() => startTransition(() => setShown(next)));
     return () => cancelAnimationFrame(frame);
   }, [next, shown]);
   return next;
