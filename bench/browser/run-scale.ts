@@ -56,8 +56,11 @@ const SELECTS = 30;
 const SORTS = 6;
 const SMALL_FLOW = 100;
 const BIG_FLOW = 1_000;
-/** Runs of each flow size (and of the bare executor beside each). */
-const NODE_TRIALS = 3;
+/**
+ * Runs of each flow size (and of the bare executor beside each): with three,
+ * one run slowed by the machine moved the 1,000-node median by a tenth.
+ */
+const NODE_TRIALS = 5;
 const LISTED = 10_000;
 const LIST_TRIALS = 10;
 /** Runs whose filter text the table makes in one task (as `RunsTable` does). */
