@@ -44,8 +44,9 @@ const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
  * Steps timed per trial. onnxruntime-node takes well under a millisecond per
  * step on a quiet machine, so ort.ts's 40 steps would be a window of some
  * 25 ms, where one garbage collection landing in it or not decides the row;
- * and our side has costs that come back every few dozen steps (the run's
- * metric and progress writes), which a window must hold several of.
+ * and both sides pay a full (mark-compact) collection every few dozen steps,
+ * for the output buffers onnxruntime-node makes each step (some 800 KB), so a
+ * window must hold several of them.
  */
 const CLI_TIMED_STEPS = 400;
 const gc = (globalThis as { gc?: () => void }).gc;
