@@ -5,7 +5,7 @@
  * a row that could not be measured says why instead of guessing a number.
  */
 import { writeFile } from 'node:fs/promises';
-import { summarise } from './stats';
+import { medianPairRatio, summarise } from './stats';
 
 /** One row, as printed and as written to `bench/results.json`. */
 export interface BenchRow {
@@ -15,7 +15,11 @@ export interface BenchRow {
   unit: string;
   /** The reference figure from the same run, in `unit`; null when the row has none. */
   reference: number | null;
-  /** `value / reference`; read its direction from the unit (time: lower is better). */
+  /**
+   * `value / reference`, or for a paired row the median of the pairs' own
+   * ratios (its note says so); read its direction from the unit (time: lower
+   * is better).
+   */
   ratio: number | null;
   target: string;
   /** Whether the target is reached; null when the row has no target or was not measured. */
@@ -80,13 +84,24 @@ export interface CompareInput {
   reference: readonly number[];
   target: Target;
   note?: string;
+  /**
+   * `ours[i]` and `reference[i]` are one pair of `alternate`: the ratio is
+   * then the median of the pairs' ratios (`medianPairRatio`), not the ratio
+   * of the two medians. For a row whose trials swing with the machine's load
+   * more than the gap it must resolve.
+   */
+  paired?: boolean;
 }
 
 /** A row from A/B trial figures (already in `unit`). */
 export function compareRow(input: CompareInput): BenchRow {
   const ours = summarise(input.ours, input.lowerIsBetter);
   const reference = summarise(input.reference, input.lowerIsBetter);
-  const ratio = reference.median === 0 ? null : ours.median / reference.median;
+  const ratio = input.paired
+    ? medianPairRatio(input.ours, input.reference)
+    : reference.median === 0
+      ? null
+      : ours.median / reference.median;
   return {
     name: input.name,
     value: ours.median,

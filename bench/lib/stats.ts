@@ -27,6 +27,18 @@ export function percentile(samples: readonly number[], p: number): number {
   return s[Math.min(s.length, Math.max(1, rank)) - 1]!;
 }
 
+/**
+ * The median of the pairs' ratios `a[i] / b[i]`, where `a` and `b` are the
+ * trials `alternate` returned (pair i's A and B ran back to back). A ratio
+ * taken within a pair sees the two sides under the same load, so a burst
+ * from another process spoils the pairs it lands in, not the row; the
+ * median over pairs then drops those few.
+ */
+export function medianPairRatio(a: readonly number[], b: readonly number[]): number {
+  const pairs = Math.min(a.length, b.length);
+  return median(Array.from({ length: pairs }, (_, i) => a[i]! / b[i]!));
+}
+
 /** A figure over trials: median, and p95 taken on the slow side. */
 export interface Summary {
   median: number;

@@ -5,7 +5,10 @@
  *   (`runHeadless`: the run checked and journaled, the run driver, metrics
  *   and node outcomes written to its in-memory store, onnxruntime-node
  *   behind `OrtRuntime`) versus a bare onnxruntime-node loop on the same
- *   batches (ort.ts's `bareTrainer`), both on the node's default threads;
+ *   batches (ort.ts's `bareTrainer`), both on the node's default threads.
+ *   Its ratio is taken per pair and the row's is their median (see
+ *   `trainRow`): on 2 shared cores one pair's sides see the same load, and
+ *   the window means of separate trials swung 0.76–1.22× for a gap of 5 %;
  * - sweep throughput: the same 4 trials of 2,000 steps run by the local
  *   sweep in two lane processes versus one (trials/min), on this machine's
  *   cores, each lane's process started (and its engine warmed) on the clock,
@@ -19,7 +22,7 @@
  */
 import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { availableParallelism, tmpdir } from 'node:os';
+import { availableParallelism, loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { Queue } from 'bullmq';
 import { builtinCatalog } from '../../src/core/nodes';
@@ -40,9 +43,13 @@ const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
 /**
  * Steps timed per trial. onnxruntime-node takes well under a millisecond per
  * step on a quiet machine, so ort.ts's 40 steps would be a window of some
- * 25 ms, where one garbage collection landing in it or not decides the row.
+ * 25 ms, where one garbage collection landing in it or not decides the row;
+ * and both sides pay a full (mark-compact) collection every few dozen steps,
+ * for the output buffers onnxruntime-node makes each step (some 800 KB), so a
+ * window must hold several of them.
  */
 const CLI_TIMED_STEPS = 400;
+const gc = (globalThis as { gc?: () => void }).gc;
 
 /** One `runHeadless` run of the train flow on `cpu`; ms per step over the timed window (as ort.ts's runner row). */
 async function cliTrial(): Promise<number> {
@@ -65,6 +72,17 @@ async function cliTrial(): Promise<number> {
   return (stamps[WARM_STEPS + CLI_TIMED_STEPS - 1]! - stamps[WARM_STEPS - 1]!) / CLI_TIMED_STEPS;
 }
 
+/**
+ * Ours against the bare loop, pair by pair. Each trial is a whole window's
+ * mean (every step's cost counts, ours' periodic ones too: no step is
+ * dropped as an outlier), from fresh weights after the same warm steps on
+ * both sides; the sides run back to back in `alternate`'s pairs (AB, BA, …),
+ * each after a GC. The ratio is each pair's own (ours / bare in steps/s) and
+ * the row's is their median: a pair's two windows lie within a second or two,
+ * so a burst of load from another process lands on few pairs, and the median
+ * leaves them out, on either side alike. The medians of each side, printed
+ * beside it, still swing with the load.
+ */
 async function trainRow(): Promise<BenchRow> {
   const bare = await bareTrainer(
     ortNode,
@@ -76,9 +94,10 @@ async function trainRow(): Promise<BenchRow> {
     a: cliTrial,
     b: () => bare.trial(),
     warmups: 1,
-    minTrials: 5,
-    maxTrials: 11,
-    budgetMs: 25_000,
+    minTrials: 15,
+    maxTrials: 31,
+    budgetMs: 45_000,
+    before: () => gc?.(),
   });
   await bare.release();
   return compareRow({
@@ -87,8 +106,9 @@ async function trainRow(): Promise<BenchRow> {
     lowerIsBetter: false,
     ours: trials.a.map(stepsPerSecond),
     reference: trials.b.map(stepsPerSecond),
+    paired: true,
     target: ratioAtLeast(0.95),
-    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads, ${CLI_TIMED_STEPS} steps timed after ${WARM_STEPS} warm ones`,
+    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads, ${CLI_TIMED_STEPS} steps timed after ${WARM_STEPS} warm ones, from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
   });
 }
 
