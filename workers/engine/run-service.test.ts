@@ -123,6 +123,29 @@ it('two engines share one queue: oldest first, never more than two runs at once 
   expect([...a.finished.keys()].sort()).toEqual(ids);
 });
 
+it('a look that claims the last queued run tries no other slot (its claim would find nothing)', async () => {
+  const { db, connect } = database();
+  const locks = testLocks();
+  const gate = testGate();
+  const [id] = await journalGates(db, gate, 1);
+  const tried: string[] = [];
+  const a = engine(connect(), locks, {
+    catalog: gate.catalog,
+    tryLock: (name, body) => {
+      tried.push(name);
+      return locks.tryLock(name, body);
+    },
+  });
+
+  expect(await a.service.take({ announce: true })).toEqual([id]);
+  expect(tried).toEqual([slotLockName(0)]);
+  // Nothing was left queued, so nobody is told of runs waiting.
+  expect(a.announced).toBe(0);
+  await until(() => gate.waiting() === 1);
+  gate.openOne();
+  await until(async () => (await statuses(db, [id!]))[0] === 'ok');
+});
+
 it('an engine takes the runs another tab journaled and left, and any free slot', async () => {
   const { db, connect } = database();
   const locks = testLocks();

@@ -164,12 +164,19 @@ export class RunService {
       return missing ? waitingReason(missing) : null;
     };
     const taken: RunId[] = [];
-    for (let slot = 0; slot < (this.options.maxActive ?? MAX_ACTIVE_RUNS); slot++) {
+    // After a claim, another slot is tried only while runs wait: a claim is a write over the
+    // run tables, and one that found nothing held the run just started behind it.
+    let waiting = true;
+    for (let slot = 0; slot < (this.options.maxActive ?? MAX_ACTIVE_RUNS) && waiting; slot++) {
       if (this.slots.has(slot)) continue;
       const outcome = await this.trySlot(slot, cannotServe);
       if (outcome === 'nothing-to-serve') break;
-      if (outcome !== 'busy') taken.push(outcome.id);
+      if (outcome === 'busy') continue;
+      taken.push(outcome.id);
+      waiting = await anyRunQueued(db);
     }
+    // Nothing waits: no reason to say, nobody to tell.
+    if (!waiting) return taken;
     // A run nobody here can serve says why it waits, even while every slot is taken. Only
     // what changed since the last look is read (all of the queue when what it can serve changes).
     if (this.reasons?.hasAdapter !== hasAdapter) this.reasons = { hasAdapter, since: -1 };
