@@ -41,7 +41,9 @@
  * its loop on the GPU (`openLoop`, device-loop.ts): the dataset uploaded
  * once where it fits, each step fed its row indices, the weights never
  * leaving the device, the losses read back together once per call — and
- * every byte that crosses counted (`transfers`).
+ * every byte that crosses counted (`transfers`). There the step runs
+ * captured where onnxruntime allows it (`graphCapture`, captured-step.ts):
+ * recorded once, replayed every step over fixed buffers.
  */
 import type * as Ort from 'onnxruntime-web';
 import {
@@ -56,6 +58,7 @@ import {
   type ModelSession,
   type NodeBackend,
   type SessionOptions,
+  type StepLoopPlan,
   type Tensor,
   type TensorRuntime,
 } from '../../src/core/runtime/tensor-runtime';
@@ -64,8 +67,13 @@ import { ortConstantData } from './ort-dtypes';
 import { byteLength, DeviceLedger, fromOrt, OrtDeviceTensor } from './device-tensors';
 import type { OrtLoader, OrtModule } from './ort-loader';
 import { TransferLedger } from '../../src/core/runtime/transfers';
-import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
+import {
+  openDeviceLoop,
+  type CapturedStep,
+  type DeviceOps,
+} from '../../src/core/runtime/device-loop';
 import { firstValuesGraph } from './device-graphs';
+import { copyGraph, OrtCapturedStep, type CaptureDevice } from './captured-step';
 import {
   datasetStaysResident,
   RESIDENT_DATASET_BYTES,
@@ -104,10 +112,21 @@ function deviceLostError(info: DeviceLostInfo): DeviceLostError {
  */
 export const DEVICE_LOOPS = true;
 
+/**
+ * Whether a WebGPU device loop runs its train step captured (onnxruntime's
+ * graph capture: recorded once, replayed each step over fixed buffers) where
+ * the library allows it; where it refuses, the loop runs uncaptured and the
+ * node's log says why. The replays give the uncaptured loop's losses bit
+ * for bit (e2e/graph-capture.spec.ts).
+ */
+export const GRAPH_CAPTURE = true;
+
 /** How an `OrtRuntime` runs WebGPU training loops. */
 export interface DeviceLoopOptions {
   /** Device loops on WebGPU; default `DEVICE_LOOPS`. */
   readonly deviceLoops?: boolean;
+  /** Device loops try graph capture; default `GRAPH_CAPTURE`. */
+  readonly graphCapture?: boolean;
   /** The most bytes of a dataset a device loop keeps on the GPU; default `RESIDENT_DATASET_BYTES`. */
   readonly residentDatasetBytes?: number;
 }
@@ -119,6 +138,8 @@ interface UploadDevice {
     writeBuffer(buffer: unknown, offset: number, data: Float32Array | Int32Array): void;
   };
 }
+/** What a copy into a buffer of onnxruntime's keeps on the device (captured-step.ts). */
+const COPY_OUTPUT: ReadonlySet<string> = new Set(['out']);
 /** `GPUBufferUsage` STORAGE | COPY_SRC | COPY_DST: what onnxruntime needs of an input's buffer. */
 const UPLOAD_USAGE = 0x80 | 0x04 | 0x08;
 
@@ -179,11 +200,14 @@ export class OrtRuntime implements TensorRuntime {
     options: DeviceLoopOptions = {},
   ) {
     this.deviceLoops = options.deviceLoops ?? DEVICE_LOOPS;
+    this.graphCapture = options.graphCapture ?? GRAPH_CAPTURE;
     this.residentDatasetBytes = options.residentDatasetBytes ?? RESIDENT_DATASET_BYTES;
   }
 
   /** Whether WebGPU sessions driven in loops run their steps as device loops (device-loop.ts). */
   readonly deviceLoops: boolean;
+  /** Whether those device loops try to run their step captured (captured-step.ts). */
+  readonly graphCapture: boolean;
   /** The most bytes of a dataset a WebGPU loop keeps on the device; 0: none ever. */
   readonly residentDatasetBytes: number;
 
@@ -368,7 +392,7 @@ export class OrtRuntime implements TensorRuntime {
       outputNames: session.outputNames,
       run: (feeds) => run(feeds, deviceOutputs, ledger.transfers),
       ...(loopsOnDevice && {
-        openLoop: (plan) => openDeviceLoop(runtime.deviceOps(run), plan, ledger.transfers),
+        openLoop: (plan) => openDeviceLoop(runtime.deviceOps(run, model), plan, ledger.transfers),
       }),
       async release() {
         sessions.delete(handle);
@@ -391,10 +415,32 @@ export class OrtRuntime implements TensorRuntime {
     return module;
   }
 
-  /** What a device loop over the train step `run` needs of this runtime (WebGPU). */
-  private deviceOps(run: CountedRun): DeviceOps {
+  /** What a device loop over the train step `run` (of `model`) needs of this runtime (WebGPU). */
+  private deviceOps(run: CountedRun, model: Uint8Array): DeviceOps {
     const own: ModelSession[] = [];
     const readers = new Map<number, CountedSession>();
+    const copiers = new Map<Tensor['type'], Promise<CountedSession>>();
+    /** Copies of `feeds` in buffers onnxruntime owns (captured-step.ts): on the GPU, or uploaded from the CPU (counted). */
+    const ownedCopies = async (
+      feeds: Readonly<Record<string, Feed>>,
+      transfers: TransferLedger,
+    ): Promise<Record<string, OrtDeviceTensor>> => {
+      const out: Record<string, OrtDeviceTensor> = {};
+      for (const [name, feed] of Object.entries(feeds)) {
+        const type = isTypedConstant(feed) ? 'float32' : feed.type;
+        let copier = copiers.get(type);
+        if (copier === undefined) {
+          copier = this.openSession(copyGraph(type), 'webgpu', { deviceOutputs: ['out'] });
+          copiers.set(type, copier);
+          own.push((await copier).handle);
+        }
+        const copied = (await (await copier).run({ in: feed }, COPY_OUTPUT, transfers)).out;
+        if (!(copied instanceof OrtDeviceTensor) || !copied.onGpu)
+          throw new Error(`the copy of ${name} did not stay in a GPU buffer`);
+        out[name] = copied;
+      }
+      return out;
+    };
     // The rule the pool admits the dataset's bytes by (resident-dataset.ts).
     const limits = residentDatasetLimits(this);
     return {
@@ -445,8 +491,92 @@ export class OrtRuntime implements TensorRuntime {
       release: async () => {
         await Promise.allSettled(own.splice(0).map((s) => s.release()));
         readers.clear();
+        copiers.clear();
       },
+      ...(this.graphCapture && {
+        capture: {
+          own: (tensors, transfers) => ownedCopies(tensors, transfers),
+          open: (inputs, first, plan, transfers) =>
+            this.openCaptured(model, inputs, first, plan, transfers, ownedCopies),
+        },
+      }),
     };
+  }
+
+  /**
+   * The train step `model` opened captured over `inputs` (buffers onnxruntime
+   * owns), with buffers of its own for `first`'s feeds and every output.
+   */
+  private async openCaptured(
+    model: Uint8Array,
+    inputs: Readonly<Record<string, DeviceTensor>>,
+    first: Readonly<Record<string, Tensor>>,
+    plan: Pick<StepLoopPlan, 'carried' | 'read'>,
+    transfers: TransferLedger,
+    ownedCopies: (
+      feeds: Readonly<Record<string, Feed>>,
+      transfers: TransferLedger,
+    ) => Promise<Record<string, OrtDeviceTensor>>,
+  ): Promise<CapturedStep> {
+    const ort = await this.module('webgpu');
+    if (this.lost) throw this.lost;
+    const session = await ort.InferenceSession.create(model, {
+      executionProviders: ['webgpu'],
+      enableGraphCapture: true,
+      preferredOutputLocation: 'gpu-buffer',
+    });
+    const made: OrtDeviceTensor[] = [];
+    try {
+      const fixed: Record<string, OrtDeviceTensor> = {};
+      for (const [name, t] of Object.entries(inputs)) {
+        if (!(t instanceof OrtDeviceTensor) || !t.onGpu)
+          throw new Error(`input ${name} is not in a GPU buffer of onnxruntime's`);
+        fixed[name] = t;
+      }
+      const perStep = await ownedCopies(first, transfers);
+      made.push(...Object.values(perStep));
+      const all = { ...fixed, ...perStep };
+      for (const name of session.inputNames)
+        if (all[name] === undefined) throw new Error(`input ${name} is fed nothing`);
+      // Each output's buffer: a carried output's is shaped as its input; any other needs a fixed shape.
+      const carriedFrom = new Map(plan.carried.map((c) => [c.output, c.input]));
+      const outputs: Record<string, OrtDeviceTensor> = {};
+      for (const meta of session.outputMetadata) {
+        const input = carriedFrom.get(meta.name);
+        let shaped: Feed;
+        if (input !== undefined) shaped = all[input]!;
+        else {
+          if (!meta.isTensor || (meta.type !== 'float32' && meta.type !== 'int32'))
+            throw new Error(`output ${meta.name} is not a float32 or int32 tensor`);
+          const dims = meta.shape.map((d) => (typeof d === 'number' ? d : Number.NaN));
+          if (dims.some((d) => !Number.isInteger(d) || d < 0))
+            throw new Error(`output ${meta.name} has no fixed shape [${meta.shape.join(', ')}]`);
+          const size = dims.reduce((a, b) => a * b, 1);
+          shaped = {
+            type: meta.type,
+            data: meta.type === 'int32' ? new Int32Array(size) : new Float32Array(size),
+            dims,
+          };
+        }
+        const copy = (await ownedCopies({ [meta.name]: shaped }, transfers))[meta.name]!;
+        made.push(copy);
+        outputs[meta.name] = copy;
+      }
+      return new OrtCapturedStep({
+        session,
+        device: (await ort.env.webgpu.device) as CaptureDevice,
+        inputs: all,
+        own: Object.values(perStep),
+        outputs,
+        carried: plan.carried,
+        read: plan.read,
+        loss: this.deviceLoss,
+      });
+    } catch (error) {
+      for (const t of made) t.dispose();
+      await session.release().catch(() => undefined);
+      throw error;
+    }
   }
 
   /** Release every session and device tensor still open (a run ends, whatever way it ends). */

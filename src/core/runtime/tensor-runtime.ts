@@ -13,6 +13,7 @@
  * collect GPU memory.
  */
 import type { TransferCounts, TransferLedger } from './transfers.ts';
+import type { GraphCaptureReport } from './graph-capture.ts';
 
 export type Backend = 'webgpu' | 'wasm';
 export type BackendChoice = 'auto' | Backend;
@@ -172,6 +173,11 @@ export interface StepLoop {
   readonly resident?: boolean;
   /** Bytes that crossed to open the loop (weights, constants, the resident dataset; a device loop only). */
   readonly opened?: TransferCounts;
+  /**
+   * How graph capture went so far (a device loop whose runtime offers it);
+   * null where it was never offered.
+   */
+  graphCapture?(): GraphCaptureReport | null;
   /**
    * Runs `steps` in order; a cancel stops it between two steps (or, where it
    * cannot be seen there, at the end of the call). The steps' tensors are
