@@ -69,7 +69,7 @@ import type { OrtLoader, OrtModule } from './ort-loader';
 import { TransferLedger } from '../../src/core/runtime/transfers';
 import {
   openDeviceLoop,
-  type CapturedStep,
+  type CaptureOpened,
   type DeviceOps,
 } from '../../src/core/runtime/device-loop';
 import { firstValuesGraph } from './device-graphs';
@@ -495,7 +495,6 @@ export class OrtRuntime implements TensorRuntime {
       },
       ...(this.graphCapture && {
         capture: {
-          own: (tensors, transfers) => ownedCopies(tensors, transfers),
           open: (inputs, first, plan, transfers) =>
             this.openCaptured(model, inputs, first, plan, transfers, ownedCopies),
         },
@@ -517,7 +516,7 @@ export class OrtRuntime implements TensorRuntime {
       feeds: Readonly<Record<string, Feed>>,
       transfers: TransferLedger,
     ) => Promise<Record<string, OrtDeviceTensor>>,
-  ): Promise<CapturedStep> {
+  ): Promise<CaptureOpened> {
     const ort = await this.module('webgpu');
     if (this.lost) throw this.lost;
     const session = await ort.InferenceSession.create(model, {
@@ -527,12 +526,9 @@ export class OrtRuntime implements TensorRuntime {
     });
     const made: OrtDeviceTensor[] = [];
     try {
-      const fixed: Record<string, OrtDeviceTensor> = {};
-      for (const [name, t] of Object.entries(inputs)) {
-        if (!(t instanceof OrtDeviceTensor) || !t.onGpu)
-          throw new Error(`input ${name} is not in a GPU buffer of onnxruntime's`);
-        fixed[name] = t;
-      }
+      // The loop's tensors, copied on the GPU into buffers onnxruntime owns (captured-step.ts).
+      const fixed = await ownedCopies(inputs, transfers);
+      made.push(...Object.values(fixed));
       const perStep = await ownedCopies(first, transfers);
       made.push(...Object.values(perStep));
       const all = { ...fixed, ...perStep };
@@ -562,7 +558,7 @@ export class OrtRuntime implements TensorRuntime {
         made.push(copy);
         outputs[meta.name] = copy;
       }
-      return new OrtCapturedStep({
+      const step = new OrtCapturedStep({
         session,
         device: (await ort.env.webgpu.device) as CaptureDevice,
         inputs: all,
@@ -572,6 +568,7 @@ export class OrtRuntime implements TensorRuntime {
         read: plan.read,
         loss: this.deviceLoss,
       });
+      return { step, inputs: fixed };
     } catch (error) {
       for (const t of made) t.dispose();
       await session.release().catch(() => undefined);

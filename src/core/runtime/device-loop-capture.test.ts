@@ -11,11 +11,23 @@ import { openDeviceLoop, type CapturedStep, type DeviceOps } from './device-loop
 import { hostDeviceTensor, type DeviceTensor, type Tensor } from './tensor-runtime';
 import type { TransferLedger } from './transfers';
 
-const vector = (...v: number[]): Tensor => ({ type: 'float32', data: Float32Array.from(v), dims: [v.length] });
-const rows = (...v: number[]): Tensor => ({ type: 'int32', data: Int32Array.from(v), dims: [v.length] });
+const vector = (...v: number[]): Tensor => ({
+  type: 'float32',
+  data: Float32Array.from(v),
+  dims: [v.length],
+});
+const rows = (...v: number[]): Tensor => ({
+  type: 'int32',
+  data: Int32Array.from(v),
+  dims: [v.length],
+});
 
 /** next.w = w + scale · Σ rows; loss = w[0] (before the update). */
-function trainStep(w: Float32Array, scale: number, r: Int32Array): { next: Float32Array; loss: number } {
+function trainStep(
+  w: Float32Array,
+  scale: number,
+  r: Int32Array,
+): { next: Float32Array; loss: number } {
   const sum = r.reduce((a, b) => a + b, 0);
   return { next: w.map((x) => x + scale * sum), loss: w[0]! };
 }
@@ -52,17 +64,15 @@ function standIn(faults: Faults | null) {
   };
   if (faults === null) return { ops, seen };
   const capture: DeviceOps['capture'] = {
-    async own(tensors) {
-      const out: Record<string, DeviceTensor> = {};
-      for (const [k, t] of Object.entries(tensors)) {
-        const held = await t.read();
-        out[k] = hostDeviceTensor({ ...held, data: held.data.slice() });
-      }
-      return out;
-    },
-    async open(inputs, _first, plan) {
+    async open(given, _first, plan) {
       if (faults.open !== undefined) throw new Error(faults.open);
       expect(plan.read).toEqual(['loss']);
+      // The capture's own copies of the loop's tensors: it updates them in place.
+      const inputs: Record<string, DeviceTensor> = {};
+      for (const [k, t] of Object.entries(given)) {
+        const held = await t.read();
+        inputs[k] = hostDeviceTensor({ ...held, data: held.data.slice() });
+      }
       const w = (await inputs.w!.read()).data as Float32Array;
       const scale = ((await inputs.scale!.read()).data as Float32Array)[0]!;
       let calls = 0;
@@ -89,7 +99,7 @@ function standIn(faults: Faults | null) {
           return Promise.resolve();
         },
       };
-      return step;
+      return { step, inputs };
     },
   };
   return { ops: { ...ops, capture }, seen };
@@ -101,7 +111,8 @@ const plan = {
   constants: { scale: vector(0.5) },
   read: ['loss'],
 };
-const steps = (counts: readonly number[]) => counts.map((n, i) => ({ rows: rows(...Array.from({ length: n }, (_, k) => i + k)) }));
+const steps = (counts: readonly number[]) =>
+  counts.map((n, i) => ({ rows: rows(...Array.from({ length: n }, (_, k) => i + k)) }));
 const signal = new AbortController().signal;
 
 async function train(faults: Faults | null, counts: readonly number[], perCall = 3) {
@@ -134,7 +145,10 @@ describe('a device loop with graph capture', () => {
 
   it('runs uncaptured, and says why, when the library will not capture the step', async () => {
     const plain = await train(null, counts);
-    const refused = await train({ open: 'This session cannot use the graph capture feature' }, counts);
+    const refused = await train(
+      { open: 'This session cannot use the graph capture feature' },
+      counts,
+    );
     expect(refused.losses).toEqual(plain.losses);
     expect(refused.w).toEqual(plain.w);
     expect(refused.report).toEqual({

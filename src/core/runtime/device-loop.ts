@@ -58,24 +58,27 @@ export interface CapturedStep {
   release(): Promise<void>;
 }
 
+/** A captured step, and the copies of the loop's tensors it replays over. */
+export interface CaptureOpened {
+  readonly step: CapturedStep;
+  /** Copies of the inputs `open` was given, in the buffers the capture bound: the loop's from now on. */
+  readonly inputs: Record<string, DeviceTensor>;
+}
+
 /** What graph capture needs of the runtime. */
 export interface CaptureOps {
-  /** Copies of device tensors in buffers the library owns, made on the device (no bytes cross). */
-  own(
-    tensors: Readonly<Record<string, DeviceTensor>>,
-    ledger: TransferLedger,
-  ): Promise<Record<string, DeviceTensor>>;
   /**
-   * Opens the step captured over `inputs` (every fixed and carried input, from
-   * `own`) with buffers of its own for `first`'s feeds and for every output;
-   * throws, naming why, where the library refuses.
+   * Opens the step captured over copies of `inputs` (every fixed and carried
+   * input, copied on the device: no bytes cross) and buffers of its own for
+   * `first`'s feeds and every output; throws, naming why, where the library
+   * refuses, leaving `inputs` as they were.
    */
   open(
     inputs: Readonly<Record<string, DeviceTensor>>,
     first: Readonly<Record<string, Tensor>>,
     plan: Pick<StepLoopPlan, 'carried' | 'read'>,
     ledger: TransferLedger,
-  ): Promise<CapturedStep>;
+  ): Promise<CaptureOpened>;
 }
 
 /** What a device loop needs of the runtime under it; every byte moved is counted in `ledger`. */
@@ -141,18 +144,16 @@ export async function openDeviceLoop(
   let capturedSteps = 0;
   let uncapturedSteps = 0;
 
-  /** Moves the loop's tensors into buffers the library owns and opens the step captured. */
+  /** Opens the step captured; the loop's tensors are the capture's copies from then on. */
   async function startCapture(capture: CaptureOps, first: Readonly<Record<string, Tensor>>) {
     const refusal = captureRefusal(first);
     if (refusal !== null) throw new Error(refusal);
-    const owned = await capture.own({ ...fixed, ...carried }, ledger);
-    // The loop's tensors are the owned copies from here on, captured or not.
+    const opened = await capture.open({ ...fixed, ...carried }, first, plan, ledger);
     for (const t of [...Object.values(fixed), ...Object.values(carried)]) t.dispose();
-    for (const name of Object.keys(fixed)) fixed[name] = owned[name]!;
-    for (const name of Object.keys(carried)) carried[name] = owned[name]!;
-    const step = await capture.open({ ...fixed, ...carried }, first, plan, ledger);
+    for (const name of Object.keys(fixed)) fixed[name] = opened.inputs[name]!;
+    for (const name of Object.keys(carried)) carried[name] = opened.inputs[name]!;
     shapes = stepShapes(first);
-    return step;
+    return opened.step;
   }
 
   /** Gives up the capture for the rest of the loop; said once, with `why`. */

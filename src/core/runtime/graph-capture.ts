@@ -13,7 +13,9 @@
  * step whose shape changes part-way ends the capture for the rest of the
  * loop (never a second capture), so a loop replays one recording at most.
  */
-import type { Tensor } from './tensor-runtime.ts';
+import type { GraphCaptureReport, Tensor } from './tensor-runtime.ts';
+
+export type { GraphCaptureReport } from './tensor-runtime.ts';
 
 /** A feed's element type and dims, as the capture fixed them. */
 export interface FeedShape {
@@ -23,16 +25,6 @@ export interface FeedShape {
 
 /** Each per-step feed's shape, by input name. */
 export type StepShapes = ReadonlyMap<string, FeedShape>;
-
-/** What a report of the capture says once the loop has run (the node's log line). */
-export interface GraphCaptureReport {
-  /** Steps that ran as replays of the captured step. */
-  readonly captured: number;
-  /** Steps that ran uncaptured. */
-  readonly uncaptured: number;
-  /** Why the loop ran (or went on) uncaptured; absent while capture held. */
-  readonly refused?: string;
-}
 
 const described = (shape: FeedShape): string => `${shape.type} [${shape.dims.join(', ')}]`;
 
@@ -57,7 +49,10 @@ export function captureRefusal(feeds: Readonly<Record<string, Tensor>>): string 
  * Why `feeds` cannot be written into the buffers a capture fixed with
  * `fixed`, or null when every feed has the name, type and dims it had.
  */
-export function shapeChange(fixed: StepShapes, feeds: Readonly<Record<string, Tensor>>): string | null {
+export function shapeChange(
+  fixed: StepShapes,
+  feeds: Readonly<Record<string, Tensor>>,
+): string | null {
   for (const [name, shape] of fixed) {
     const t = feeds[name];
     if (t === undefined) return `the step's input ${name} was fed at the first step and not now`;

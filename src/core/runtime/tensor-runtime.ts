@@ -13,7 +13,6 @@
  * collect GPU memory.
  */
 import type { TransferCounts, TransferLedger } from './transfers.ts';
-import type { GraphCaptureReport } from './graph-capture.ts';
 
 export type Backend = 'webgpu' | 'wasm';
 export type BackendChoice = 'auto' | Backend;
@@ -165,6 +164,16 @@ export interface StepLoopResult {
   readonly ms: number;
   /** Bytes that crossed between the CPU and the device for these steps (a device loop only). */
   readonly transfers?: TransferCounts;
+}
+
+/** How a device loop's graph capture went (graph-capture.ts): the node's log line says it. */
+export interface GraphCaptureReport {
+  /** Steps that ran as replays of the captured step. */
+  readonly captured: number;
+  /** Steps that ran uncaptured. */
+  readonly uncaptured: number;
+  /** Why the loop ran (or went on) uncaptured; absent while capture held. */
+  readonly refused?: string;
 }
 
 /** A loop opened on a session; see `StepLoopPlan`. Close it on every exit. */
