@@ -110,8 +110,11 @@ export function benchModel(choice: ModelChoice): TrainModel {
  * The choice's train step built to gather its batch from a dataset kept on
  * the device (`residentRows`), as the product's WebGPU device loops train.
  */
-export function residentTrainStep(choice: ModelChoice): TrainStep {
-  const resident = { ...options, residentRows: true };
+export function residentTrainStep(
+  choice: ModelChoice,
+  optimizer: 'momentum' | 'adam' = 'momentum',
+): TrainStep {
+  const resident = { ...options, optimizer, residentRows: true };
   return choice.kind === 'mlp'
     ? buildMlpTrainStep(benchMlpSpec(choice.hidden), resident)
     : buildCnnTrainStep(BENCH_CNN, resident);

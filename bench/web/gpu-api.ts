@@ -50,6 +50,8 @@ export interface TrainReport extends TrainLoopResult {
  */
 export interface LoopRequest {
   readonly model: ModelChoice;
+  /** Default momentum (the other rows'); Adam also feeds each step its step count. */
+  readonly optimizer?: 'momentum' | 'adam';
   readonly graphCapture: boolean;
   /** Steps per call of the loop (the program runner paces its calls at ~75 ms of work). */
   readonly perCall: number;

@@ -36,7 +36,8 @@ export async function deviceLoopRow(
   moved: { up: number; down: number },
 ): Promise<LoopReport> {
   const model = benchModel(request.model);
-  const step = residentTrainStep(request.model);
+  const step = residentTrainStep(request.model, request.optimizer);
+  const adam = step.inputs.adam;
   const gathered = step.inputs.resident;
   if (gathered === undefined) throw new Error('the resident train step gathers no rows');
   const ort = await loadBrowserOrt('webgpu', 1);
@@ -78,6 +79,11 @@ export async function deviceLoopRow(
       constants: {
         [step.inputs.lr]: scalar(LR),
         ...(step.inputs.momentum !== null && { [step.inputs.momentum]: scalar(MOMENTUM) }),
+        ...(adam !== null && {
+          [adam.beta1]: scalar(0.9),
+          [adam.beta2]: scalar(0.999),
+          [adam.epsilon]: scalar(1e-8),
+        }),
       },
       read: [step.outputs.loss],
       resident: {
@@ -98,6 +104,8 @@ export async function deviceLoopRow(
             data: Int32Array.from({ length: rowsPerBatch }, (_, i) => from + i),
             dims: [rowsPerBatch],
           },
+          // Adam's step count, from 1: a feed of its own each step.
+          ...(adam !== null && { [adam.step]: scalar(next) }),
         };
       });
     const losses: number[] = [];
