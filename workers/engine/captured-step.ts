@@ -23,8 +23,14 @@
  * starts (for a moment the dataset is there twice).
  */
 import type * as Ort from 'onnxruntime-web';
-import type { CapturedStep } from '../../src/core/runtime/device-loop';
-import type { Tensor } from '../../src/core/runtime/tensor-runtime';
+import type { CapturedStep, CaptureOpened } from '../../src/core/runtime/device-loop';
+import type {
+  DeviceTensor,
+  Feed,
+  StepLoopPlan,
+  Tensor,
+} from '../../src/core/runtime/tensor-runtime';
+import type { OrtModule } from './ort-loader';
 import type { TransferLedger } from '../../src/core/runtime/transfers';
 import { GraphBuilder } from '../../src/core/onnx/graph';
 import { OrtDeviceTensor } from './device-tensors';
@@ -171,5 +177,89 @@ export class OrtCapturedStep implements CapturedStep {
     } finally {
       for (const t of [...this.parts.own, ...Object.values(this.parts.outputs)]) t.dispose();
     }
+  }
+}
+
+/** What opening a captured step needs of the runtime. */
+export interface CaptureDeps {
+  readonly ort: OrtModule;
+  /** The train step's model bytes. */
+  readonly model: Uint8Array;
+  /** Rejects when the device is lost. */
+  readonly loss: Promise<never> | null;
+  /** Copies of feeds in buffers onnxruntime owns: on the GPU, or uploaded from the CPU (counted). */
+  ownedCopies(
+    feeds: Readonly<Record<string, Feed>>,
+    transfers: TransferLedger,
+  ): Promise<Record<string, OrtDeviceTensor>>;
+}
+
+/**
+ * The train step opened captured over copies of `inputs` (the loop's fixed
+ * and carried tensors), with buffers of its own for `first`'s feeds and for
+ * every output; throws, naming why, where onnxruntime refuses, leaving
+ * `inputs` as they were.
+ */
+export async function openCapturedStep(
+  deps: CaptureDeps,
+  inputs: Readonly<Record<string, DeviceTensor>>,
+  first: Readonly<Record<string, Tensor>>,
+  plan: Pick<StepLoopPlan, 'carried' | 'read'>,
+  transfers: TransferLedger,
+): Promise<CaptureOpened> {
+  const session = await deps.ort.InferenceSession.create(deps.model, {
+    executionProviders: ['webgpu'],
+    enableGraphCapture: true,
+    preferredOutputLocation: 'gpu-buffer',
+  });
+  const made: OrtDeviceTensor[] = [];
+  try {
+    // The loop's tensors, copied on the GPU into buffers onnxruntime owns (the module comment says why).
+    const fixed = await deps.ownedCopies(inputs, transfers);
+    made.push(...Object.values(fixed));
+    const perStep = await deps.ownedCopies(first, transfers);
+    made.push(...Object.values(perStep));
+    const all = { ...fixed, ...perStep };
+    for (const name of session.inputNames)
+      if (all[name] === undefined) throw new Error(`input ${name} is fed nothing`);
+    // Each output's buffer: a carried output's is shaped as its input; any other needs a fixed shape.
+    const carriedFrom = new Map(plan.carried.map((c) => [c.output, c.input]));
+    const outputs: Record<string, OrtDeviceTensor> = {};
+    for (const meta of session.outputMetadata) {
+      const input = carriedFrom.get(meta.name);
+      let shaped: Feed;
+      if (input !== undefined) shaped = all[input]!;
+      else {
+        if (!meta.isTensor || (meta.type !== 'float32' && meta.type !== 'int32'))
+          throw new Error(`output ${meta.name} is not a float32 or int32 tensor`);
+        const dims = meta.shape.map((d) => (typeof d === 'number' ? d : Number.NaN));
+        if (dims.some((d) => !Number.isInteger(d) || d < 0))
+          throw new Error(`output ${meta.name} has no fixed shape [${meta.shape.join(', ')}]`);
+        const size = dims.reduce((a, b) => a * b, 1);
+        shaped = {
+          type: meta.type,
+          data: meta.type === 'int32' ? new Int32Array(size) : new Float32Array(size),
+          dims,
+        };
+      }
+      const copy = (await deps.ownedCopies({ [meta.name]: shaped }, transfers))[meta.name]!;
+      made.push(copy);
+      outputs[meta.name] = copy;
+    }
+    const step = new OrtCapturedStep({
+      session,
+      device: (await deps.ort.env.webgpu.device) as CaptureDevice,
+      inputs: all,
+      own: Object.values(perStep),
+      outputs,
+      carried: plan.carried,
+      read: plan.read,
+      loss: deps.loss,
+    });
+    return { step, inputs: fixed };
+  } catch (error) {
+    for (const t of made) t.dispose();
+    await session.release().catch(() => undefined);
+    throw error;
   }
 }

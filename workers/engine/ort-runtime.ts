@@ -58,7 +58,6 @@ import {
   type ModelSession,
   type NodeBackend,
   type SessionOptions,
-  type StepLoopPlan,
   type Tensor,
   type TensorRuntime,
 } from '../../src/core/runtime/tensor-runtime';
@@ -67,13 +66,9 @@ import { ortConstantData } from './ort-dtypes';
 import { byteLength, DeviceLedger, fromOrt, OrtDeviceTensor } from './device-tensors';
 import type { OrtLoader, OrtModule } from './ort-loader';
 import { TransferLedger } from '../../src/core/runtime/transfers';
-import {
-  openDeviceLoop,
-  type CaptureOpened,
-  type DeviceOps,
-} from '../../src/core/runtime/device-loop';
+import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
 import { firstValuesGraph } from './device-graphs';
-import { copyGraph, OrtCapturedStep, type CaptureDevice } from './captured-step';
+import { copyGraph, openCapturedStep } from './captured-step';
 import {
   datasetStaysResident,
   RESIDENT_DATASET_BYTES,
@@ -495,85 +490,20 @@ export class OrtRuntime implements TensorRuntime {
       },
       ...(this.graphCapture && {
         capture: {
-          open: (inputs, first, plan, transfers) =>
-            this.openCaptured(model, inputs, first, plan, transfers, ownedCopies),
+          open: async (inputs, first, plan, transfers) => {
+            const ort = await this.module('webgpu');
+            if (this.lost) throw this.lost;
+            return openCapturedStep(
+              { ort, model, loss: this.deviceLoss, ownedCopies },
+              inputs,
+              first,
+              plan,
+              transfers,
+            );
+          },
         },
       }),
     };
-  }
-
-  /**
-   * The train step `model` opened captured over `inputs` (buffers onnxruntime
-   * owns), with buffers of its own for `first`'s feeds and every output.
-   */
-  private async openCaptured(
-    model: Uint8Array,
-    inputs: Readonly<Record<string, DeviceTensor>>,
-    first: Readonly<Record<string, Tensor>>,
-    plan: Pick<StepLoopPlan, 'carried' | 'read'>,
-    transfers: TransferLedger,
-    ownedCopies: (
-      feeds: Readonly<Record<string, Feed>>,
-      transfers: TransferLedger,
-    ) => Promise<Record<string, OrtDeviceTensor>>,
-  ): Promise<CaptureOpened> {
-    const ort = await this.module('webgpu');
-    if (this.lost) throw this.lost;
-    const session = await ort.InferenceSession.create(model, {
-      executionProviders: ['webgpu'],
-      enableGraphCapture: true,
-      preferredOutputLocation: 'gpu-buffer',
-    });
-    const made: OrtDeviceTensor[] = [];
-    try {
-      // The loop's tensors, copied on the GPU into buffers onnxruntime owns (captured-step.ts).
-      const fixed = await ownedCopies(inputs, transfers);
-      made.push(...Object.values(fixed));
-      const perStep = await ownedCopies(first, transfers);
-      made.push(...Object.values(perStep));
-      const all = { ...fixed, ...perStep };
-      for (const name of session.inputNames)
-        if (all[name] === undefined) throw new Error(`input ${name} is fed nothing`);
-      // Each output's buffer: a carried output's is shaped as its input; any other needs a fixed shape.
-      const carriedFrom = new Map(plan.carried.map((c) => [c.output, c.input]));
-      const outputs: Record<string, OrtDeviceTensor> = {};
-      for (const meta of session.outputMetadata) {
-        const input = carriedFrom.get(meta.name);
-        let shaped: Feed;
-        if (input !== undefined) shaped = all[input]!;
-        else {
-          if (!meta.isTensor || (meta.type !== 'float32' && meta.type !== 'int32'))
-            throw new Error(`output ${meta.name} is not a float32 or int32 tensor`);
-          const dims = meta.shape.map((d) => (typeof d === 'number' ? d : Number.NaN));
-          if (dims.some((d) => !Number.isInteger(d) || d < 0))
-            throw new Error(`output ${meta.name} has no fixed shape [${meta.shape.join(', ')}]`);
-          const size = dims.reduce((a, b) => a * b, 1);
-          shaped = {
-            type: meta.type,
-            data: meta.type === 'int32' ? new Int32Array(size) : new Float32Array(size),
-            dims,
-          };
-        }
-        const copy = (await ownedCopies({ [meta.name]: shaped }, transfers))[meta.name]!;
-        made.push(copy);
-        outputs[meta.name] = copy;
-      }
-      const step = new OrtCapturedStep({
-        session,
-        device: (await ort.env.webgpu.device) as CaptureDevice,
-        inputs: all,
-        own: Object.values(perStep),
-        outputs,
-        carried: plan.carried,
-        read: plan.read,
-        loss: this.deviceLoss,
-      });
-      return { step, inputs: fixed };
-    } catch (error) {
-      for (const t of made) t.dispose();
-      await session.release().catch(() => undefined);
-      throw error;
-    }
   }
 
   /** Release every session and device tensor still open (a run ends, whatever way it ends). */
