@@ -171,6 +171,18 @@ describe('a device loop with graph capture', () => {
     });
   });
 
+  it('does not try to capture from a first step with an empty feed', async () => {
+    const plain = await train(null, [0, 2, 2]);
+    const refused = await train({}, [0, 2, 2]);
+    expect(refused.losses).toEqual(plain.losses);
+    expect(refused.seen.captured).toBe(0);
+    expect(refused.report).toEqual({
+      captured: 0,
+      uncaptured: 3,
+      refused: "the step's input rows has no elements (no buffer to fix)",
+    });
+  });
+
   it('stops capturing at a step whose shapes changed, keeping the steps before it', async () => {
     const ragged = [2, 2, 2, 2, 1, 2];
     const plain = await train(null, ragged);

@@ -146,14 +146,12 @@ export async function openDeviceLoop(
 
   /** Opens the step captured; the loop's tensors are the capture's copies from then on. */
   async function startCapture(capture: CaptureOps, first: Readonly<Record<string, Tensor>>) {
-    const refusal = captureRefusal(first);
-    if (refusal !== null) throw new Error(refusal);
-    const opened = await capture.open({ ...fixed, ...carried }, first, plan, ledger);
+    const started = await capture.open({ ...fixed, ...carried }, first, plan, ledger);
     for (const t of [...Object.values(fixed), ...Object.values(carried)]) t.dispose();
-    for (const name of Object.keys(fixed)) fixed[name] = opened.inputs[name]!;
-    for (const name of Object.keys(carried)) carried[name] = opened.inputs[name]!;
+    for (const name of Object.keys(fixed)) fixed[name] = started.inputs[name]!;
+    for (const name of Object.keys(carried)) carried[name] = started.inputs[name]!;
     shapes = stepShapes(first);
-    return opened.step;
+    return started.step;
   }
 
   /** Gives up the capture for the rest of the loop; said once, with `why`. */
@@ -192,11 +190,16 @@ export async function openDeviceLoop(
           continue;
         }
         if (captured === 'untried') {
-          try {
-            captured = await startCapture(ops.capture!, step);
-          } catch (error) {
-            await stopCapture(`onnxruntime would not capture the train step: ${messageOf(error)}`);
-          }
+          const refusal = captureRefusal(step);
+          if (refusal !== null) await stopCapture(refusal);
+          else
+            try {
+              captured = await startCapture(ops.capture!, step);
+            } catch (error) {
+              await stopCapture(
+                `onnxruntime would not capture the train step: ${messageOf(error)}`,
+              );
+            }
         }
         if (typeof captured === 'object') {
           const changed = shapeChange(shapes, step);
