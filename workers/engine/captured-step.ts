@@ -24,12 +24,7 @@
  */
 import type * as Ort from 'onnxruntime-web';
 import type { CapturedStep, CaptureOpened } from '../../src/core/runtime/device-loop';
-import type {
-  DeviceTensor,
-  Feed,
-  StepLoopPlan,
-  Tensor,
-} from '../../src/core/runtime/tensor-runtime';
+import type { DeviceTensor, StepLoopPlan, Tensor } from '../../src/core/runtime/tensor-runtime';
 import type { OrtModule } from './ort-loader';
 import type { TransferLedger } from '../../src/core/runtime/transfers';
 import { GraphBuilder } from '../../src/core/onnx/graph';
@@ -189,7 +184,7 @@ export interface CaptureDeps {
   readonly loss: Promise<never> | null;
   /** Copies of feeds in buffers onnxruntime owns: on the GPU, or uploaded from the CPU (counted). */
   ownedCopies(
-    feeds: Readonly<Record<string, Feed>>,
+    feeds: Readonly<Record<string, Tensor | DeviceTensor>>,
     transfers: TransferLedger,
   ): Promise<Record<string, OrtDeviceTensor>>;
 }
@@ -227,7 +222,7 @@ export async function openCapturedStep(
     const outputs: Record<string, OrtDeviceTensor> = {};
     for (const meta of session.outputMetadata) {
       const input = carriedFrom.get(meta.name);
-      let shaped: Feed;
+      let shaped: Tensor | DeviceTensor;
       if (input !== undefined) shaped = all[input]!;
       else {
         if (!meta.isTensor || (meta.type !== 'float32' && meta.type !== 'int32'))

@@ -415,14 +415,17 @@ export class OrtRuntime implements TensorRuntime {
     const own: ModelSession[] = [];
     const readers = new Map<number, CountedSession>();
     const copiers = new Map<Tensor['type'], Promise<CountedSession>>();
-    /** Copies of `feeds` in buffers onnxruntime owns (captured-step.ts): on the GPU, or uploaded from the CPU (counted). */
+    /**
+     * Copies of `feeds` in buffers onnxruntime owns (captured-step.ts says
+     * why): made on the GPU, or uploaded from the CPU (counted).
+     */
     const ownedCopies = async (
-      feeds: Readonly<Record<string, Feed>>,
+      feeds: Readonly<Record<string, Tensor | DeviceTensor>>,
       transfers: TransferLedger,
     ): Promise<Record<string, OrtDeviceTensor>> => {
       const out: Record<string, OrtDeviceTensor> = {};
       for (const [name, feed] of Object.entries(feeds)) {
-        const type = isTypedConstant(feed) ? 'float32' : feed.type;
+        const type = feed.type;
         let copier = copiers.get(type);
         if (copier === undefined) {
           copier = this.openSession(copyGraph(type), 'webgpu', { deviceOutputs: ['out'] });
