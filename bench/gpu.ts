@@ -11,7 +11,9 @@
  * GPU. Each row is a fresh worker running the shared train loop
  * (`bench/lib/train-loop.ts`) for a few seconds: steps/s, GFLOP/s from the
  * step's matmuls and convolutions, and on WebGPU the bytes that crossed between CPU and GPU
- * per step, counted at the WebGPU API. Trade-off: one time-boxed window per
+ * per step, counted at the WebGPU API. Beside them, two rows of the product's own WebGPU
+ * device loop (`bench/web/gpu-loop.ts`), uncaptured and with graph capture, and a line
+ * saying whether their losses agree bit for bit. Trade-off: one time-boxed window per
  * row, not alternating trials as `npm run bench` does — this is a survey of
  * backends, read as orders of magnitude; the side-by-side ratios that
  * targets are judged on over time live in `npm run bench`.
@@ -34,6 +36,8 @@ import {
   type CeilingReport,
   type CeilingRequest,
   type GpuBench,
+  type LoopReport,
+  type LoopRequest,
   type TrainReport,
   type TrainRequest,
 } from './web/gpu-api';
@@ -91,6 +95,11 @@ const runTrain = (page: Page, request: TrainRequest) =>
     GPU_BENCH_GLOBAL,
     request,
   ] as const);
+const runLoop = (page: Page, request: LoopRequest) =>
+  page.evaluate(([name, r]) => (window as unknown as Record<string, GpuBench>)[name]!.loop(r), [
+    GPU_BENCH_GLOBAL,
+    request,
+  ] as const);
 const runCeiling = (page: Page, request: CeilingRequest) =>
   page.evaluate(([name, r]) => (window as unknown as Record<string, GpuBench>)[name]!.ceiling(r), [
     GPU_BENCH_GLOBAL,
@@ -120,6 +129,39 @@ function trainRow(
   };
 }
 
+/** The device loop's rows: what each one's capture did, said in its window column. */
+function loopRow(model: string, runtime: string, report: LoopReport | null): Row {
+  if (!report) return { model, runtime, threads: 1, stepsPerSecond: null, gflops: null };
+  const capture = report.capture;
+  const captured =
+    capture === null
+      ? ''
+      : capture.refused !== undefined
+        ? `; capture refused: ${capture.refused}`
+        : `; ${capture.captured} of ${capture.captured + capture.uncaptured} steps replayed`;
+  return {
+    model,
+    runtime,
+    threads: 1,
+    stepsPerSecond: report.stepsPerSecond,
+    gflops: report.gflops,
+    upPerStep: report.uploadBytes / report.steps,
+    downPerStep: report.downloadBytes / report.steps,
+    loss: `${report.losses[0]!.toFixed(3)} → ${report.losses.at(-1)!.toFixed(3)}`,
+    note: `${report.steps} steps in ${(report.ms / 1000).toFixed(1)} s${captured}`,
+  };
+}
+
+/** Whether two loops' losses agree bit for bit over the steps both ran; null where one failed. */
+function sameLosses(a: LoopReport | null, b: LoopReport | null): string | null {
+  if (!a || !b) return null;
+  const n = Math.min(a.losses.length, b.losses.length);
+  const differs = a.losses.slice(0, n).findIndex((v, i) => !Object.is(v, b.losses[i]));
+  return differs === -1
+    ? `the same losses bit for bit over the ${n} steps both ran`
+    : `LOSSES DIFFER from step ${differs} (${a.losses[differs]} vs ${b.losses[differs]})`;
+}
+
 const ceilingRow = (runtime: string, threads: number, report: CeilingReport): Row => ({
   model: benchModel(MODELS[0]!).label,
   runtime,
@@ -129,7 +171,12 @@ const ceilingRow = (runtime: string, threads: number, report: CeilingReport): Ro
   note: `${report.runs} runs of the step's matmuls alone`,
 });
 
-async function browserRows(page: Page, adapter: AdapterReport, threads: number): Promise<Row[]> {
+async function browserRows(
+  page: Page,
+  adapter: AdapterReport,
+  threads: number,
+  notes: string[],
+): Promise<Row[]> {
   const rows: Row[] = [];
   const request = (
     model: ModelChoice,
@@ -173,6 +220,34 @@ async function browserRows(page: Page, adapter: AdapterReport, threads: number):
           ),
         );
       }
+    if (adapter.found) {
+      const loops: Partial<Record<'captured' | 'uncaptured', LoopReport | null>> = {};
+      for (const graphCapture of [false, true]) {
+        const which = graphCapture ? 'captured' : 'uncaptured';
+        const report = await attempt(`${label}: Flowbench device loop, ${which}`, () =>
+          runLoop(page, {
+            model,
+            graphCapture,
+            // The product paces a call at ~75 ms of work; a software adapter takes seconds a step.
+            perCall: adapter.fallback ? 2 : 32,
+            seconds: SECONDS,
+            warmSteps: adapter.fallback ? 1 : 2 * WARM_STEPS,
+            minSteps: 2,
+            ...(adapter.fallback && { maxSteps: 2 }),
+          }),
+        );
+        loops[which] = report;
+        rows.push(
+          loopRow(
+            label,
+            `Flowbench device loop, ${graphCapture ? 'graph capture' : 'uncaptured'}`,
+            report,
+          ),
+        );
+      }
+      const same = sameLosses(loops.uncaptured ?? null, loops.captured ?? null);
+      if (same !== null) notes.push(`${label}, device loop captured vs uncaptured: ${same}`);
+    }
     for (const t of [1, threads]) {
       const report = await attempt(`${label}: WASM, ${t} thread(s)`, () =>
         runTrain(page, request(model, 'wasm', 'upload', t)),
@@ -286,7 +361,17 @@ function verdicts(rows: readonly Row[], adapter: AdapterReport): string[] {
     const find = (runtime: string, threads = 1) =>
       mine.find((r) => r.runtime === runtime && r.threads === threads)?.stepsPerSecond ?? null;
     const wasm1 = find('ORT-web WASM');
-    for (const r of mine.filter((row) => row.runtime.startsWith('ORT-web WebGPU'))) {
+    const captured = ratio(
+      find('Flowbench device loop, graph capture'),
+      find('Flowbench device loop, uncaptured'),
+    );
+    if (captured !== null)
+      out.push(
+        `${model.label}, device loop with graph capture vs uncaptured: ${fmt(captured, 2)}× the steps/s`,
+      );
+    for (const r of mine.filter(
+      (row) => row.runtime.startsWith('ORT-web WebGPU') || row.runtime.startsWith('Flowbench'),
+    )) {
       const x = ratio(r.stepsPerSecond, wasm1);
       if (x !== null)
         out.push(
@@ -326,6 +411,7 @@ async function main(): Promise<void> {
   let browser: Browser | null = null;
   let rows: Row[];
   let adapter: AdapterReport;
+  const notes: string[] = [];
   try {
     browser = await chromium.launch({
       executablePath: playwrightConfig.use?.launchOptions?.executablePath,
@@ -354,7 +440,7 @@ async function main(): Promise<void> {
       : 'none (navigator.gpu gave no adapter)';
     console.log(`WebGPU adapter: ${described}`);
     if (adapter.fallback) console.log(FALLBACK_LINE);
-    rows = await browserRows(page, adapter, threads);
+    rows = await browserRows(page, adapter, threads, notes);
   } finally {
     await browser?.close();
     await served.close();
@@ -368,7 +454,7 @@ async function main(): Promise<void> {
   );
   console.log(table(rows));
   console.log('');
-  for (const line of verdicts(rows, adapter)) console.log(`- ${line}`);
+  for (const line of [...verdicts(rows, adapter), ...notes]) console.log(`- ${line}`);
   if (adapter.fallback) console.log(`\n${FALLBACK_LINE}`);
   log('done');
 }

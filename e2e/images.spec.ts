@@ -126,6 +126,10 @@ test('the stripes CNN forced to webgpu trains on the WebGPU adapter to WASM’s 
   expect(gpu.record.run.engine?.adapter).toMatch(/swiftshader/i);
   expect(gpu.log).toContain(`training on webgpu with adam: ${CNN_GPU_STEPS} steps of 32 rows`);
   expect(gpu.log).toContain('stayed in GPU buffers between steps');
+  // Its shapes are fixed, so the conv step (Adam: rows and a step count per step) ran captured.
+  expect(gpu.log).toContain(
+    `graph capture: the train step was captured once and replayed for ${CNN_GPU_STEPS} of ${CNN_GPU_STEPS} steps`,
+  );
   const cpu = await trained('wasm', 2);
   expect(cpu.log).toContain(`training on wasm with adam: ${CNN_GPU_STEPS} steps of 32 rows`);
   await expect(alerts.all).toHaveCount(0);

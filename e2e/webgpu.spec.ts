@@ -6,7 +6,8 @@
  * within them (two blobs, a GELU MLP, momentum; a loss every 4 steps). The
  * dataset stays on the device (each step sends its row indices, fewer bytes
  * than its batch), so do the weights and the optimizer's state between
- * steps, and the losses are WASM's for the same seed.
+ * steps; the step runs captured (recorded once, replayed each step), and the
+ * losses are WASM's for the same seed.
  */
 import { expect, test } from './fixtures';
 import { fixtureFlowPath } from './support/files';
@@ -83,6 +84,10 @@ test('a run forced to webgpu trains on the WebGPU adapter, weights and data on t
   expect(train).toContain('training on webgpu with momentum');
   expect(train).toContain(`stayed in GPU buffers between steps: ${STEPS - 1} of ${STEPS} steps`);
   expect(train).toContain('the dataset stayed on the GPU');
+  // Its shapes are fixed (the same rows per step), so the step ran captured, replayed every step.
+  expect(train).toContain(
+    `graph capture: the train step was captured once and replayed for ${STEPS} of ${STEPS} steps`,
+  );
   const counted =
     /bytes per step: (\d+) B to the GPU, (\d+) B back \(the batch itself is ([\d.]+) (B|KiB)\)/.exec(
       train,

@@ -105,3 +105,17 @@ export function benchModel(choice: ModelChoice): TrainModel {
     ? mlpModel(benchMlpSpec(choice.hidden), choice.batch)
     : cnnModel(BENCH_CNN, choice.batch);
 }
+
+/**
+ * The choice's train step built to gather its batch from a dataset kept on
+ * the device (`residentRows`), as the product's WebGPU device loops train.
+ */
+export function residentTrainStep(
+  choice: ModelChoice,
+  optimizer: 'momentum' | 'adam' = 'momentum',
+): TrainStep {
+  const resident = { ...options, optimizer, residentRows: true };
+  return choice.kind === 'mlp'
+    ? buildMlpTrainStep(benchMlpSpec(choice.hidden), resident)
+    : buildCnnTrainStep(BENCH_CNN, resident);
+}

@@ -43,6 +43,50 @@ export interface TrainReport extends TrainLoopResult {
   readonly downloadBytes: number;
 }
 
+/**
+ * The product's WebGPU device loop (`OrtRuntime.openLoop`): the dataset on
+ * the device, each step fed its row indices, the losses read back once per
+ * call — with graph capture or without.
+ */
+export interface LoopRequest {
+  readonly model: ModelChoice;
+  /** Default momentum (the other rows'); Adam also feeds each step its step count. */
+  readonly optimizer?: 'momentum' | 'adam';
+  readonly graphCapture: boolean;
+  /** Steps per call of the loop (the program runner paces its calls at ~75 ms of work). */
+  readonly perCall: number;
+  readonly seconds: number;
+  readonly warmSteps: number;
+  /** The fewest timed steps, whatever the window's length. */
+  readonly minSteps: number;
+  /** At most this many timed steps (a short check runs a fixed number). */
+  readonly maxSteps?: number;
+}
+
+/** How the capture went, as the loop reports it (`StepLoop.graphCapture`). */
+export interface LoopCapture {
+  readonly captured: number;
+  readonly uncaptured: number;
+  readonly refused?: string;
+}
+
+export interface LoopReport {
+  readonly steps: number;
+  readonly ms: number;
+  readonly stepsPerSecond: number;
+  readonly gflops: number;
+  /** Every step's loss, the warm steps first. */
+  readonly losses: readonly number[];
+  /** Bytes written to and read from the GPU in the timed window, counted at the WebGPU API. */
+  readonly uploadBytes: number;
+  readonly downloadBytes: number;
+  /** The same window as the loop's own ledger counted it. */
+  readonly ledgerUploadBytes: number;
+  readonly ledgerDownloadBytes: number;
+  /** Null where the runtime did not offer capture. */
+  readonly capture: LoopCapture | null;
+}
+
 /** The matmuls of the train step alone on onnxruntime-web WASM: the kernel's ceiling. */
 export interface CeilingRequest {
   readonly threads: number;
@@ -59,10 +103,11 @@ export interface CeilingReport {
 
 export type WorkerRequest =
   | { readonly kind: 'train'; readonly request: TrainRequest }
+  | { readonly kind: 'loop'; readonly request: LoopRequest }
   | { readonly kind: 'ceiling'; readonly request: CeilingRequest };
 
 export type WorkerReply =
-  | { readonly ok: true; readonly report: TrainReport | CeilingReport }
+  | { readonly ok: true; readonly report: TrainReport | LoopReport | CeilingReport }
   | { readonly ok: false; readonly error: string };
 
 export interface GpuBench {
@@ -70,6 +115,7 @@ export interface GpuBench {
   readonly crossOriginIsolated: boolean;
   adapter(): Promise<AdapterReport>;
   train(request: TrainRequest): Promise<TrainReport>;
+  loop(request: LoopRequest): Promise<LoopReport>;
   ceiling(request: CeilingRequest): Promise<CeilingReport>;
 }
 

@@ -9,6 +9,7 @@ import {
   type AdapterReport,
   type CeilingReport,
   type GpuBench,
+  type LoopReport,
   type TrainReport,
   type WorkerReply,
   type WorkerRequest,
@@ -54,6 +55,7 @@ const bench: GpuBench = {
   crossOriginIsolated,
   adapter,
   train: (request) => inWorker<TrainReport>({ kind: 'train', request }),
+  loop: (request) => inWorker<LoopReport>({ kind: 'loop', request }),
   ceiling: (request) => inWorker<CeilingReport>({ kind: 'ceiling', request }),
 };
 (window as unknown as Record<string, GpuBench>)[GPU_BENCH_GLOBAL] = bench;

@@ -14,9 +14,12 @@ import { loadBrowserOrt } from '../../workers/engine/ort-loader';
 import { mlpTrainMatmuls } from '../lib/flops';
 import { benchMlpSpec, benchModel, type TrainModel } from '../lib/train-models';
 import { makeBatches, matmulCeiling, trainLoop, type Batch } from '../lib/train-loop';
+import { deviceLoopRow } from './gpu-loop';
 import type {
   CeilingReport,
   CeilingRequest,
+  LoopReport,
+  LoopRequest,
   TrainReport,
   TrainRequest,
   WorkerReply,
@@ -129,6 +132,11 @@ async function train(request: TrainRequest): Promise<TrainReport> {
   return { ...result, uploadBytes: moved.up, downloadBytes: moved.down };
 }
 
+function loop(request: LoopRequest): Promise<LoopReport> {
+  countTransfers();
+  return deviceLoopRow(request, moved);
+}
+
 async function ceiling(request: CeilingRequest): Promise<CeilingReport> {
   const ort = await loadBrowserOrt('wasm', request.threads);
   return matmulCeiling(
@@ -141,8 +149,12 @@ async function ceiling(request: CeilingRequest): Promise<CeilingReport> {
 
 self.onmessage = (event: MessageEvent<WorkerRequest>) => {
   const message = event.data;
-  const work: Promise<TrainReport | CeilingReport> =
-    message.kind === 'train' ? train(message.request) : ceiling(message.request);
+  const work: Promise<TrainReport | LoopReport | CeilingReport> =
+    message.kind === 'train'
+      ? train(message.request)
+      : message.kind === 'loop'
+        ? loop(message.request)
+        : ceiling(message.request);
   work.then(
     (report) => self.postMessage({ ok: true, report } satisfies WorkerReply),
     (error: unknown) =>

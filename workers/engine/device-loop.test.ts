@@ -81,7 +81,12 @@ function standInGpu() {
     Tensor,
     env: { ...ort.env, webgpu: { device: Promise.resolve(gpu) } },
     InferenceSession: {
-      async create(model: Uint8Array, options: { preferredOutputLocation?: Location }) {
+      async create(
+        model: Uint8Array,
+        options: { preferredOutputLocation?: Location; enableGraphCapture?: boolean },
+      ) {
+        if (options.enableGraphCapture === true)
+          throw new Error('the stand-in GPU cannot replay a captured step');
         const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
         const where = options.preferredOutputLocation;
         const onGpu = (name: string) =>
@@ -118,14 +123,22 @@ function standInGpu() {
   return { module, device };
 }
 
-async function trainOnGpu(residentDatasetBytes?: number) {
+/**
+ * Trains the example on the stand-in GPU; the stand-in cannot replay a
+ * captured step (it has no command encoder), so graph capture is off unless asked for.
+ */
+async function trainOnGpu(residentDatasetBytes?: number, graphCapture = false) {
   const { module, device } = standInGpu();
   const runtime = new OrtRuntime(
     engineInfo(adapter),
     () => Promise.resolve(module),
     'webgpu',
     undefined,
-    { deviceLoops: true, ...(residentDatasetBytes !== undefined && { residentDatasetBytes }) },
+    {
+      deviceLoops: true,
+      graphCapture,
+      ...(residentDatasetBytes !== undefined && { residentDatasetBytes }),
+    },
   );
   const run = await runOnRuntime(example, [], runtime, { steps: STEPS, lr: 0.1, seed: 3 });
   await runtime.releaseAll();
@@ -156,6 +169,19 @@ describe('training on WebGPU with the dataset on the device', () => {
     expect(parseBytes(up!)).toBe(64 * 4);
     expect(parseBytes(up!) + parseBytes(down!)).toBeLessThanOrEqual(BATCH_BYTES);
     expect(parseBytes(down!)).toBeLessThan(8);
+  });
+
+  it('runs uncaptured where the step cannot be captured, says why once, and still counts every byte', async () => {
+    const plain = await trainOnGpu();
+    const { run, device, ledger } = await trainOnGpu(undefined, true);
+    expect(run.errors).toEqual({});
+    expect(ledger).toEqual({ uploaded: device.uploaded, readBack: device.readBack });
+    const refusals = run.logs.filter((l) => l.node === 'train' && /^graph capture/.test(l.message));
+    expect(refusals.map((l) => l.message)).toEqual([
+      'graph capture refused: onnxruntime would not capture the train step: ' +
+        'the stand-in GPU cannot replay a captured step; the steps ran uncaptured',
+    ]);
+    expect(losses(run)).toEqual(losses(plain.run));
   });
 
   it('trains to the same losses and optimizer state as WASM, the dataset on the device or not', async () => {

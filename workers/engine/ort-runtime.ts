@@ -41,7 +41,9 @@
  * its loop on the GPU (`openLoop`, device-loop.ts): the dataset uploaded
  * once where it fits, each step fed its row indices, the weights never
  * leaving the device, the losses read back together once per call — and
- * every byte that crosses counted (`transfers`).
+ * every byte that crosses counted (`transfers`). There the step runs
+ * captured where onnxruntime allows it (`graphCapture`, captured-step.ts):
+ * recorded once, replayed every step over fixed buffers.
  */
 import type * as Ort from 'onnxruntime-web';
 import {
@@ -66,6 +68,7 @@ import type { OrtLoader, OrtModule } from './ort-loader';
 import { TransferLedger } from '../../src/core/runtime/transfers';
 import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
 import { firstValuesGraph } from './device-graphs';
+import { copyGraph, openCapturedStep } from './captured-step';
 import {
   datasetStaysResident,
   RESIDENT_DATASET_BYTES,
@@ -104,10 +107,21 @@ function deviceLostError(info: DeviceLostInfo): DeviceLostError {
  */
 export const DEVICE_LOOPS = true;
 
+/**
+ * Whether a WebGPU device loop runs its train step captured (onnxruntime's
+ * graph capture: recorded once, replayed each step over fixed buffers) where
+ * the library allows it; where it refuses, the loop runs uncaptured and the
+ * node's log says why. The replays give the uncaptured loop's losses bit
+ * for bit (e2e/graph-capture.spec.ts).
+ */
+export const GRAPH_CAPTURE = true;
+
 /** How an `OrtRuntime` runs WebGPU training loops. */
 export interface DeviceLoopOptions {
   /** Device loops on WebGPU; default `DEVICE_LOOPS`. */
   readonly deviceLoops?: boolean;
+  /** Device loops try graph capture; default `GRAPH_CAPTURE`. */
+  readonly graphCapture?: boolean;
   /** The most bytes of a dataset a device loop keeps on the GPU; default `RESIDENT_DATASET_BYTES`. */
   readonly residentDatasetBytes?: number;
 }
@@ -119,6 +133,8 @@ interface UploadDevice {
     writeBuffer(buffer: unknown, offset: number, data: Float32Array | Int32Array): void;
   };
 }
+/** What a copy into a buffer of onnxruntime's keeps on the device (captured-step.ts). */
+const COPY_OUTPUT: ReadonlySet<string> = new Set(['out']);
 /** `GPUBufferUsage` STORAGE | COPY_SRC | COPY_DST: what onnxruntime needs of an input's buffer. */
 const UPLOAD_USAGE = 0x80 | 0x04 | 0x08;
 
@@ -179,11 +195,14 @@ export class OrtRuntime implements TensorRuntime {
     options: DeviceLoopOptions = {},
   ) {
     this.deviceLoops = options.deviceLoops ?? DEVICE_LOOPS;
+    this.graphCapture = options.graphCapture ?? GRAPH_CAPTURE;
     this.residentDatasetBytes = options.residentDatasetBytes ?? RESIDENT_DATASET_BYTES;
   }
 
   /** Whether WebGPU sessions driven in loops run their steps as device loops (device-loop.ts). */
   readonly deviceLoops: boolean;
+  /** Whether those device loops try to run their step captured (captured-step.ts). */
+  readonly graphCapture: boolean;
   /** The most bytes of a dataset a WebGPU loop keeps on the device; 0: none ever. */
   readonly residentDatasetBytes: number;
 
@@ -368,7 +387,7 @@ export class OrtRuntime implements TensorRuntime {
       outputNames: session.outputNames,
       run: (feeds) => run(feeds, deviceOutputs, ledger.transfers),
       ...(loopsOnDevice && {
-        openLoop: (plan) => openDeviceLoop(runtime.deviceOps(run), plan, ledger.transfers),
+        openLoop: (plan) => openDeviceLoop(runtime.deviceOps(run, model), plan, ledger.transfers),
       }),
       async release() {
         sessions.delete(handle);
@@ -391,10 +410,35 @@ export class OrtRuntime implements TensorRuntime {
     return module;
   }
 
-  /** What a device loop over the train step `run` needs of this runtime (WebGPU). */
-  private deviceOps(run: CountedRun): DeviceOps {
+  /** What a device loop over the train step `run` (of `model`) needs of this runtime (WebGPU). */
+  private deviceOps(run: CountedRun, model: Uint8Array): DeviceOps {
     const own: ModelSession[] = [];
     const readers = new Map<number, CountedSession>();
+    const copiers = new Map<Tensor['type'], Promise<CountedSession>>();
+    /**
+     * Copies of `feeds` in buffers onnxruntime owns (captured-step.ts says
+     * why): made on the GPU, or uploaded from the CPU (counted).
+     */
+    const ownedCopies = async (
+      feeds: Readonly<Record<string, Tensor | DeviceTensor>>,
+      transfers: TransferLedger,
+    ): Promise<Record<string, OrtDeviceTensor>> => {
+      const out: Record<string, OrtDeviceTensor> = {};
+      for (const [name, feed] of Object.entries(feeds)) {
+        const type = feed.type;
+        let copier = copiers.get(type);
+        if (copier === undefined) {
+          copier = this.openSession(copyGraph(type), 'webgpu', { deviceOutputs: ['out'] });
+          copiers.set(type, copier);
+          own.push((await copier).handle);
+        }
+        const copied = (await (await copier).run({ in: feed }, COPY_OUTPUT, transfers)).out;
+        if (!(copied instanceof OrtDeviceTensor) || !copied.onGpu)
+          throw new Error(`the copy of ${name} did not stay in a GPU buffer`);
+        out[name] = copied;
+      }
+      return out;
+    };
     // The rule the pool admits the dataset's bytes by (resident-dataset.ts).
     const limits = residentDatasetLimits(this);
     return {
@@ -445,7 +489,23 @@ export class OrtRuntime implements TensorRuntime {
       release: async () => {
         await Promise.allSettled(own.splice(0).map((s) => s.release()));
         readers.clear();
+        copiers.clear();
       },
+      ...(this.graphCapture && {
+        capture: {
+          open: async (inputs, first, plan, transfers) => {
+            const ort = await this.module('webgpu');
+            if (this.lost) throw this.lost;
+            return openCapturedStep(
+              { ort, model, loss: this.deviceLoss, ownedCopies },
+              inputs,
+              first,
+              plan,
+              transfers,
+            );
+          },
+        },
+      }),
     };
   }
 

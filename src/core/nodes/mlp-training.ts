@@ -29,6 +29,7 @@ import {
 } from '../catalog/values';
 import type { PortSpec } from '../catalog/ports';
 import { float32, hostOutput, type Backend, type NodeBackend } from '../runtime/tensor-runtime';
+import { graphCaptureLine } from '../runtime/graph-capture';
 import {
   mlpOptimizers,
   resumeOptimizerState,
@@ -406,6 +407,10 @@ async function train(
         },
       },
     }),
+    onGraphCapture: (report) => {
+      const line = graphCaptureLine(report);
+      if (line !== null) ctx.log(line);
+    },
     onPace: (pace) =>
       ctx.log(
         `${pace.messages} messages of ${pace.minUnits}–${pace.maxUnits} steps ` +

@@ -177,6 +177,35 @@ describe('a train loop many steps per call', () => {
     expect(outputs['train.state.steps']).toBe(45);
   });
 
+  it("tells the node how its loop's graph capture went, once, at the end", async () => {
+    const fake = fakeLoop();
+    const reports: unknown[] = [];
+    const captured = { ...fake.loop, graphCapture: () => ({ captured: 5, uncaptured: 1 }) };
+    const { ctx } = context();
+    const body = aheadLoopBody(
+      { ...parts(6, source()), onGraphCapture: (report) => reports.push(report) },
+      ctx,
+      captured,
+      new LoopPace({ targetMs: 10 }),
+    );
+    expect(await drive(body, 6)).toBe(6);
+    expect(reports).toEqual([]);
+    await body.end?.();
+    await body.dispose?.();
+    expect(reports).toEqual([{ captured: 5, uncaptured: 1 }]);
+    // A loop that was never offered capture (the model worker's) says nothing.
+    const silent: unknown[] = [];
+    const other = aheadLoopBody(
+      { ...parts(2, source()), onGraphCapture: (report) => silent.push(report) },
+      context().ctx,
+      fakeLoop().loop,
+    );
+    await drive(other, 2);
+    await other.end?.();
+    await other.dispose?.();
+    expect(silent).toEqual([]);
+  });
+
   it('a skipped unit trains nothing and emits nothing; an end stops the loop there', async () => {
     const fake = fakeLoop();
     const { ctx, emitted } = context();

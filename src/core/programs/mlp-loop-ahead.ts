@@ -22,6 +22,7 @@ import type { TrainStep } from '../onnx/mlp.ts';
 import { stateStepsOutput, stateTensorOutput } from './carried-state.ts';
 import { programError } from './errors.ts';
 import { LoopPace, type LoopPaceSummary } from './loop-pace.ts';
+import type { GraphCaptureReport } from '../runtime/graph-capture.ts';
 
 /** What a train loop's unit trains on; see `MlpTrainLoopOptions.batch` (mlp-steps.ts). */
 export type MlpBatch = { readonly x: Tensor; readonly y: Tensor } | 'skip' | 'end';
@@ -48,6 +49,8 @@ export interface AheadLoopParts {
   readonly fedOutputs: { readonly device: string; readonly gpu: string };
   /** Told once the loop has ended, with how its messages went. */
   readonly onPace?: (summary: LoopPaceSummary) => void;
+  /** Told once the loop has ended, where it was offered graph capture: how that went. */
+  readonly onGraphCapture?: (report: GraphCaptureReport) => void;
   /**
    * Where `step` gathers its batch (built with `residentRows`): the whole
    * dataset, offered to stay on the device, and each unit's row indices.
@@ -271,6 +274,8 @@ export function aheadLoopBody(
         ctx.output(counted.residentRows, opened.resident === true ? 1 : 0);
       }
       parts.onPace?.(pace.summary());
+      const capture = opened.graphCapture?.() ?? null;
+      if (capture !== null) parts.onGraphCapture?.(capture);
     },
     async dispose() {
       if (closed) return;

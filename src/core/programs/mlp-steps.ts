@@ -31,6 +31,7 @@ import type { MlpInference, TrainStep, MlpWeights, OptimizerState } from '../onn
 import { startingState, stateStepsOutput, stateTensorOutput } from './carried-state.ts';
 import { programError } from './errors.ts';
 import type { LoopPaceSummary } from './loop-pace.ts';
+import type { GraphCaptureReport } from '../runtime/graph-capture.ts';
 import { aheadLoopBody, aheadPlan, type MlpBatch, type ResidentRows } from './mlp-loop-ahead.ts';
 import type { ComponentStep, LoopStep, ModelId, ProgramValue, StepContext } from './program.ts';
 
@@ -90,6 +91,8 @@ export interface MlpTrainLoopOptions {
   readonly batchesAhead?: boolean;
   /** Told when a loop that ran many steps per call ends, with how its calls went. */
   readonly onPace?: (summary: LoopPaceSummary) => void;
+  /** Told when a device loop that was offered graph capture ends, with how it went. */
+  readonly onGraphCapture?: (report: GraphCaptureReport) => void;
   /**
    * With `batchesAhead`, on a session that loads `step` (built with
    * `residentRows`, the model's `webgpuModel`): the loop trains with it,
@@ -257,6 +260,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
           transferOutputs: transferOutputs(o.name),
           ...(gathers && { resident: gathers.rows }),
           ...(o.onPace && { onPace: o.onPace }),
+          ...(o.onGraphCapture && { onGraphCapture: o.onGraphCapture }),
         };
         return aheadLoopBody(parts, ctx, await session.openLoop(aheadPlan(parts)));
       }

@@ -16,6 +16,17 @@
  * runs on the device. Trade-off: a call's metrics arrive when its last step
  * is done (the program loop paces calls at ~75 ms of work, so they still
  * stream several times a second).
+ *
+ * Graph capture: where the runtime offers it (`DeviceOps.capture`, WebGPU),
+ * the loop's first step moves every fixed and carried tensor into buffers
+ * the library owns (copies on the GPU) and opens the step captured: each
+ * step writes its own feeds into fixed buffers, replays the recording, and
+ * has its carried outputs copied into the carried inputs on the GPU; the
+ * read outputs' first values are copied aside and read back once per call,
+ * as before. Whatever the capture refuses — the session, a run, a step whose
+ * shapes changed (graph-capture.ts) — the loop goes on uncaptured from the
+ * carried tensors as the last good step left them, and reports why once
+ * (`StepLoop.graphCapture`), never failing the run for it.
  */
 import type {
   DeviceTensor,
@@ -29,6 +40,46 @@ import type {
 } from './tensor-runtime.ts';
 import { isDeviceTensor } from './tensor-runtime.ts';
 import { TransferLedger, transfersBetween } from './transfers.ts';
+import {
+  captureRefusal,
+  shapeChange,
+  stepShapes,
+  type GraphCaptureReport,
+  type StepShapes,
+} from './graph-capture.ts';
+
+/** A train step opened captured (WebGPU graph capture) over fixed buffers. */
+export interface CapturedStep {
+  /** Writes `feeds` into the step's fixed buffers, replays the step, copies carried outputs into carried inputs. */
+  step(feeds: Readonly<Record<string, Tensor>>, ledger: TransferLedger): Promise<void>;
+  /** Each read output's first value at every step since the last take, in one download. */
+  takeReads(ledger: TransferLedger): Promise<Float32Array[]>;
+  /** Lets go of the captured session and the buffers it made (not the inputs it was given). */
+  release(): Promise<void>;
+}
+
+/** A captured step, and the copies of the loop's tensors it replays over. */
+export interface CaptureOpened {
+  readonly step: CapturedStep;
+  /** Copies of the inputs `open` was given, in the buffers the capture bound: the loop's from now on. */
+  readonly inputs: Record<string, DeviceTensor>;
+}
+
+/** What graph capture needs of the runtime. */
+export interface CaptureOps {
+  /**
+   * Opens the step captured over copies of `inputs` (every fixed and carried
+   * input, copied on the device: no bytes cross) and buffers of its own for
+   * `first`'s feeds and every output; throws, naming why, where the library
+   * refuses, leaving `inputs` as they were.
+   */
+  open(
+    inputs: Readonly<Record<string, DeviceTensor>>,
+    first: Readonly<Record<string, Tensor>>,
+    plan: Pick<StepLoopPlan, 'carried' | 'read'>,
+    ledger: TransferLedger,
+  ): Promise<CaptureOpened>;
+}
 
 /** What a device loop needs of the runtime under it; every byte moved is counted in `ledger`. */
 export interface DeviceOps {
@@ -49,7 +100,12 @@ export interface DeviceOps {
   fits(tensors: readonly Tensor[]): boolean;
   /** Lets go of what the ops made for this loop (their own sessions). */
   release(): Promise<void>;
+  /** Present where the train step may run captured (WebGPU graph capture). */
+  readonly capture?: CaptureOps;
 }
+
+const messageOf = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0]!.trim();
 
 const now = (): number => performance.now();
 
@@ -81,6 +137,30 @@ export async function openDeviceLoop(
   const opened = ledger.counts;
   const keep = new Set([...plan.carried.map((c) => c.output), ...plan.read]);
   let closed = false;
+  /** The captured step: not tried yet, running, or given up on (then `refused` says why). */
+  let captured: CapturedStep | 'untried' | 'off' = ops.capture ? 'untried' : 'off';
+  let shapes: StepShapes = new Map();
+  let refused: string | undefined;
+  let capturedSteps = 0;
+  let uncapturedSteps = 0;
+
+  /** Opens the step captured; the loop's tensors are the capture's copies from then on. */
+  async function startCapture(capture: CaptureOps, first: Readonly<Record<string, Tensor>>) {
+    const started = await capture.open({ ...fixed, ...carried }, first, plan, ledger);
+    for (const t of [...Object.values(fixed), ...Object.values(carried)]) t.dispose();
+    for (const name of Object.keys(fixed)) fixed[name] = started.inputs[name]!;
+    for (const name of Object.keys(carried)) carried[name] = started.inputs[name]!;
+    shapes = stepShapes(first);
+    return started.step;
+  }
+
+  /** Gives up the capture for the rest of the loop; said once, with `why`. */
+  async function stopCapture(why: string): Promise<void> {
+    refused ??= why;
+    const was = captured;
+    captured = 'off';
+    if (typeof was === 'object') await was.release().catch(() => undefined);
+  }
 
   async function run(
     steps: readonly LoopStepFeeds[],
@@ -91,13 +171,54 @@ export async function openDeviceLoop(
     const start = now();
     const reads: DeviceTensor[][] = plan.read.map(() => []);
     const ranAt: number[] = [];
+    /** Steps of this call that replayed the captured step, and their read values once taken. */
+    let replayedAt: number[] = [];
+    const replayed: { at: number; values: number[] }[] = [];
     let ran = 0;
+    /** Takes the captured steps' read values so far (before the capture stops, and at the end). */
+    const takeReplayed = async (step: CapturedStep) => {
+      if (replayedAt.length === 0) return;
+      const values = await step.takeReads(ledger);
+      replayedAt.forEach((at, k) => replayed.push({ at, values: values.map((v) => v[k]!) }));
+      replayedAt = [];
+    };
     try {
       for (const step of steps) {
         if (signal.aborted) break;
         if (step === null) {
           ran++;
           continue;
+        }
+        if (captured === 'untried') {
+          const refusal = captureRefusal(step);
+          if (refusal !== null) await stopCapture(refusal);
+          else
+            try {
+              captured = await startCapture(ops.capture!, step);
+            } catch (error) {
+              await stopCapture(
+                `onnxruntime would not capture the train step: ${messageOf(error)}`,
+              );
+            }
+        }
+        if (typeof captured === 'object') {
+          const changed = shapeChange(shapes, step);
+          if (changed !== null) {
+            await takeReplayed(captured);
+            await stopCapture(changed);
+          } else {
+            try {
+              await captured.step(step, ledger);
+              replayedAt.push(ran);
+              capturedSteps++;
+              ran++;
+              continue;
+            } catch (error) {
+              // The carried inputs hold what the last good step left: the step runs again uncaptured.
+              await takeReplayed(captured).catch(() => undefined);
+              await stopCapture(`a captured step failed: ${messageOf(error)}`);
+            }
+          }
         }
         const out = await ops.run({ ...fixed, ...carried, ...step }, keep, ledger);
         for (const pair of plan.carried) {
@@ -114,8 +235,10 @@ export async function openDeviceLoop(
           reads[i]!.push(value);
         });
         ranAt.push(ran);
+        uncapturedSteps++;
         ran++;
       }
+      if (typeof captured === 'object') await takeReplayed(captured);
       const values: Record<string, Float32Array> = {};
       for (const [i, name] of plan.read.entries()) {
         const series = new Float32Array(ran).fill(Number.NaN);
@@ -125,6 +248,7 @@ export async function openDeviceLoop(
           const read = await ops.readFirst(kept, ledger);
           ranAt.forEach((at, k) => (series[at] = read[k] ?? Number.NaN));
         }
+        for (const { at, values: v } of replayed) series[at] = v[i] ?? Number.NaN;
         values[name] = series;
       }
       return { ran, values, ms: now() - start, transfers: transfersBetween(before, ledger.counts) };
@@ -137,6 +261,14 @@ export async function openDeviceLoop(
     resident,
     opened,
     run,
+    graphCapture: (): GraphCaptureReport | null =>
+      ops.capture === undefined
+        ? null
+        : {
+            captured: capturedSteps,
+            uncaptured: uncapturedSteps,
+            ...(refused !== undefined && { refused }),
+          },
     async carried(inputs) {
       const out: Record<string, Tensor> = {};
       for (const input of inputs) {
@@ -149,6 +281,8 @@ export async function openDeviceLoop(
     async close() {
       if (closed) return;
       closed = true;
+      if (typeof captured === 'object') await captured.release().catch(() => undefined);
+      captured = 'off';
       for (const t of Object.values(fixed)) t.dispose();
       for (const t of Object.values(carried)) t.dispose();
       await ops.release();

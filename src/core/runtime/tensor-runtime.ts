@@ -166,12 +166,27 @@ export interface StepLoopResult {
   readonly transfers?: TransferCounts;
 }
 
+/** How a device loop's graph capture went (graph-capture.ts): the node's log line says it. */
+export interface GraphCaptureReport {
+  /** Steps that ran as replays of the captured step. */
+  readonly captured: number;
+  /** Steps that ran uncaptured. */
+  readonly uncaptured: number;
+  /** Why the loop ran (or went on) uncaptured; absent while capture held. */
+  readonly refused?: string;
+}
+
 /** A loop opened on a session; see `StepLoopPlan`. Close it on every exit. */
 export interface StepLoop {
   /** Whether the plan's `resident` inputs stay on the device: each step then feeds its rows alone. */
   readonly resident?: boolean;
   /** Bytes that crossed to open the loop (weights, constants, the resident dataset; a device loop only). */
   readonly opened?: TransferCounts;
+  /**
+   * How graph capture went so far (a device loop whose runtime offers it);
+   * null where it was never offered.
+   */
+  graphCapture?(): GraphCaptureReport | null;
   /**
    * Runs `steps` in order; a cancel stops it between two steps (or, where it
    * cannot be seen there, at the end of the call). The steps' tensors are
