@@ -158,8 +158,15 @@ describe('claimNextRun', () => {
     await journalRun(db, runRow('c', { createdAt: created(1), status: 'running' }));
     await journalRun(db, runRow('d', { createdAt: created(2) }));
     const taken = [];
-    for (let i = 0; i < 4; i++) taken.push((await claimNextRun(db, anyRun, {}))?.id);
+    const others = [];
+    for (let i = 0; i < 4; i++) {
+      const claimed = await claimNextRun(db, anyRun, {});
+      taken.push(claimed?.run.id);
+      others.push(claimed?.othersQueued);
+    }
     expect(taken).toEqual(['b', 'd', 'a', undefined]);
+    // Whether others still wait, as the claim read the queue: not after the last one.
+    expect(others).toEqual([true, true, false, undefined]);
   });
 
   it('skips a run it cannot serve, saying why, and takes the next', async () => {
@@ -167,14 +174,16 @@ describe('claimNextRun', () => {
     await journalRun(db, runRow('gpu', { createdAt: created(1), requires: ['webgpu'] }));
     await journalRun(db, runRow('cpu', { createdAt: created(2) }));
     const claimed = await claimNextRun(db, noWebgpu, { statusReason: '', leaseUntil: 5 });
-    expect(claimed).toMatchObject({ id: 'cpu', status: 'running', leaseUntil: 5 });
+    expect(claimed?.run).toMatchObject({ id: 'cpu', status: 'running', leaseUntil: 5 });
+    // The run it could not serve still waits.
+    expect(claimed?.othersQueued).toBe(true);
     expect(await db.runs.get('gpu' as RunId)).toMatchObject({
       status: 'queued',
       statusReason: 'Waiting for an engine with webgpu',
     });
     expect(await claimNextRun(db, noWebgpu, {})).toBeUndefined();
     // An engine that can serve it takes it, and the waiting reason goes.
-    expect(await claimNextRun(db, anyRun, { statusReason: '' })).toMatchObject({
+    expect((await claimNextRun(db, anyRun, { statusReason: '' }))?.run).toMatchObject({
       id: 'gpu',
       status: 'running',
       statusReason: '',
@@ -209,7 +218,7 @@ describe('claimNextRun', () => {
       claimNextRun(a, anyRun, { statusReason: 'engine A' }),
       claimNextRun(b, anyRun, { statusReason: 'engine B' }),
     ]);
-    expect(taken.map((run) => run?.id).sort()).toEqual(['r1', 'r2']);
+    expect(taken.map((claimed) => claimed?.run.id).sort()).toEqual(['r1', 'r2']);
     const stored = await runsByIds(a, ['r1', 'r2', 'r3'] as RunId[]);
     expect(stored.map((run) => run.status)).toEqual(['running', 'running', 'queued']);
     expect(

@@ -259,13 +259,14 @@ const QUEUE_PAGE = 32;
  * different run or none). On the way, each older run it cannot serve gets
  * the reason `cannotServe` gives as its status reason, so the person sees
  * why it waits. The queue is read a page at a time and the walk stops at the
- * run taken. Resolves with the claimed run, or undefined.
+ * run taken. Resolves with the claimed run and whether other runs are still
+ * queued (read on the way: none when it was the only one), or undefined.
  */
 export async function claimNextRun(
   db: FlowbenchDb,
   cannotServe: QueueReader,
   claim: Partial<RunRow>,
-): Promise<RunRow | undefined> {
+): Promise<{ run: RunRow; othersQueued: boolean } | undefined> {
   return db.transaction('rw', RUN_TABLES, async () => {
     // A reason written on the way leaves the entry where it was in the index; the claim
     // moves one out of it, and the walk ends there.
@@ -283,7 +284,7 @@ export async function claimNextRun(
         const claimed: RunRow = { ...run, ...claim, status: 'running' };
         await db.runs.put(claimed);
         await patchRunEntry(db, run.id, { ...claim, status: 'running' });
-        return claimed;
+        return { run: claimed, othersQueued: offset > 0 || page.length > 1 };
       }
       if (page.length < QUEUE_PAGE) return undefined;
     }

@@ -86,7 +86,7 @@ export function slotLockName(slot: number): string {
 }
 
 /** What became of one try at a slot. */
-type SlotOutcome = 'busy' | 'nothing-to-serve' | RunRow;
+type SlotOutcome = 'busy' | 'nothing-to-serve' | { run: RunRow; othersQueued: boolean };
 
 /** A look at the queue waiting for the one in progress to finish. */
 interface NextLook {
@@ -164,16 +164,17 @@ export class RunService {
       return missing ? waitingReason(missing) : null;
     };
     const taken: RunId[] = [];
-    // After a claim, another slot is tried only while runs wait: a claim is a write over the
-    // run tables, and one that found nothing held the run just started behind it.
+    // After a claim, another slot is tried only while runs wait (the claim read whether others
+    // do): a claim is a write over the run tables, and one that found nothing held the run just
+    // started behind it.
     let waiting = true;
     for (let slot = 0; slot < (this.options.maxActive ?? MAX_ACTIVE_RUNS) && waiting; slot++) {
       if (this.slots.has(slot)) continue;
       const outcome = await this.trySlot(slot, cannotServe);
       if (outcome === 'nothing-to-serve') break;
       if (outcome === 'busy') continue;
-      taken.push(outcome.id);
-      waiting = await anyRunQueued(db);
+      taken.push(outcome.run.id);
+      waiting = outcome.othersQueued;
     }
     // Nothing waits: no reason to say, nobody to tell.
     if (!waiting) return taken;
@@ -196,15 +197,15 @@ export class RunService {
       const held = this.options.tryLock(slotLockName(slot), async () => {
         const claim = claimChanges(now(), this.options.leaseMs ?? LEASE_MS);
         // A failed claim rejects `held`, and so this try.
-        const run = await claimNextRun(db, cannotServe, claim);
-        if (run === undefined) {
+        const claimed = await claimNextRun(db, cannotServe, claim);
+        if (claimed === undefined) {
           resolve('nothing-to-serve');
           return;
         }
         drove = true;
         this.slots.add(slot);
-        resolve(run);
-        await this.drive(run);
+        resolve(claimed);
+        await this.drive(claimed.run);
         this.slots.delete(slot);
       });
       // Once the slot is given back after a run, there may be more to take.
