@@ -28,6 +28,7 @@ import type { DeviceTensor, StepLoopPlan, Tensor } from '../../src/core/runtime/
 import type { OrtModule } from './ort-loader';
 import type { TransferLedger } from '../../src/core/runtime/transfers';
 import { GraphBuilder } from '../../src/core/onnx/graph';
+import { elementCount } from '../../src/core/onnx/mlp-spec';
 import { OrtDeviceTensor } from './device-tensors';
 
 /** A one-op graph (`out` = `in`, any shape) whose output lands in a buffer onnxruntime owns. */
@@ -71,7 +72,7 @@ const MAP_READ = 1;
 const SLOT_STEPS = 1024;
 
 const bytesOf = (t: OrtDeviceTensor): number =>
-  t.dims.reduce((a, b) => a * b, 1) * Float32Array.BYTES_PER_ELEMENT;
+  elementCount(t.dims) * Float32Array.BYTES_PER_ELEMENT;
 const bufferOf = (t: OrtDeviceTensor): unknown => t.tensor.gpuBuffer;
 
 /** The parts a captured step is made of; see `OrtCapturedStep`. */
@@ -230,7 +231,7 @@ export async function openCapturedStep(
         const dims = meta.shape.map((d) => (typeof d === 'number' ? d : Number.NaN));
         if (dims.some((d) => !Number.isInteger(d) || d < 0))
           throw new Error(`output ${meta.name} has no fixed shape [${meta.shape.join(', ')}]`);
-        const size = dims.reduce((a, b) => a * b, 1);
+        const size = elementCount(dims);
         shaped = {
           type: meta.type,
           data: meta.type === 'int32' ? new Int32Array(size) : new Float32Array(size),

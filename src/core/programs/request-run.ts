@@ -91,6 +91,9 @@ export interface RunnerServices {
 /** `progressed`: a unit ran or the request ended; `waiting`: deferred to a later tick. */
 export type Advance = 'progressed' | 'waiting' | 'finished';
 
+/** What a step's per-unit peak is held as, in the pool view. */
+const peakLabelOf = (step: { readonly name: string }): string => `${step.name}: step peak`;
+
 interface ActiveLoop {
   readonly body: LoopBody;
   readonly startedAt: number;
@@ -251,11 +254,17 @@ export class RequestRun {
         }
       }
       const body = await step.start(this.context(step, sessions));
-      const peakLabel = `${step.name}: step peak`;
-      this.loop = { body, startedAt: this.services.now(), unit: 0, state, sessions, peakLabel };
+      this.loop = {
+        body,
+        startedAt: this.services.now(),
+        unit: 0,
+        state,
+        sessions,
+        peakLabel: peakLabelOf(step),
+      };
       started = true;
     }
-    const peakLabel = this.loop?.peakLabel ?? `${step.name}: step peak`;
+    const peakLabel = this.loop?.peakLabel ?? peakLabelOf(step);
     const peak = !pool.shared
       ? pool.tryHold(this.holder, 'activation', step.peakBytes, peakLabel)
       : this.loop !== null
