@@ -164,12 +164,16 @@ class SharedRunList implements Live<readonly RunEntry[]> {
   private open(): { unsubscribe(): void } {
     const { db } = this;
     const mirror = new RunListMirror();
-    return liveQuery(async () => {
-      const epoch = (await db.settings.get(EPOCH_KEY))?.value;
-      if (mirror.rev < 0 || epoch !== mirror.epoch)
-        return { epoch, all: true, entries: await db.runList.toArray() };
-      return { epoch, all: false, entries: await runEntriesSince(db, mirror.rev) };
-    }).subscribe({
+    // One transaction for both reads: the list is read again after every write of a run, and in
+    // a sweep each read's transactions cost the browser's storage thread more than its rows.
+    const read = () =>
+      db.transaction('r', db.settings, db.runList, async () => {
+        const epoch = (await db.settings.get(EPOCH_KEY))?.value;
+        if (mirror.rev < 0 || epoch !== mirror.epoch)
+          return { epoch, all: true, entries: await db.runList.toArray() };
+        return { epoch, all: false, entries: await runEntriesSince(db, mirror.rev) };
+      });
+    return liveQuery(read).subscribe({
       next: ({ epoch, all, entries }) => {
         if (all) mirror.reset(entries, epoch);
         else if (!mirror.apply(entries)) return;

@@ -210,6 +210,34 @@ describe('claimNextRun', () => {
     expect((await db.runs.get('gpu' as RunId))?.statusReason).toBe('stale');
   });
 
+  it('says why runs wait without a write when every run that changed is one it can serve, or told so already', async () => {
+    const db = freshDb();
+    let writes = 0;
+    db.use({
+      stack: 'dbcore',
+      name: 'count writes',
+      create: (down) => ({
+        ...down,
+        transaction: (stores, mode, more) => {
+          if (mode === 'readwrite') writes++;
+          return down.transaction(stores, mode, more);
+        },
+      }),
+    });
+    await journalRun(db, runRow('cpu', { createdAt: created(1) }));
+    await journalRun(db, runRow('gpu', { createdAt: created(2), requires: ['webgpu'] }));
+    const journaled = writes;
+    const since = await sayWhyRunsWait(db, noWebgpu, -1);
+    expect(writes).toBe(journaled + 1); // the one reason to tell
+    await sayWhyRunsWait(db, noWebgpu, -1);
+    expect(writes).toBe(journaled + 1); // told already
+    expect(await sayWhyRunsWait(db, noWebgpu, since)).toBe(since);
+    expect(writes).toBe(journaled + 1);
+    expect((await db.runList.get('gpu' as RunId))?.statusReason).toBe(
+      'Waiting for an engine with webgpu',
+    );
+  });
+
   it('gives each of two engines taking at once a different run', async () => {
     const a = freshDb();
     const b = reopen(a);

@@ -8,7 +8,7 @@
 import { Dexie } from 'dexie';
 import type { BundleFile } from '../core/run/bundle';
 import type { RunRecord } from '../core/run/export';
-import type { FlowId, RunId, RunRow, RunStatus } from '../core/run/record';
+import type { FlowId, RunId, RunNodeRow, RunRow, RunStatus } from '../core/run/record';
 import { addArtifacts, artifactsOfRun, deleteArtifactsOfRuns } from './artifacts';
 import { addIntervals, deleteIntervalsOfRuns, runIntervals } from './intervals';
 import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
@@ -103,19 +103,25 @@ export async function updateRun(
  * written just before an ending, and when storage is full they are refused
  * with the rest, so a run must never end with a node left `running` for
  * ever). With `onlyWhileRunning`, nothing is written unless the run is still
- * `running`. With `nodesFinal`, the caller vouches that every node's final
- * row has landed (the engine that drove the run, when all its writes
- * succeeded), and the nodes are not read: a thousand rows read back at the
- * end of every run, to find none to mark. Returns whether it wrote.
+ * `running`. `nodes`: node rows written in the same transaction (the driver's
+ * last batch). With `nodesFinal`, the caller vouches that every node's final
+ * row has landed or is among `nodes` (the engine that drove the run, when all
+ * its writes succeeded), and the nodes are not read: a thousand rows read
+ * back at the end of every run, to find none to mark. Returns whether it wrote.
  */
 export async function endRun(
   db: FlowbenchDb,
   id: RunId,
   ending: Partial<RunRow>,
-  { onlyWhileRunning, nodesFinal = false }: { onlyWhileRunning: boolean; nodesFinal?: boolean },
+  {
+    onlyWhileRunning,
+    nodesFinal = false,
+    nodes = [],
+  }: { onlyWhileRunning: boolean; nodesFinal?: boolean; nodes?: readonly RunNodeRow[] },
 ): Promise<boolean> {
   return db.transaction('rw', ['runs', 'runNodes', 'runList'], async () => {
     if (onlyWhileRunning && (await db.runs.get(id))?.status !== 'running') return false;
+    if (nodes.length > 0) await db.runNodes.bulkPut(nodes);
     await db.runs.update(id, ending);
     await patchRunEntry(db, id, ending);
     if (!nodesFinal) await interruptUnfinishedNodes(db, id);
@@ -265,7 +271,8 @@ const QUEUE_PAGE = 32;
 export async function claimNextRun(
   db: FlowbenchDb,
   cannotServe: QueueReader,
-  claim: Partial<RunRow>,
+  /** The changes the claim writes, or what makes them from the run taken. */
+  claim: Partial<RunRow> | ((run: RunRow) => Partial<RunRow>),
 ): Promise<{ run: RunRow; othersQueued: boolean } | undefined> {
   return db.transaction('rw', RUN_TABLES, async () => {
     // A reason written on the way leaves the entry where it was in the index; the claim
@@ -281,9 +288,10 @@ export async function claimNextRun(
         // The one row read whole: the run claimed.
         const run = await db.runs.get(queued.id);
         if (run?.status !== 'queued') continue;
-        const claimed: RunRow = { ...run, ...claim, status: 'running' };
+        const changes = typeof claim === 'function' ? claim(run) : claim;
+        const claimed: RunRow = { ...run, ...changes, status: 'running' };
         await db.runs.put(claimed);
-        await patchRunEntry(db, run.id, { ...claim, status: 'running' });
+        await patchRunEntry(db, run.id, { ...changes, status: 'running' });
         return { run: claimed, othersQueued: offset > 0 || page.length > 1 };
       }
       if (page.length < QUEUE_PAGE) return undefined;
@@ -304,10 +312,22 @@ export async function sayWhyRunsWait(
   cannotServe: QueueReader,
   since: number,
 ): Promise<number> {
+  // Read first, in a read-only transaction: an engine looks after every run it ends, and in a
+  // sweep it can serve every run, so there is nothing to write nearly every time.
+  const { changed, rev } = await db.transaction('r', RUN_TABLES, async () => ({
+    changed: since < 0 ? await queue(db).toArray() : await runEntriesSince(db, since),
+    rev: await listRevision(db),
+  }));
+  const untold = changed.filter((entry) => {
+    if (entry.status !== 'queued') return false;
+    const reason = cannotServe(entry);
+    return reason !== null && reason !== entry.statusReason;
+  });
+  if (untold.length === 0) return rev;
   return db.transaction('rw', RUN_TABLES, async () => {
-    const changed = since < 0 ? await queue(db).toArray() : await runEntriesSince(db, since);
-    for (const entry of changed) {
-      if (entry.status !== 'queued') continue;
+    // Read again: each may have been claimed or told since.
+    for (const entry of await db.runList.bulkGet(untold.map((e) => e.id))) {
+      if (entry?.status !== 'queued') continue;
       const reason = cannotServe(entry);
       if (reason !== null) await sayWhy(db, entry, reason);
     }

@@ -135,17 +135,21 @@ export class NodeOutcomes {
     this.writing = writing;
   }
 
-  /** Write every changed row, waiting for any batch being written; resolves once all have landed. */
-  async drain(): Promise<void> {
+  /**
+   * Close, wait for any batch being written, and hand over the rows not
+   * written yet — the last batch, taken rather than written, for the caller
+   * to write in the run's ending transaction: one write where there were two.
+   */
+  async takeLast(): Promise<RunNodeRow[]> {
     this.close();
-    for (;;) {
-      if (this.writing) await this.writing;
-      else if (this.changed.size > 0) this.flush();
-      else return;
-    }
+    while (this.writing) await this.writing;
+    const rows = [...this.changed].map((node) => this.rows.get(node)!);
+    for (const node of this.changed) this.written.add(node);
+    this.changed.clear();
+    return rows;
   }
 
-  /** Stop the timer; what changed since the last batch is left to a last `flush`, which holds nothing back. */
+  /** Stop the timer; what changed since the last batch is left to `takeLast` (or a last `flush`, which holds nothing back). */
   close(): void {
     this.closed = true;
     this.stopTimer?.();

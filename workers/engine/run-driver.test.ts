@@ -218,3 +218,62 @@ describe('driveRun while a node runs long', () => {
     });
   });
 });
+
+describe('driveRun of a quick run', () => {
+  it('writes its last node outcomes with its ending, in one transaction', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    const quick = defineNodeKind({
+      kind: 'test.quick',
+      title: 'Quick',
+      category: 'data',
+      description: 'Does nothing, at once.',
+      params: {},
+      inputs: [],
+      outputs: [],
+      execute: () => Promise.resolve(),
+    });
+    const flow: FlowDocument = {
+      format: 'flowbench.flow/1',
+      name: 'quick',
+      inputs: [],
+      outputs: [],
+      nodes: ['a', 'b'].map((id, i) => ({
+        id,
+        kind: 'test.quick',
+        params: {},
+        position: { x: 200 * i, y: 0 },
+      })),
+      edges: [],
+    };
+    // Which stores each write touched, in order (a middleware goes in before the database opens).
+    const writes: string[][] = [];
+    db.use({
+      stack: 'dbcore',
+      name: 'record writes',
+      create: (down) => ({
+        ...down,
+        transaction: (stores, mode, more) => {
+          if (mode === 'readwrite') writes.push([...stores].sort());
+          return down.transaction(stores, mode, more);
+        },
+      }),
+    });
+    const id = await journal(flow, {});
+    const status = await driveRun(id, new AbortController().signal, {
+      ...options(),
+      catalog: createCatalog([quick]),
+    });
+    expect(status).toBe('ok');
+    // Every node queued as the run starts; their outcomes with the ending, not a batch before it.
+    expect(writes.filter((stores) => stores.includes('runNodes'))).toEqual([
+      ['runNodes'],
+      ['runList', 'runNodes', 'runs'],
+    ]);
+    const record = await readRunRecord(db, id);
+    expect(record?.run.status).toBe('ok');
+    expect(record?.nodes.map((n) => [n.node, n.status])).toEqual([
+      ['a', 'ok'],
+      ['b', 'ok'],
+    ]);
+  });
+});

@@ -17,7 +17,11 @@
  * after flushing what was buffered.
  */
 import type { Catalog } from '../../src/core/catalog/catalog';
-import type { BackendChoice, TensorRuntime } from '../../src/core/runtime/tensor-runtime';
+import type {
+  BackendChoice,
+  EngineInfo,
+  TensorRuntime,
+} from '../../src/core/runtime/tensor-runtime';
 import type { ProducerHost } from '../../src/core/data/producer';
 import type { ProgramHost } from '../../src/core/programs';
 import { describeAdapter } from '../../src/core/runtime/tensor-runtime';
@@ -27,6 +31,7 @@ import { describeIssues } from '../../src/core/flow/issues';
 import { sha256Hex } from '../../src/core/run/digest';
 import { MetricBatcher } from '../../src/core/run/metric-batcher';
 import type { RunFingerprint } from '../../src/core/run/fingerprint';
+import type { EngineRecord } from '../../src/core/records/run';
 import { resolveRunParams } from '../../src/core/run/params';
 import {
   capText,
@@ -39,13 +44,13 @@ import { readStoredFile } from '../../src/db/files';
 import { NODE_BATCH_MS, NodeOutcomes } from './node-outcomes';
 import { DEFAULT_LIVE_INTERVAL_MS, liveValues } from './live-values';
 import { messageTurn } from './message-turn';
-import { storageFailureReason, storeEnding } from './run-ending';
+import { storageFailureReason, storeEnding, type RunEnding } from './run-ending';
 import { StorageWatch } from './storage-watch';
 import { putArtifact } from '../../src/db/artifacts';
 import { addInterval } from '../../src/db/intervals';
 import { RunMetricWriter } from '../../src/db/metric-writer';
 import { putRunNodes } from '../../src/db/run-nodes';
-import { cancelRequested, claimRun, renewLease, updateRun } from '../../src/db/runs';
+import { cancelRequested, claimRun, endRun, renewLease, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { FlowbenchError, isFlowbenchError } from '../../src/core/errors';
 
@@ -106,6 +111,22 @@ export function claimChanges(now: number, leaseMs = LEASE_MS): Partial<RunRow> {
     statusReason: '',
   };
 }
+
+/** What a run with backend choice `choice` runs on, on an engine that says `info`: its record's `engine`. */
+export function engineOf(choice: BackendChoice, info: EngineInfo): EngineRecord {
+  return {
+    backend: choice === 'auto' ? info.backend : choice,
+    adapter: describeAdapter(info.adapter),
+    ...(info.adapter && {
+      vendor: info.adapter.vendor,
+      architecture: info.adapter.architecture,
+      fallback: info.adapter.isFallbackAdapter,
+    }),
+  };
+}
+
+/** Whether two plain record values (made by the same code, so with keys in the same order) are equal. */
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Serialises writes of node outcomes so they land in the order they happened. */
 class WriteChain {
@@ -227,21 +248,11 @@ export async function driveClaimedRun(
       if (fingerprint) await watch.track(updateRun(db, runId, { fingerprint: await fingerprint }));
       throw error;
     }
-    const info = runtime.info;
-    await watch.track(
-      updateRun(db, runId, {
-        ...(fingerprint && { fingerprint: await fingerprint }),
-        engine: {
-          backend: run.backendChoice === 'auto' ? info.backend : run.backendChoice,
-          adapter: describeAdapter(info.adapter),
-          ...(info.adapter && {
-            vendor: info.adapter.vendor,
-            architecture: info.adapter.architecture,
-            fallback: info.adapter.isFallbackAdapter,
-          }),
-        },
-      }),
-    );
+    const engine = engineOf(run.backendChoice, runtime.info);
+    const print = fingerprint && (await fingerprint);
+    // An engine that claimed the run knowing both wrote them with the claim (run-service.ts).
+    if (!sameValue(run.engine, engine) || (print && !sameValue(run.fingerprint, print)))
+      await watch.track(updateRun(db, runId, { ...(print && { fingerprint: print }), engine }));
     const artifacts: Promise<unknown>[] = [];
 
     const result = await executeFlow({
@@ -360,35 +371,37 @@ export async function driveClaimedRun(
   for (const row of [...nodes.all()])
     if (row.status === 'running' || row.status === 'queued')
       nodes.update(row.node, { status: stopped });
-  // The last batch: every outcome not written yet, before the run is closed.
-  await nodes.drain();
+  // The last batch: every outcome not written yet, written with the ending, in its transaction.
+  const last = await nodes.takeLast();
   await writes.settled();
-  if (storageFailure !== null)
+  const finished = now();
+  const ending = (): RunEnding => ({
+    ...end,
+    statusReason: capText(end.statusReason, recordLimits.error),
+    finishedAt: new Date(finished).toISOString(),
+    durationMs: finished - started,
+    leaseUntil: null,
+  });
+  try {
+    if (storageFailure === null) {
+      try {
+        // Every earlier batch landed and this holds the rest: the ending need not read the
+        // nodes back to find any left unfinished.
+        await watch.track(
+          endRun(db, runId, ending(), { onlyWhileRunning: false, nodesFinal: true, nodes: last }),
+        );
+        return end.status;
+      } catch (error) {
+        storageFailed(error);
+      }
+    }
     end = {
       status: 'error',
       statusReason: storageFailureReason(storageFailure),
       result: end.result,
     };
-  const finished = now();
-  try {
     // One small write, retried: it often fits where a batch of points did not.
-    await watch.track(
-      storeEnding(
-        db,
-        runId,
-        {
-          ...end,
-          statusReason: capText(end.statusReason, recordLimits.error),
-          finishedAt: new Date(finished).toISOString(),
-          durationMs: finished - started,
-          leaseUntil: null,
-        },
-        options.setTimer,
-        // Every batch of node outcomes landed, the last holding each node's final row: the
-        // ending need not read the nodes back to find any left unfinished.
-        { nodesFinal: storageFailure === null },
-      ),
-    );
+    await watch.track(storeEnding(db, runId, ending(), options.setTimer));
   } finally {
     stopLease();
     watch.close();

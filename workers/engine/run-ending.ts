@@ -65,22 +65,22 @@ const RETRY_DELAYS_MS = [100, 500, 2_000];
 
 /**
  * Write a run's ending, trying again a few times; throws `RunEndingError`
- * (carrying the ending, for `PendingEndings`) when every try failed.
- * `nodesFinal`: every node's final row has landed (see `endRun`).
+ * (carrying the ending, for `PendingEndings`) when every try failed. The
+ * nodes are read back: a run ending so lost writes, and any left unfinished
+ * are marked `interrupted` (see `endRun`).
  */
 export async function storeEnding(
   db: FlowbenchDb,
   runId: RunId,
   ending: RunEnding,
   setTimer: (fire: () => void, ms: number) => () => void,
-  { nodesFinal = false }: { nodesFinal?: boolean } = {},
 ): Promise<void> {
   let failure: unknown = null;
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
     if (attempt > 0)
       await new Promise<void>((resolve) => setTimer(resolve, RETRY_DELAYS_MS[attempt - 1]!));
     try {
-      await endRun(db, runId, ending, { onlyWhileRunning: false, nodesFinal });
+      await endRun(db, runId, ending, { onlyWhileRunning: false });
       return;
     } catch (error) {
       failure = error;

@@ -307,3 +307,39 @@ it('runs a node that prefers WebGPU on WASM when there is no adapter, and says s
 function lock(runId: RunId): string {
   return `flowbench.run.${runId}`;
 }
+
+it('a run claimed here says what it runs on from the claim: its row is written twice, claimed and ended', async () => {
+  const { db, connect } = database();
+  const locks = testLocks();
+  const gate = testGate();
+  const [id] = await journalGates(db, gate, 1);
+  const tab = connect();
+  let rowWrites = 0;
+  tab.use({
+    stack: 'dbcore',
+    name: 'count run row writes',
+    create: (down) => ({
+      ...down,
+      table: (name) => {
+        const table = down.table(name);
+        if (name !== 'runs') return table;
+        return { ...table, mutate: (req) => (rowWrites++, table.mutate(req)) };
+      },
+    }),
+  });
+  const driver = engine(tab, locks, {
+    catalog: gate.catalog,
+    adapter,
+    fingerprint: (choice) => Promise.resolve({ backend: choice } as never),
+  });
+  await driver.service.take({ announce: true });
+  await until(() => gate.waiting() === 1);
+  const running = await getRun(db, id!);
+  expect(running?.engine).toMatchObject({ backend: 'webgpu', vendor: 'test' });
+  expect(running?.fingerprint).toEqual({ backend: 'auto' });
+  expect(rowWrites).toBe(1);
+  gate.openOne();
+  await until(() => driver.finished.has(id!));
+  expect(driver.finished.get(id!)).toBe('ok');
+  expect(rowWrites).toBe(2);
+});

@@ -37,6 +37,7 @@
  */
 import type { BackendChoice, EngineInfo } from '../../src/core/runtime/tensor-runtime';
 import type { RunId, RunRow, RunStatus } from '../../src/core/run/record';
+import type { RunFingerprint } from '../../src/core/run/fingerprint';
 import { missingDevice, waitingReason } from '../../src/core/run/devices';
 import {
   anyRunQueued,
@@ -45,7 +46,13 @@ import {
   sayWhyRunsWait,
   type QueueReader,
 } from '../../src/db/runs';
-import { claimChanges, driveClaimedRun, LEASE_MS, type RunDriverOptions } from './run-driver';
+import {
+  claimChanges,
+  driveClaimedRun,
+  engineOf,
+  LEASE_MS,
+  type RunDriverOptions,
+} from './run-driver';
 
 export interface RunServiceOptions extends Omit<
   RunDriverOptions,
@@ -104,6 +111,8 @@ export class RunService {
   private next: NextLook | null = null;
   /** The run list's revision when this engine last wrote why runs wait, and what it could serve then. */
   private reasons: { hasAdapter: boolean; since: number } | null = null;
+  /** The fingerprints of the engine state last looked with (`knownOfRuns`). */
+  private prints: { info: EngineInfo; byChoice: Map<BackendChoice, RunFingerprint> } | null = null;
 
   constructor(private readonly options: RunServiceOptions) {}
 
@@ -163,6 +172,7 @@ export class RunService {
       const missing = missingDevice(run.requires, hasAdapter);
       return missing ? waitingReason(missing) : null;
     };
+    const known = await this.knownOfRuns(info);
     const taken: RunId[] = [];
     // After a claim, another slot is tried only while runs wait (the claim read whether others
     // do): a claim is a write over the run tables, and one that found nothing held the run just
@@ -170,7 +180,7 @@ export class RunService {
     let waiting = true;
     for (let slot = 0; slot < (this.options.maxActive ?? MAX_ACTIVE_RUNS) && waiting; slot++) {
       if (this.slots.has(slot)) continue;
-      const outcome = await this.trySlot(slot, cannotServe);
+      const outcome = await this.trySlot(slot, cannotServe, known);
       if (outcome === 'nothing-to-serve') break;
       if (outcome === 'busy') continue;
       taken.push(outcome.run.id);
@@ -190,14 +200,18 @@ export class RunService {
    * Take slot `slot` if it is free and claim a run in it; the slot is held
    * until that run ends, and then the queue is looked at again.
    */
-  private trySlot(slot: number, cannotServe: QueueReader): Promise<SlotOutcome> {
+  private trySlot(
+    slot: number,
+    cannotServe: QueueReader,
+    known: (run: RunRow) => Partial<RunRow>,
+  ): Promise<SlotOutcome> {
     const { db, now } = this.options;
     return new Promise<SlotOutcome>((resolve, reject) => {
       let drove = false;
       const held = this.options.tryLock(slotLockName(slot), async () => {
         const claim = claimChanges(now(), this.options.leaseMs ?? LEASE_MS);
         // A failed claim rejects `held`, and so this try.
-        const claimed = await claimNextRun(db, cannotServe, claim);
+        const claimed = await claimNextRun(db, cannotServe, (run) => ({ ...claim, ...known(run) }));
         if (claimed === undefined) {
           resolve('nothing-to-serve');
           return;
@@ -218,12 +232,40 @@ export class RunService {
     });
   }
 
+  /**
+   * What a run claimed now will say it runs on (its `engine` and
+   * `fingerprint`), written with the claim: otherwise the driver writes them
+   * as the run starts, a second write of the whole run row, flow and
+   * fingerprint, for every run of a sweep. The fingerprints are made once per
+   * engine state, for each backend choice.
+   */
+  private async knownOfRuns(info: EngineInfo): Promise<(run: RunRow) => Partial<RunRow>> {
+    const { fingerprint } = this.options;
+    if (this.prints?.info !== info) {
+      const byChoice = new Map<BackendChoice, RunFingerprint>();
+      // One that cannot be made is left to the driver, which makes it again as the run starts.
+      if (fingerprint)
+        for (const choice of ['auto', 'wasm', 'webgpu'] as const) {
+          const print = await fingerprint(choice).catch(() => undefined);
+          if (print) byChoice.set(choice, print);
+        }
+      this.prints = { info, byChoice };
+    }
+    const { byChoice } = this.prints;
+    return (run) => {
+      const print = byChoice.get(run.backendChoice);
+      return { engine: engineOf(run.backendChoice, info), ...(print && { fingerprint: print }) };
+    };
+  }
+
   private async drive(run: RunRow): Promise<void> {
     const controller = new AbortController();
     this.driving.set(run.id, controller);
     const runId = run.id;
     // A cancel request written between the claim and this moment found no driver to nudge:
-    // read the record once now, so it lands at once rather than at the next lease renewal.
+    // read the record once now, so it lands at once rather than at the next lease renewal
+    // (and one the claim read stops the run before its first node).
+    if (run.cancelRequestedAt !== null) controller.abort();
     void cancelRequested(this.options.db, runId).then(
       (asked) => asked && controller.abort(),
       () => undefined,
