@@ -163,3 +163,25 @@ function storageWrite(table: string, request: DBCoreMutateRequest): StorageWrite
   if (request.type === 'add' || request.type === 'put') return { table, rows: request.values };
   return { table, rows: [] };
 }
+
+/**
+ * The stores of each read-write transaction `db` runs from now on, in order
+ * (each list sorted). Call it before the database is first used, as
+ * `refuseWrites`.
+ */
+export function writeTransactions(db: FlowbenchDb): string[][] {
+  if (db.isOpen()) throw new Error('writeTransactions: the database is open already');
+  const seen: string[][] = [];
+  db.use({
+    stack: 'dbcore',
+    name: 'write-transactions',
+    create: (down: DBCore): DBCore => ({
+      ...down,
+      transaction: (stores, mode, options) => {
+        if (mode === 'readwrite') seen.push([...stores].sort());
+        return down.transaction(stores, mode, options);
+      },
+    }),
+  });
+  return seen;
+}

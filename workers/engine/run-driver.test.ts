@@ -14,6 +14,7 @@ import { engineInfo } from './adapter';
 import { driveRun } from './run-driver';
 import { journalTestRun, loadFlow, testDriverOptions, testGate, until } from './testing';
 import { runNodes } from '../../src/db/run-nodes';
+import { writeTransactions } from '../../src/db/testing';
 
 const example = loadFlow('src/examples/spirals-mlp.flow.json');
 
@@ -245,19 +246,8 @@ describe('driveRun of a quick run', () => {
       })),
       edges: [],
     };
-    // Which stores each write touched, in order (a middleware goes in before the database opens).
-    const writes: string[][] = [];
-    db.use({
-      stack: 'dbcore',
-      name: 'record writes',
-      create: (down) => ({
-        ...down,
-        transaction: (stores, mode, more) => {
-          if (mode === 'readwrite') writes.push([...stores].sort());
-          return down.transaction(stores, mode, more);
-        },
-      }),
-    });
+    // Which stores each write touched, in order.
+    const writes = writeTransactions(db);
     const id = await journal(flow, {});
     const status = await driveRun(id, new AbortController().signal, {
       ...options(),

@@ -11,6 +11,7 @@ import type { RunId, RunRow, RunStatus } from '../../src/core/run/record';
 import { runNodes } from '../../src/db/run-nodes';
 import { getRun, requestCancel, runsByIds } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
+import { writeTransactions } from '../../src/db/testing';
 import { engineInfo } from './adapter';
 import { RunService, slotLockName, type RunServiceOptions } from './run-service';
 import {
@@ -314,19 +315,8 @@ it('a run claimed here says what it runs on from the claim: its row is written t
   const gate = testGate();
   const [id] = await journalGates(db, gate, 1);
   const tab = connect();
-  let rowWrites = 0;
-  tab.use({
-    stack: 'dbcore',
-    name: 'count run row writes',
-    create: (down) => ({
-      ...down,
-      table: (name) => {
-        const table = down.table(name);
-        if (name !== 'runs') return table;
-        return { ...table, mutate: (req) => (rowWrites++, table.mutate(req)) };
-      },
-    }),
-  });
+  const writes = writeTransactions(tab);
+  const rowWrites = () => writes.filter((stores) => stores.includes('runs')).length;
   const driver = engine(tab, locks, {
     catalog: gate.catalog,
     adapter,
@@ -337,9 +327,9 @@ it('a run claimed here says what it runs on from the claim: its row is written t
   const running = await getRun(db, id!);
   expect(running?.engine).toMatchObject({ backend: 'webgpu', vendor: 'test' });
   expect(running?.fingerprint).toEqual({ backend: 'auto' });
-  expect(rowWrites).toBe(1);
+  expect(rowWrites()).toBe(1);
   gate.openOne();
   await until(() => driver.finished.has(id!));
   expect(driver.finished.get(id!)).toBe('ok');
-  expect(rowWrites).toBe(2);
+  expect(rowWrites()).toBe(2);
 });
