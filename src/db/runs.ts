@@ -121,9 +121,9 @@ export async function endRun(
 ): Promise<boolean> {
   return db.transaction('rw', ['runs', 'runNodes', 'runList'], async () => {
     if (onlyWhileRunning && (await db.runs.get(id))?.status !== 'running') return false;
-    if (nodes.length > 0) await db.runNodes.bulkPut(nodes);
     await db.runs.update(id, ending);
     await patchRunEntry(db, id, ending);
+    if (nodes.length > 0) await db.runNodes.bulkPut(nodes);
     if (!nodesFinal) await interruptUnfinishedNodes(db, id);
     return true;
   });

@@ -9,7 +9,8 @@
  * together, in one transaction, once `delayMs` has passed since the first
  * mark (or at once when `maxRows` are marked), so a run writes a few batches
  * a second whatever its size, and a view reads the nodes a few times a
- * second. The first batch (every node queued) is written at once. While a
+ * second. The first batch waits like the others: a run that ends within
+ * `delayMs` writes its nodes once, with its ending (`takeLast`). While a
  * batch is being written, the next waits for it to land, gathering each
  * node's latest row meanwhile: when storage is slower than the batches (a
  * thousand rows a batch, a loaded machine), a node that started and ended
@@ -20,8 +21,9 @@
  * instead of twice; a slow node is written `running` a batch later. Trade-off:
  * a status reaches storage (and the canvas) up to `delayMs` late (`running`,
  * up to two batches), or once the write before it has landed, and a crash
- * loses at most the batch not yet written (its nodes stay `queued`, and are
- * marked interrupted like a `running` one).
+ * loses at most the batch not yet written (a node stored `queued` is marked
+ * interrupted like a `running` one; a run that crashed before its first
+ * batch has no node rows).
  */
 import { isPromiseLike } from '../../src/core/promise-like';
 import type { RunId, RunNodeRow } from '../../src/core/run/record';
@@ -50,7 +52,6 @@ export class NodeOutcomes {
   private readonly rows = new Map<string, RunNodeRow>();
   private readonly changed = new Set<string>();
   private stopTimer: (() => void) | null = null;
-  private started = false;
   /** The batch being written, until it lands. */
   private writing: Promise<void> | null = null;
   /** A batch fell due while one was being written: it goes when that one lands. */
@@ -175,13 +176,6 @@ export class NodeOutcomes {
 
   private mark(node: string): void {
     this.changed.add(node);
-    if (!this.started) {
-      // The first batch goes as soon as the executor has queued every node (in one turn), so
-      // every node has its row from the start, whatever becomes of later writes.
-      this.started = true;
-      queueMicrotask(() => this.flush());
-      return;
-    }
     if (this.changed.size >= (this.options.maxRows ?? NODE_BATCH_ROWS)) this.flush();
     else if (!this.closed)
       this.stopTimer ??= this.options.setTimer(() => this.flush(), this.options.delayMs);

@@ -401,7 +401,7 @@ export async function driveClaimedRun(
       result: end.result,
     };
     // One small write, retried: it often fits where a batch of points did not.
-    await watch.track(storeEnding(db, runId, ending(), options.setTimer));
+    await watch.track(storeEnding(db, runId, ending(), options.setTimer, last));
   } finally {
     stopLease();
     watch.close();

@@ -12,7 +12,7 @@
  * abandoned. What was committed before the failure is never touched.
  */
 import { errorMessage } from '../../src/core/engine/executor';
-import type { RunId, RunRow } from '../../src/core/run/record';
+import type { RunId, RunNodeRow, RunRow } from '../../src/core/run/record';
 import { endRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { FlowbenchError } from '../../src/core/errors';
@@ -65,22 +65,24 @@ const RETRY_DELAYS_MS = [100, 500, 2_000];
 
 /**
  * Write a run's ending, trying again a few times; throws `RunEndingError`
- * (carrying the ending, for `PendingEndings`) when every try failed. The
- * nodes are read back: a run ending so lost writes, and any left unfinished
- * are marked `interrupted` (see `endRun`).
+ * (carrying the ending, for `PendingEndings`) when every try failed.
+ * `nodes`, the node rows not written yet, go with it. The nodes are read
+ * back: a run ending so lost writes, and any left unfinished are marked
+ * `interrupted` (see `endRun`).
  */
 export async function storeEnding(
   db: FlowbenchDb,
   runId: RunId,
   ending: RunEnding,
   setTimer: (fire: () => void, ms: number) => () => void,
+  nodes: readonly RunNodeRow[] = [],
 ): Promise<void> {
   let failure: unknown = null;
   for (let attempt = 0; attempt <= RETRY_DELAYS_MS.length; attempt++) {
     if (attempt > 0)
       await new Promise<void>((resolve) => setTimer(resolve, RETRY_DELAYS_MS[attempt - 1]!));
     try {
-      await endRun(db, runId, ending, { onlyWhileRunning: false });
+      await endRun(db, runId, ending, { onlyWhileRunning: false, nodes });
       return;
     } catch (error) {
       failure = error;

@@ -249,3 +249,16 @@ export async function importFile(db: FlowbenchDb, name: string, file: Blob): Pro
   if (outcome.kind === 'refused') throw reviveError(outcome.error);
   return outcome;
 }
+
+/** Timers the test fires by hand. */
+export function manualTimers() {
+  const due: (() => void)[] = [];
+  return {
+    setTimer: (fire: () => void) => {
+      due.push(fire);
+      return () => due.splice(due.indexOf(fire) >>> 0, 1);
+    },
+    fireAll: () => due.splice(0).forEach((fire) => fire()),
+    pending: () => due.length,
+  };
+}
