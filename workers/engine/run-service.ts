@@ -111,8 +111,11 @@ export class RunService {
   private next: NextLook | null = null;
   /** The run list's revision when this engine last wrote why runs wait, and what it could serve then. */
   private reasons: { hasAdapter: boolean; since: number } | null = null;
-  /** The fingerprints of the engine state last looked with (`knownOfRuns`). */
-  private prints: { info: EngineInfo; byChoice: Map<BackendChoice, RunFingerprint> } | null = null;
+  /** The fingerprints made for the engine state last asked about (`printOf`). */
+  private prints: {
+    info: EngineInfo;
+    byChoice: Map<BackendChoice, Promise<RunFingerprint>>;
+  } | null = null;
 
   constructor(private readonly options: RunServiceOptions) {}
 
@@ -236,26 +239,43 @@ export class RunService {
    * What a run claimed now will say it runs on (its `engine` and
    * `fingerprint`), written with the claim: otherwise the driver writes them
    * as the run starts, a second write of the whole run row, flow and
-   * fingerprint, for every run of a sweep. The fingerprints are made once per
-   * engine state, for each backend choice.
+   * fingerprint, for every run of a sweep.
    */
   private async knownOfRuns(info: EngineInfo): Promise<(run: RunRow) => Partial<RunRow>> {
     const { fingerprint } = this.options;
-    if (this.prints?.info !== info) {
-      const byChoice = new Map<BackendChoice, RunFingerprint>();
-      // One that cannot be made is left to the driver, which makes it again as the run starts.
-      if (fingerprint)
-        for (const choice of ['auto', 'wasm', 'webgpu'] as const) {
-          const print = await fingerprint(choice).catch(() => undefined);
-          if (print) byChoice.set(choice, print);
-        }
-      this.prints = { info, byChoice };
-    }
-    const { byChoice } = this.prints;
+    const byChoice = new Map<BackendChoice, RunFingerprint>();
+    // One that cannot be made is left to the driver, which asks for it again as the run starts.
+    if (fingerprint)
+      for (const choice of ['auto', 'wasm', 'webgpu'] as const) {
+        const print = await this.printOf(fingerprint, info, choice).catch(() => undefined);
+        if (print) byChoice.set(choice, print);
+      }
     return (run) => {
       const print = byChoice.get(run.backendChoice);
       return { engine: engineOf(run.backendChoice, info), ...(print && { fingerprint: print }) };
     };
+  }
+
+  /**
+   * The fingerprint of a run with backend choice `choice` on engine state
+   * `info`, made once per state and choice: the claim and the driver ask for
+   * the same one. One that could not be made is made again when next asked.
+   */
+  private printOf(
+    fingerprint: NonNullable<RunServiceOptions['fingerprint']>,
+    info: EngineInfo,
+    choice: BackendChoice,
+  ): Promise<RunFingerprint> {
+    if (this.prints?.info !== info) this.prints = { info, byChoice: new Map() };
+    const { byChoice } = this.prints;
+    let print = byChoice.get(choice);
+    if (!print) {
+      const made = fingerprint(choice);
+      made.catch(() => byChoice.get(choice) === made && byChoice.delete(choice));
+      byChoice.set(choice, made);
+      print = made;
+    }
+    return print;
   }
 
   private async drive(run: RunRow): Promise<void> {
@@ -272,9 +292,11 @@ export class RunService {
     );
     try {
       const info = await this.options.engineInfo();
+      const { fingerprint } = this.options;
       const status = await this.options.withLock(runLockName(runId), () =>
         driveClaimedRun(run, controller.signal, {
           ...this.options,
+          ...(fingerprint && { fingerprint: (choice) => this.printOf(fingerprint, info, choice) }),
           runtimeFor: (choice) => this.options.runtimeFor(choice, info),
           onProgress: (node, done, total, perSecond) =>
             this.options.onProgress(runId, node, done, total, perSecond),
