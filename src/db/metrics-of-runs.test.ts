@@ -1,5 +1,4 @@
 import 'fake-indexeddb/auto';
-import type { DBCore } from 'dexie';
 import { describe, expect, it } from 'vitest';
 import type { RunId } from '../core/run/record';
 import { metricNames, putMetrics } from './metrics';
@@ -11,7 +10,7 @@ import {
   metricSeriesLastOfRuns,
 } from './metrics-of-runs';
 import type { FlowbenchDb } from './schema';
-import { metricPoints, testDatabases } from './testing';
+import { metricPoints, testDatabases, transactionsOf } from './testing';
 
 const { freshDb, reopen } = testDatabases('metrics-of-runs');
 
@@ -19,20 +18,9 @@ const points = metricPoints;
 
 /** A second connection to `db` that counts the transactions its reads open. */
 function counted(db: FlowbenchDb): { reader: FlowbenchDb; transactions: () => number } {
-  let opened = 0;
   const reader = reopen(db);
-  reader.use({
-    stack: 'dbcore',
-    name: 'count-transactions',
-    create: (down: DBCore): DBCore => ({
-      ...down,
-      transaction: (stores, mode, options) => {
-        opened++;
-        return down.transaction(stores, mode, options);
-      },
-    }),
-  });
-  return { reader, transactions: () => opened };
+  const seen = transactionsOf(reader);
+  return { reader, transactions: () => seen.length };
 }
 
 const ids = (...names: string[]) => names as RunId[];

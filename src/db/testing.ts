@@ -164,24 +164,34 @@ function storageWrite(table: string, request: DBCoreMutateRequest): StorageWrite
   return { table, rows: [] };
 }
 
+/** A transaction a database ran, as `transactionsOf` records it. */
+export interface TransactionSeen {
+  readonly mode: 'readonly' | 'readwrite';
+  /** The stores it spans, sorted. */
+  readonly stores: readonly string[];
+}
+
 /**
- * The stores of each read-write transaction `db` runs from now on, in order
- * (each list sorted). Call it before the database is first used, as
- * `refuseWrites`.
+ * Each transaction `db` runs from now on, in order. Call it before the
+ * database is first used, as `refuseWrites`.
  */
-export function writeTransactions(db: FlowbenchDb): string[][] {
-  if (db.isOpen()) throw new Error('writeTransactions: the database is open already');
-  const seen: string[][] = [];
+export function transactionsOf(db: FlowbenchDb): TransactionSeen[] {
+  if (db.isOpen()) throw new Error('transactionsOf: the database is open already');
+  const seen: TransactionSeen[] = [];
   db.use({
     stack: 'dbcore',
-    name: 'write-transactions',
+    name: 'transactions-seen',
     create: (down: DBCore): DBCore => ({
       ...down,
       transaction: (stores, mode, options) => {
-        if (mode === 'readwrite') seen.push([...stores].sort());
+        seen.push({ mode, stores: [...stores].sort() });
         return down.transaction(stores, mode, options);
       },
     }),
   });
   return seen;
 }
+
+/** The stores of each read-write transaction among `seen`. */
+export const writesAmong = (seen: readonly TransactionSeen[]): (readonly string[])[] =>
+  seen.filter((t) => t.mode === 'readwrite').map((t) => t.stores);

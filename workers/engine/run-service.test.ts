@@ -11,7 +11,7 @@ import type { RunId, RunRow, RunStatus } from '../../src/core/run/record';
 import { runNodes } from '../../src/db/run-nodes';
 import { getRun, requestCancel, runsByIds } from '../../src/db/runs';
 import { FlowbenchDb } from '../../src/db/schema';
-import { writeTransactions } from '../../src/db/testing';
+import { transactionsOf, writesAmong } from '../../src/db/testing';
 import { engineInfo } from './adapter';
 import { RunService, slotLockName, type RunServiceOptions } from './run-service';
 import {
@@ -315,8 +315,8 @@ it('a run claimed here says what it runs on from the claim: its row is written t
   const gate = testGate();
   const [id] = await journalGates(db, gate, 1);
   const tab = connect();
-  const writes = writeTransactions(tab);
-  const rowWrites = () => writes.filter((stores) => stores.includes('runs')).length;
+  const seen = transactionsOf(tab);
+  const rowWrites = () => writesAmong(seen).filter((stores) => stores.includes('runs')).length;
   const driver = engine(tab, locks, {
     catalog: gate.catalog,
     adapter,
