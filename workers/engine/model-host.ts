@@ -6,19 +6,13 @@
  * not a worker scope, so unit tests under Node join it to the engine's side
  * with a `MessageChannel` and exercise the real protocol.
  *
- * A loop feeds one record, updated in place: its constants, the step's own
- * feeds, and the carried tensors — each step's carried outputs (kept on the
- * device by the session) take the place of the inputs they replace, which
- * are disposed. Nothing of a loop crosses back but what it reads every step
- * (the loss) and, when asked, its carried tensors.
+ * A loop's steps run as session-loop.ts says. Nothing of a loop crosses back
+ * but what it reads every step (the loss) and, when asked, its carried
+ * tensors.
  */
-import type {
-  Feed,
-  ModelSession,
-  Tensor,
-  TensorRuntime,
-} from '../../src/core/runtime/tensor-runtime';
+import type { ModelSession, Tensor, TensorRuntime } from '../../src/core/runtime/tensor-runtime';
 import { isDeviceTensor, readTensor } from '../../src/core/runtime/tensor-runtime';
+import { SessionSteps } from '../../src/core/runtime/session-loop';
 import { serializeError } from '../../src/core/errors';
 import type { ModelCall, ModelCalls, ModelReply, ModelRequest } from '../model-protocol';
 
@@ -43,18 +37,8 @@ export interface Locks {
 
 interface OpenLoop {
   readonly session: number;
-  readonly model: ModelSession;
-  readonly carried: ModelCalls['open']['params']['carried'];
-  readonly read: readonly string[];
-  readonly feeds: Record<string, Feed>;
+  readonly steps: SessionSteps;
   readonly cancel: Int32Array | null;
-}
-
-/** The first value of a fetched output, as a number. */
-async function firstValue(value: Feed | undefined): Promise<number> {
-  if (value === undefined) return Number.NaN;
-  const tensor = await readTensor(value);
-  return tensor.data[0] ?? Number.NaN;
 }
 
 /** Serve model calls on `scope`, with sessions on `host`'s runtime. */
@@ -74,13 +58,8 @@ export function serveModels(scope: ModelScope, host: ModelHostRuntime): void {
     return found;
   };
   const closeLoop = (id: number) => {
-    const loop = loops.get(id);
+    loops.get(id)?.steps.close();
     loops.delete(id);
-    if (loop === undefined) return;
-    for (const c of loop.carried) {
-      const t = loop.feeds[c.input];
-      if (t !== undefined && isDeviceTensor(t)) t.dispose();
-    }
   };
 
   const calls: {
@@ -119,59 +98,17 @@ export function serveModels(scope: ModelScope, host: ModelHostRuntime): void {
       return back;
     },
     open({ session, carried, initial, constants, read, cancel }) {
-      const model = sessionOf(session);
-      const feeds: Record<string, Feed> = { ...constants };
-      for (const c of carried) {
-        const first = initial[c.input];
-        if (first === undefined) throw new Error(`a loop needs a first value of ${c.input}`);
-        feeds[c.input] = first;
-      }
+      const steps = new SessionSteps(sessionOf(session), { carried, initial, constants, read });
       const id = ++next;
-      loops.set(id, {
-        session,
-        model,
-        carried,
-        read,
-        feeds,
-        cancel: cancel === null ? null : new Int32Array(cancel),
-      });
+      loops.set(id, { session, steps, cancel: cancel === null ? null : new Int32Array(cancel) });
       return Promise.resolve({ loop: id });
     },
-    async steps({ loop: id, steps }) {
-      const loop = loopOf(id);
-      const { feeds, carried, cancel } = loop;
-      const values: Record<string, Float32Array> = {};
-      for (const name of loop.read) values[name] = new Float32Array(steps.length).fill(Number.NaN);
-      const start = performance.now();
-      let ran = 0;
-      for (const own of steps) {
-        if (cancel !== null && Atomics.load(cancel, 0) !== 0) break;
-        if (own !== null) {
-          for (const name in own) feeds[name] = own[name]!;
-          const out = await loop.model.run(feeds);
-          for (const c of carried) {
-            const consumed = feeds[c.input];
-            const fresh = out[c.output];
-            if (fresh === undefined) throw new Error(`the step returned no ${c.output}`);
-            feeds[c.input] = fresh;
-            if (consumed !== fresh && consumed !== undefined && isDeviceTensor(consumed))
-              consumed.dispose();
-          }
-          for (const name of loop.read) values[name]![ran] = await firstValue(out[name]);
-        }
-        ran++;
-      }
-      return { ran, values, ms: performance.now() - start };
+    steps({ loop: id, steps }) {
+      const { cancel, steps: loop } = loopOf(id);
+      return loop.run(steps, () => cancel !== null && Atomics.load(cancel, 0) !== 0);
     },
-    async carried({ loop: id, inputs }) {
-      const { feeds } = loopOf(id);
-      const back: Record<string, Tensor> = {};
-      for (const input of inputs) {
-        const value = feeds[input];
-        if (value === undefined) throw new Error(`the loop carries no ${input}`);
-        back[input] = await readTensor(value);
-      }
-      return back;
+    carried({ loop: id, inputs }) {
+      return loopOf(id).steps.carried(inputs);
     },
     close({ loop }) {
       closeLoop(loop);

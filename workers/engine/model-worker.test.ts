@@ -7,6 +7,8 @@
  * the same trained model, its optimizer state included, which a second
  * training fed that model resumes — while its steps go over several per message; a
  * cancel stops it part-way; a worker that dies fails the node with its reason.
+ * With no worker (the command line), the loop runs beside the engine several
+ * steps a call, and trains exactly as step by step too.
  */
 import * as ort from 'onnxruntime-web';
 import { describe, expect, it } from 'vitest';
@@ -140,6 +142,8 @@ async function train(
     signal?: AbortSignal;
     onLoss?: (count: number) => void;
     flow?: typeof example;
+    /** With no worker: run the loop's steps K per call beside the engine (session-loop.ts), not one per run. */
+    sessionLoops?: boolean;
   } = {},
 ): Promise<Trained> {
   const loss: number[] = [];
@@ -172,7 +176,9 @@ async function train(
     flow: options.flow ?? example,
     catalog: builtinCatalog,
     inputs: { steps, lr: 0.1, seed: 0 },
-    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm', client),
+    runtime: new OrtRuntime(engineInfo(null), () => Promise.resolve(ort), 'wasm', client, {
+      sessionLoops: options.sessionLoops ?? false,
+    }),
     producers: inProcessProducers,
     signal: options.signal ?? new AbortController().signal,
     now: () => Date.now(),
@@ -213,6 +219,29 @@ describe('training loops in the model worker', () => {
     // Everything opened was let go: the loop closed, the session released.
     expect(worker.calls('close')).toBe(worker.calls('open'));
     expect(worker.calls('release')).toBe(worker.calls('create'));
+  }, 60_000);
+
+  it('with no model worker, runs the loop beside the engine several steps a call, exactly as step by step', async () => {
+    const steps = 120;
+    const stepwise = await train(steps, null);
+    const looped = await train(steps, null, { sessionLoops: true });
+    expect(looped.status).toBe('ok');
+    expect(looped.loss).toHaveLength(steps / 5);
+    expect(looped.loss).toEqual(stepwise.loss);
+    expect(looped.accuracy).toBe(stepwise.accuracy);
+    // The loop's log says how its calls went; step by step there are none.
+    expect(looped.logs.some((l) => /^\d+ messages of 1–\d+ steps/.test(l))).toBe(true);
+    expect(stepwise.logs.some((l) => l.includes('messages of'))).toBe(false);
+    const adam = await train(40, null, { flow: chained });
+    const adamLooped = await train(40, null, { flow: chained, sessionLoops: true });
+    for (const node of ['train', 'again']) {
+      expect(bits(adamLooped.models[node]!.weights.values)).toEqual(
+        bits(adam.models[node]!.weights.values),
+      );
+      expect(bits(adamLooped.models[node]!.optimizerState!.tensors)).toEqual(
+        bits(adam.models[node]!.optimizerState!.tensors),
+      );
+    }
   }, 60_000);
 
   it('trains with Adam exactly as beside the engine (its step count goes with each batch)', async () => {

@@ -37,7 +37,9 @@
  * its batches ahead) goes to the model worker when the runtime has one
  * (model-client.ts), where onnxruntime has threads of its own and a loop's
  * steps go over K per message; every other session stays here, on one
- * thread. WebGPU sessions always stay here; one asked for with `loops` runs
+ * thread. Where no worker hosts loops (the command line), such a session
+ * still runs a loop's steps K per call, back to back (session-loop.ts),
+ * with none of the engine's turns between two of them. WebGPU sessions always stay here; one asked for with `loops` runs
  * its loop on the GPU (`openLoop`, device-loop.ts): the dataset uploaded
  * once where it fits, each step fed its row indices, the weights never
  * leaving the device, the losses read back together once per call — and
@@ -67,6 +69,7 @@ import { byteLength, DeviceLedger, fromOrt, OrtDeviceTensor } from './device-ten
 import type { OrtLoader, OrtModule } from './ort-loader';
 import { TransferLedger } from '../../src/core/runtime/transfers';
 import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
+import { openSessionLoop } from '../../src/core/runtime/session-loop';
 import { firstValuesGraph } from './device-graphs';
 import { copyGraph, openCapturedStep } from './captured-step';
 import {
@@ -124,6 +127,12 @@ export interface DeviceLoopOptions {
   readonly graphCapture?: boolean;
   /** The most bytes of a dataset a device loop keeps on the GPU; default `RESIDENT_DATASET_BYTES`. */
   readonly residentDatasetBytes?: number;
+  /**
+   * Loops no worker hosts run their steps here, K per call (session-loop.ts);
+   * default true. Off, each of their steps is its own run, as the engine
+   * takes them: the reference the loops are checked against.
+   */
+  readonly sessionLoops?: boolean;
 }
 
 /** What an upload needs of a `GPUDevice`. */
@@ -197,6 +206,7 @@ export class OrtRuntime implements TensorRuntime {
     this.deviceLoops = options.deviceLoops ?? DEVICE_LOOPS;
     this.graphCapture = options.graphCapture ?? GRAPH_CAPTURE;
     this.residentDatasetBytes = options.residentDatasetBytes ?? RESIDENT_DATASET_BYTES;
+    this.sessionLoops = options.sessionLoops ?? true;
   }
 
   /** Whether WebGPU sessions driven in loops run their steps as device loops (device-loop.ts). */
@@ -205,6 +215,8 @@ export class OrtRuntime implements TensorRuntime {
   readonly graphCapture: boolean;
   /** The most bytes of a dataset a WebGPU loop keeps on the device; 0: none ever. */
   readonly residentDatasetBytes: number;
+  /** Whether loops no worker hosts run K steps per call here (session-loop.ts). */
+  readonly sessionLoops: boolean;
 
   /** Resolve a run's backend choice against what this engine has. */
   static resolve(choice: BackendChoice, info: EngineInfo): Backend {
@@ -299,6 +311,7 @@ export class OrtRuntime implements TensorRuntime {
     if (backend === 'webgpu' && this.lost) throw this.lost;
     const deviceOutputs = new Set(options.deviceOutputs ?? []);
     const loopsOnDevice = backend === 'webgpu' && options.loops === true && this.deviceLoops;
+    const loopsHere = backend !== 'webgpu' && options.loops === true && this.sessionLoops;
     const session = await ort.InferenceSession.create(model, {
       executionProviders: [backend],
       ...(backend === 'webgpu' &&
@@ -389,6 +402,8 @@ export class OrtRuntime implements TensorRuntime {
       ...(loopsOnDevice && {
         openLoop: (plan) => openDeviceLoop(runtime.deviceOps(run, model), plan, ledger.transfers),
       }),
+      // A loop no worker hosts (the command line's) runs its steps here, a call's back to back.
+      ...(loopsHere && { openLoop: (plan) => Promise.resolve(openSessionLoop(handle, plan)) }),
       async release() {
         sessions.delete(handle);
         const released = session.release();

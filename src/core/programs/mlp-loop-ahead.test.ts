@@ -133,9 +133,13 @@ describe('a train loop many steps per call', () => {
     expect(emitted).toEqual(Array.from({ length: 20 }, (_, i) => i));
     // 2 ms a step, 10 ms a message: one step, then five at a time.
     expect(fake.messages.map((m) => m.length)).toEqual([1, 5, 5, 5, 4]);
-    // Every step's batch is its own copy, though the source rewrote one buffer.
-    const xs = fake.messages.flat().map((s) => s![step.inputs.x]!.data);
-    expect(new Set(xs.map((x) => x.buffer)).size).toBe(20);
+    // Every step of a message has its batch's own copies, though the source rewrote one pair of
+    // buffers; a message back gives its copies' buffers to the next: 10 in all (x and y of the
+    // largest message), not 40.
+    const buffers = (steps: LoopStepFeeds[]) =>
+      steps.flatMap((s) => [s![step.inputs.x]!.data.buffer, s![step.inputs.y]!.data.buffer]);
+    for (const m of fake.messages) expect(new Set(buffers(m)).size).toBe(2 * m.length);
+    expect(new Set(buffers(fake.messages.flat())).size).toBe(10);
     // Adam counts the steps that trained, 1 first.
     expect(fake.messages.flat().map((s) => s![adamStep]!.data[0])).toEqual(
       Array.from({ length: 20 }, (_, i) => i + 1),

@@ -1,12 +1,14 @@
 /**
  * An MLP train loop whose steps run where its session lives, many per call
  * (`ModelSession.openLoop`: onnxruntime in a model worker with threads of
- * its own), while the runner still sees one unit per step.
+ * its own, or beside the engine where no worker hosts it, session-loop.ts),
+ * while the runner still sees one unit per step.
  *
  * Idea: when the runner asks for a unit and none is waiting, the body
  * gathers the batches of the next units (as many as `LoopPace` says fill a
- * message), copies them (the batch source rewrites its buffers), and sends
- * them in one call; the carried weights and optimizer state never leave the
+ * message), copies them (the batch source rewrites its buffers; the copies
+ * reuse the buffers of a message back, batch-copies.ts), and sends them in
+ * one call; the carried weights and optimizer state never leave the
  * model's side. The losses come back together and each unit emits its own,
  * so the metric series, the progress and a cancel between units read as
  * before. The next message goes as soon as one comes back, so the model
@@ -22,6 +24,7 @@ import type { TrainStep } from '../onnx/mlp.ts';
 import { stateStepsOutput, stateTensorOutput } from './carried-state.ts';
 import { programError } from './errors.ts';
 import { LoopPace, type LoopPaceSummary } from './loop-pace.ts';
+import { BatchCopies } from './batch-copies.ts';
 import type { GraphCaptureReport } from '../runtime/graph-capture.ts';
 
 /** What a train loop's unit trains on; see `MlpTrainLoopOptions.batch` (mlp-steps.ts). */
@@ -82,7 +85,6 @@ export interface TransferOutputs {
 type Gone = number | 'skip' | 'end';
 
 const scalar = (v: number): Tensor => ({ type: 'float32', data: Float32Array.of(v), dims: [] });
-const copyOf = (t: Tensor): Tensor => ({ type: t.type, data: t.data.slice(), dims: [...t.dims] });
 
 /** The body of `parts`' loop over `opened`; see the module comment. */
 export function aheadLoopBody(
@@ -110,6 +112,7 @@ export function aheadLoopBody(
   let uploaded = 0;
   let readBack = 0;
   let stepsRun = 0;
+  const copies = new BatchCopies();
   const gathered = step.inputs.resident;
   if (gathered !== undefined && parts.resident === undefined)
     throw programError(
@@ -134,8 +137,8 @@ export function aheadLoopBody(
     const count = batch.x.dims[0] ?? 0;
     checkRows(count);
     return {
-      [gathered!.x]: copyOf(batch.x),
-      [gathered!.y]: copyOf(batch.y),
+      [gathered!.x]: copies.copy(batch.x),
+      [gathered!.y]: copies.copy(batch.y),
       [rowsInput]: {
         type: 'int32',
         data: Int32Array.from({ length: count }, (_, i) => i),
@@ -177,7 +180,7 @@ export function aheadLoopBody(
       if (gathered === undefined) {
         const batch = found as { readonly x: Tensor; readonly y: Tensor };
         checkRows(batch.x.dims[0] ?? 0);
-        feeds = { [step.inputs.x]: copyOf(batch.x), [step.inputs.y]: copyOf(batch.y) };
+        feeds = { [step.inputs.x]: copies.copy(batch.x), [step.inputs.y]: copies.copy(batch.y) };
       } else feeds = found;
       // Adam's step count: steps that trained before the loop and in it, this one included.
       sentTraining++;
@@ -190,6 +193,7 @@ export function aheadLoopBody(
       const result =
         steps.length === 0 ? { ran: 0, values: {}, ms: 0 } : await opened.run(steps, ctx.signal);
       if (steps.length > 0) pace.record(result.ran, result.ms);
+      copies.giveBack(steps);
       if (result.transfers !== undefined) {
         uploaded += result.transfers.uploaded;
         readBack += result.transfers.readBack;

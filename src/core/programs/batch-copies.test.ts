@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { BatchCopies } from './batch-copies';
+import type { Tensor } from '../runtime/tensor-runtime';
+
+const batch = (...values: number[]): Tensor => ({
+  type: 'float32',
+  data: Float32Array.from(values),
+  dims: [values.length],
+});
+
+describe('batch copies', () => {
+  it('copies into a buffer given back once its call resolved, and never one still out', () => {
+    const copies = new BatchCopies();
+    const source = batch(1, 2, 3);
+    const first = copies.copy(source);
+    const second = copies.copy(source);
+    expect(second.data).not.toBe(first.data);
+    copies.giveBack([{ x: first }, null]);
+    source.data.set([4, 5, 6]);
+    const third = copies.copy(source);
+    expect(third.data).toBe(first.data);
+    expect([...third.data]).toEqual([4, 5, 6]);
+    // Given back once, taken once: the next copy needs a buffer of its own.
+    expect(copies.copy(source).data).not.toBe(first.data);
+  });
+
+  it('keeps neither a buffer a worker took (transferred) nor one it did not make', () => {
+    const copies = new BatchCopies();
+    const moved = copies.copy(batch(1, 2));
+    structuredClone(moved.data.buffer, { transfer: [moved.data.buffer as ArrayBuffer] });
+    const foreign = batch(7, 8);
+    copies.giveBack([{ x: moved, y: foreign }]);
+    const next = copies.copy(batch(3, 4));
+    expect(next.data === moved.data).toBe(false);
+    expect(next.data).not.toBe(foreign.data);
+    expect([...next.data]).toEqual([3, 4]);
+  });
+
+  it('gives each element type and length its own buffers', () => {
+    const copies = new BatchCopies();
+    const floats = copies.copy(batch(1, 2));
+    copies.giveBack([{ x: floats }]);
+    const ints = copies.copy({ type: 'int32', data: Int32Array.of(1, 2), dims: [2] });
+    const longer = copies.copy(batch(1, 2, 3));
+    expect(ints.data).toBeInstanceOf(Int32Array);
+    expect(longer.data).not.toBe(floats.data);
+    expect(copies.copy(batch(5, 6)).data).toBe(floats.data);
+  });
+});

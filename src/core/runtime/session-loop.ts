@@ -1,0 +1,116 @@
+/**
+ * A loop of steps run one after another on a session, where the session
+ * runs: the model worker's loops (model-host.ts), and those of a runtime
+ * with no worker to host them, such as the command line's, whose sessions
+ * run beside the engine (`openSessionLoop`).
+ *
+ * Idea: the loop feeds one record, updated in place: its constants, the
+ * step's own feeds, and the carried tensors. Each step's carried outputs
+ * take the place of the inputs they replace, which are disposed when they
+ * are device tensors (kept where the session runs). A call's steps go back
+ * to back, with nothing between two runs but moving the carried tensors
+ * and reading each `read` output's first value; the caller sees the call's
+ * values together. Trade-off: a cancel is seen between two steps, not
+ * inside one.
+ */
+import type {
+  Feed,
+  LoopStepFeeds,
+  ModelSession,
+  StepLoop,
+  StepLoopPlan,
+  StepLoopResult,
+  Tensor,
+} from './tensor-runtime.ts';
+import { isDeviceTensor, readTensor } from './tensor-runtime.ts';
+
+/** What a session loop needs of its plan (a dataset offered as `resident` is not kept apart here). */
+export type SessionLoopPlan = Pick<StepLoopPlan, 'carried' | 'initial' | 'constants' | 'read'>;
+
+/** The first value of a fetched output, as a number. */
+async function firstValue(value: Feed | undefined): Promise<number> {
+  if (value === undefined) return Number.NaN;
+  const tensor = await readTensor(value);
+  return tensor.data[0] ?? Number.NaN;
+}
+
+/** A loop's feeds and steps over one session; see the module comment. */
+export class SessionSteps {
+  private readonly feeds: Record<string, Feed>;
+
+  constructor(
+    private readonly model: Pick<ModelSession, 'run'>,
+    private readonly plan: SessionLoopPlan,
+  ) {
+    this.feeds = { ...plan.constants };
+    for (const c of plan.carried) {
+      const first = plan.initial[c.input];
+      if (first === undefined) throw new Error(`a loop needs a first value of ${c.input}`);
+      this.feeds[c.input] = first;
+    }
+  }
+
+  /** Runs `steps` in order until `stopped()` says so before one; the read outputs' values per step. */
+  async run(steps: readonly LoopStepFeeds[], stopped: () => boolean): Promise<StepLoopResult> {
+    const { feeds, plan } = this;
+    const values: Record<string, Float32Array> = {};
+    for (const name of plan.read) values[name] = new Float32Array(steps.length).fill(Number.NaN);
+    const start = performance.now();
+    let ran = 0;
+    for (const own of steps) {
+      if (stopped()) break;
+      if (own !== null) {
+        for (const name in own) feeds[name] = own[name]!;
+        const out = await this.model.run(feeds);
+        for (const c of plan.carried) {
+          const consumed = feeds[c.input];
+          const fresh = out[c.output];
+          if (fresh === undefined) throw new Error(`the step returned no ${c.output}`);
+          feeds[c.input] = fresh;
+          if (consumed !== fresh && consumed !== undefined && isDeviceTensor(consumed))
+            consumed.dispose();
+        }
+        for (const name of plan.read) values[name]![ran] = await firstValue(out[name]);
+      }
+      ran++;
+    }
+    return { ran, values, ms: performance.now() - start };
+  }
+
+  /** The carried inputs' current values, by input name. */
+  async carried(inputs: readonly string[]): Promise<Record<string, Tensor>> {
+    const back: Record<string, Tensor> = {};
+    for (const input of inputs) {
+      const value = this.feeds[input];
+      if (value === undefined) throw new Error(`the loop carries no ${input}`);
+      back[input] = await readTensor(value);
+    }
+    return back;
+  }
+
+  /** Lets go of the carried device tensors. */
+  close(): void {
+    for (const c of this.plan.carried) {
+      const t = this.feeds[c.input];
+      if (t !== undefined && isDeviceTensor(t)) t.dispose();
+    }
+  }
+}
+
+/** A loop over `model` run where it is, stopped between two steps by the call's signal. */
+export function openSessionLoop(model: Pick<ModelSession, 'run'>, plan: SessionLoopPlan): StepLoop {
+  const steps = new SessionSteps(model, plan);
+  let closed = false;
+  return {
+    run(feeds, signal) {
+      if (closed) return Promise.reject(new Error('a session loop ran after close()'));
+      return steps.run(feeds, () => signal.aborted);
+    },
+    carried: (inputs) => steps.carried(inputs),
+    close() {
+      if (!closed) steps.close();
+      closed = true;
+      return Promise.resolve();
+    },
+  };
+}
