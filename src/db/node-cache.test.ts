@@ -12,6 +12,7 @@ import {
 import { readFileSync } from 'node:fs';
 import { restoreFixtureDb, type DbFixture } from './fixtures/restore';
 import { FlowbenchDb } from './schema';
+import { transactionsOf, writesAmong } from './testing';
 
 let db: FlowbenchDb;
 afterEach(async () => {
@@ -32,10 +33,11 @@ async function entry(key: string, size: number): Promise<CacheEntry> {
   };
 }
 
-function open(budget: number) {
+/** A store whose entries are kept at once (`holdMs` 0), unless `holdMs` says otherwise. */
+function open(budget: number, holdMs = 0) {
   db = new FlowbenchDb(`node-cache-${crypto.randomUUID()}`);
   let clock = 0;
-  return nodeCacheStore(db, { budgetBytes: () => budget, now: () => ++clock });
+  return nodeCacheStore(db, { budgetBytes: () => budget, now: () => ++clock, holdMs });
 }
 
 describe('the node-output cache store', () => {
@@ -143,6 +145,47 @@ describe('the node-output cache store', () => {
     expect(await cacheStats(db)).toEqual({ entries: 0, bytes: 0 });
     await nodeCacheStore(db, { budgetBytes: () => 1000 }).write(await entry('a', 10));
     expect(await cacheStats(db)).toEqual({ entries: 1, bytes: 10 });
+  });
+});
+
+describe("a run's entries held for its ending", () => {
+  it('are read back while held, then kept together in one transaction', async () => {
+    const store = open(10_000, 30);
+    const seen = transactionsOf(db);
+    const writes = [store.write(await entry('a', 10)), store.write(await entry('b', 10))];
+    expect((await store.read('a'))?.key).toBe('a');
+    expect((await cacheStats(db)).entries).toBe(0);
+    await Promise.all(writes);
+    expect(await cacheStats(db)).toEqual({ entries: 2, bytes: 20 });
+    expect(writesAmong(seen)).toEqual([['nodeCache']]);
+  });
+
+  it("are handed over to the run's ending, kept in its transaction and told how it went", async () => {
+    const store = open(10_000, 60_000);
+    const told: string[] = [];
+    const write = (key: string) =>
+      entry(key, 10).then((e) =>
+        store.write(e).then(
+          () => told.push(`${key} kept`),
+          () => told.push(`${key} refused`),
+        ),
+      );
+    const writes = [write('a'), write('b')];
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const held = (await store.takeHeld!('run-1'))!;
+    expect(await store.takeHeld!('run-1')).toBeNull();
+    await db.transaction('rw', db.nodeCache, () => held.keep());
+    held.settled();
+    await Promise.all(writes);
+    expect(told.sort()).toEqual(['a kept', 'b kept']);
+    expect(await cacheStats(db)).toEqual({ entries: 2, bytes: 20 });
+    // An ending that failed refuses them.
+    const again = write('c');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    (await store.takeHeld!('run-1'))!.settled(new Error('the quota is full'));
+    await again;
+    expect(told).toContain('c refused');
+    expect((await cacheStats(db)).entries).toBe(2);
   });
 });
 

@@ -14,7 +14,11 @@
  *
  * A run hands its entries over without waiting for them to be kept (see
  * `core/engine/run-cache.ts`), so the store reads back an entry it was given
- * until it is kept, and writes at most `WRITE_BATCH` entries a transaction:
+ * until it is kept. It holds a run's entries `HOLD_MS` from the first: a run
+ * that ends sooner keeps them in the transaction that ends it (`takeHeld`,
+ * `endRun`), so a sweep of quick runs writes each run's entries with its
+ * ending instead of in transactions of their own; the rest go together
+ * when the hold is over. It writes at most `WRITE_BATCH` entries a transaction:
  * the browser's storage runs transactions in the order they came, and a
  * thousand entries in one held a run's own last writes behind them for
  * 400 ms and more.
@@ -37,7 +41,16 @@ export interface NodeCacheOptions {
   budgetBytes: () => Promise<number> | number;
   /** Epoch ms; injected so eviction order can be tested without a clock. */
   now?: () => number;
+  /** How long a run's entries are held for its ending to keep (`takeHeld`); default `HOLD_MS`. */
+  holdMs?: number;
 }
+
+/**
+ * How long a run's entries wait, from its first, to be kept with the
+ * run's ending: a run that ends sooner writes them in its ending's
+ * transaction, not in transactions of their own.
+ */
+export const HOLD_MS = 100;
 
 /** The share of the browser's storage quota the cache may take by default. */
 export const CACHE_QUOTA_SHARE = 0.25;
@@ -61,6 +74,13 @@ export const WRITE_BATCH = 100;
 
 /** What a batch of writes does: store an entry, or mark one used (by a read). */
 type CacheChange = { readonly store: CacheEntry } | { readonly used: string };
+
+/** An entry held back, and its writer's promise. */
+interface HeldEntry {
+  readonly entry: CacheEntry;
+  readonly resolve: () => void;
+  readonly reject: (error: unknown) => void;
+}
 
 /** The store core's executor asks, over this database. */
 export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): NodeCacheStore {
@@ -92,39 +112,68 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
       return entryOf(row);
     });
   });
+  /** `entries` as rows to add, made at `at`: one a key, none bigger than the budget (it would evict everything and still not fit). */
+  const rowsOf = (entries: readonly CacheEntry[], bytes: number, at: number) => {
+    const fresh = new Map<string, NodeCacheRow>();
+    for (const entry of entries) {
+      const size = sizeOf(entry);
+      if (size <= bytes && !fresh.has(entry.key))
+        fresh.set(entry.key, { ...rowOf(entry), size, createdAt: at, usedAt: at });
+    }
+    return [...fresh.values()];
+  };
+  /** Adds `rows` and keeps the budget; inside a transaction over `nodeCache`. */
+  const keep = async (rows: readonly NodeCacheRow[], bytes: number, at: number) => {
+    if (rows.length === 0) return;
+    const size = await addNew(db, rows);
+    if (kept === null || kept.bytes + size > bytes || at - kept.at > BUDGET_KEPT_MS)
+      kept = { bytes: await evict(db, bytes), at };
+    else kept = { ...kept, bytes: kept.bytes + size };
+  };
   const change = batched(async (changes: CacheChange[]) => {
     const bytes = await budgetBytes();
     const at = now();
     const used = new Set<string>();
-    // One row a key; nothing bigger than the budget (it would evict everything and still not fit).
-    const fresh = new Map<string, NodeCacheRow>();
-    for (const change of changes) {
-      if ('used' in change) {
-        used.add(change.used);
-        continue;
-      }
-      const size = sizeOf(change.store);
-      if (size <= bytes && !fresh.has(change.store.key))
-        fresh.set(change.store.key, { ...rowOf(change.store), size, createdAt: at, usedAt: at });
-    }
+    const stored: CacheEntry[] = [];
+    for (const change of changes)
+      if ('used' in change) used.add(change.used);
+      else stored.push(change.store);
+    const rows = rowsOf(stored, bytes, at);
     await db.transaction('rw', db.nodeCache, async () => {
       // An entry gone since it was read (evicted, cleared) is not brought back by its use.
       if (used.size > 0)
         await db.nodeCache.bulkUpdate([...used].map((key) => ({ key, changes: { usedAt: at } })));
-      if (fresh.size === 0) return;
-      const size = await addNew(db, [...fresh.values()]);
-      if (kept === null || kept.bytes + size > bytes || at - kept.at > BUDGET_KEPT_MS)
-        kept = { bytes: await evict(db, bytes), at };
-      else kept = { ...kept, bytes: kept.bytes + size };
+      await keep(rows, bytes, at);
     });
     return changes.map(() => undefined);
   }, WRITE_BATCH);
+
+  // Each run's entries wait HOLD_MS from its first: a run that ends before then keeps them in
+  // the transaction that ends it (`takeHeld`), the rest go to `change` together.
+  const holdMs = options.holdMs ?? HOLD_MS;
+  const held = new Map<string, { entries: HeldEntry[]; timer: ReturnType<typeof setTimeout> }>();
+  const release = (runId: string) => {
+    const run = held.get(runId);
+    held.delete(runId);
+    for (const { entry, resolve, reject } of run?.entries ?? [])
+      change({ store: entry }).then(resolve, reject);
+  };
+  const hold = (entry: CacheEntry) =>
+    new Promise<void>((resolve, reject) => {
+      let run = held.get(entry.runId);
+      if (run === undefined) {
+        run = { entries: [], timer: setTimeout(() => release(entry.runId), holdMs) };
+        held.set(entry.runId, run);
+      }
+      run.entries.push({ entry, resolve, reject });
+    });
+
   return {
     read: async (key) => given.get(key) ?? (await read(key)),
     write: async (entry) => {
       if (!given.has(entry.key)) given.set(entry.key, entry);
       try {
-        await change({ store: entry });
+        await hold(entry);
       } finally {
         if (given.get(entry.key) === entry) given.delete(entry.key);
       }
@@ -132,6 +181,35 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
     drop: (key) => {
       given.delete(key);
       return db.nodeCache.delete(key);
+    },
+    async takeHeld(runId) {
+      const run = held.get(runId);
+      if (run === undefined) return null;
+      held.delete(runId);
+      clearTimeout(run.timer);
+      let bytes: number;
+      try {
+        bytes = await budgetBytes();
+      } catch {
+        // Kept (or refused) as if never held, in a transaction of their own.
+        held.set(runId, run);
+        release(runId);
+        return null;
+      }
+      const at = now();
+      const rows = rowsOf(
+        run.entries.map(({ entry }) => entry),
+        bytes,
+        at,
+      );
+      return {
+        keep: () => keep(rows, bytes, at),
+        settled(error?: unknown) {
+          for (const { resolve, reject } of run.entries)
+            if (error === undefined) resolve();
+            else reject(error);
+        },
+      };
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import { Dexie } from 'dexie';
 import type { BundleFile } from '../core/run/bundle';
+import type { HeldEntries } from '../core/cache';
 import type { RunRecord } from '../core/run/export';
 import type { FlowId, RunId, RunNodeRow, RunRow, RunStatus } from '../core/run/record';
 import { addArtifacts, artifactsOfRun, deleteArtifactsOfRuns } from './artifacts';
@@ -107,7 +108,9 @@ export async function updateRun(
  * last batch). With `nodesFinal`, the caller vouches that every node's final
  * row has landed or is among `nodes` (the engine that drove the run, when all
  * its writes succeeded), and the nodes are not read: a thousand rows read
- * back at the end of every run, to find none to mark. Returns whether it wrote.
+ * back at the end of every run, to find none to mark. `cached`: the run's
+ * node-cache entries the store held back (`takeHeld`), kept in the same
+ * transaction and told how it went. Returns whether it wrote.
  */
 export async function endRun(
   db: FlowbenchDb,
@@ -117,16 +120,31 @@ export async function endRun(
     onlyWhileRunning,
     nodesFinal = false,
     nodes = [],
-  }: { onlyWhileRunning: boolean; nodesFinal?: boolean; nodes?: readonly RunNodeRow[] },
+    cached,
+  }: {
+    onlyWhileRunning: boolean;
+    nodesFinal?: boolean;
+    nodes?: readonly RunNodeRow[];
+    cached?: HeldEntries | null;
+  },
 ): Promise<boolean> {
-  return db.transaction('rw', ['runs', 'runNodes', 'runList'], async () => {
-    if (onlyWhileRunning && (await db.runs.get(id))?.status !== 'running') return false;
-    await db.runs.update(id, ending);
-    await patchRunEntry(db, id, ending);
-    if (nodes.length > 0) await db.runNodes.bulkPut(nodes);
-    if (!nodesFinal) await interruptUnfinishedNodes(db, id);
-    return true;
-  });
+  const tables = ['runs', 'runNodes', 'runList', ...(cached ? ['nodeCache'] : [])];
+  try {
+    const wrote = await db.transaction('rw', tables, async () => {
+      await cached?.keep();
+      if (onlyWhileRunning && (await db.runs.get(id))?.status !== 'running') return false;
+      await db.runs.update(id, ending);
+      await patchRunEntry(db, id, ending);
+      if (nodes.length > 0) await db.runNodes.bulkPut(nodes);
+      if (!nodesFinal) await interruptUnfinishedNodes(db, id);
+      return true;
+    });
+    cached?.settled();
+    return wrote;
+  } catch (error) {
+    cached?.settled(error);
+    throw error;
+  }
 }
 
 /** The run `id`, or `undefined` when it is not stored. */

@@ -22,8 +22,12 @@ import {
 } from './testing';
 import { runNodes } from '../../src/db/run-nodes';
 import { transactionsOf, writesAmong } from '../../src/db/testing';
+import { cacheStats, nodeCacheStore } from '../../src/db/node-cache';
+import { builtinCatalog } from '../../src/core/nodes';
 
 const example = loadFlow('src/examples/spirals-mlp.flow.json');
+/** A hundred synthetic rows split in two: a run of a few milliseconds. */
+const tiny = loadFlow('e2e/flows/tiny-sweep.flow.json');
 
 let db: FlowbenchDb;
 let counter = 0;
@@ -273,6 +277,37 @@ describe('driveRun of a quick run', () => {
     expect(record?.nodes.map((n) => [n.node, n.status])).toEqual([
       ['a', 'ok'],
       ['b', 'ok'],
+    ]);
+  });
+
+  it('writes its node-cache entries with its ending too, and a run after it finds them', async () => {
+    db = new FlowbenchDb(`driver-${++counter}`);
+    // Held for as long as the run takes: only its ending keeps them.
+    const nodeCache = nodeCacheStore(db, { budgetBytes: () => 1 << 20, holdMs: 60_000 });
+    const seen = transactionsOf(db);
+    const run = async () => {
+      const id = await journal(tiny, { seed: 3 });
+      const status = await driveRun(id, new AbortController().signal, {
+        ...options(),
+        catalog: builtinCatalog,
+        setTimer: manualTimers().setTimer,
+        nodeCache,
+      });
+      expect(status).toBe('ok');
+      return (await readRunRecord(db, id))!;
+    };
+    await run();
+    // The data and its split: kept in the ending's one transaction, with the nodes.
+    expect(
+      writesAmong(seen).filter(
+        (stores) => stores.includes('nodeCache') || stores.includes('runNodes'),
+      ),
+    ).toEqual([['nodeCache', 'runList', 'runNodes', 'runs']]);
+    expect((await cacheStats(db)).entries).toBe(2);
+    const again = await run();
+    expect(again.nodes.map((n) => [n.node, n.status])).toEqual([
+      ['data', 'cached'],
+      ['split', 'cached'],
     ]);
   });
 });

@@ -371,8 +371,10 @@ export async function driveClaimedRun(
   for (const row of [...nodes.all()])
     if (row.status === 'running' || row.status === 'queued')
       nodes.update(row.node, { status: stopped });
-  // The last batch: every outcome not written yet, written with the ending, in its transaction.
+  // The last batch: every outcome not written yet, written with the ending, in its transaction;
+  // so are the node-cache entries the store still holds back.
   const last = await nodes.takeLast();
+  const cached = (await options.nodeCache?.takeHeld?.(runId)) ?? null;
   await writes.settled();
   const finished = now();
   const ending = (): RunEnding => ({
@@ -388,7 +390,12 @@ export async function driveClaimedRun(
         // Every earlier batch landed and this holds the rest: the ending need not read the
         // nodes back to find any left unfinished.
         await watch.track(
-          endRun(db, runId, ending(), { onlyWhileRunning: false, nodesFinal: true, nodes: last }),
+          endRun(db, runId, ending(), {
+            onlyWhileRunning: false,
+            nodesFinal: true,
+            nodes: last,
+            cached,
+          }),
         );
         return end.status;
       } catch (error) {

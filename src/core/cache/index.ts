@@ -7,6 +7,7 @@ export {
   type CacheLookup,
   type CachedArtifact,
   type CachedOutput,
+  type HeldEntries,
   type NodeCacheStore,
 } from './node-cache';
 export { decodeValue, encodeValue } from './value-bytes';

@@ -44,8 +44,23 @@ export interface CacheEntry {
 export interface NodeCacheStore {
   /** The entry under `key`, marking it used (for eviction); undefined when there is none. */
   read(key: string): Promise<CacheEntry | undefined>;
+  /** Resolves once the entry is kept (or refused); a read finds it meanwhile. */
   write(entry: CacheEntry): Promise<void>;
   drop(key: string): Promise<void>;
+  /**
+   * Where a store holds a run's entries back a while to keep them with the
+   * write that ends the run: those of run `runId` not kept yet, handed over
+   * (the store no longer keeps them itself); null when it holds none.
+   */
+  takeHeld?(runId: string): Promise<HeldEntries | null>;
+}
+
+/** A run's entries handed over to be kept inside the transaction that ends it. */
+export interface HeldEntries {
+  /** Keeps the entries; call inside a read-write transaction over the store's table. */
+  keep(): Promise<void>;
+  /** Tells the entries' writers how it went, once the transaction is over (`error`: it failed). */
+  settled(error?: unknown): void;
 }
 
 /** What a look-up found. */
