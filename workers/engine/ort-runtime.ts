@@ -38,11 +38,12 @@
  * (model-client.ts), where onnxruntime has threads of its own and a loop's
  * steps go over K per message; every other session stays here, on one
  * thread. Where no worker hosts loops (the command line), such a session
- * still runs a loop's steps K per call, back to back (session-loop.ts),
- * with none of the engine's turns between two of them. WebGPU sessions always stay here; one asked for with `loops` runs
- * its loop on the GPU (`openLoop`, device-loop.ts): the dataset uploaded
- * once where it fits, each step fed its row indices, the weights never
- * leaving the device, the losses read back together once per call — and
+ * still runs a loop's steps K per call (session-loop.ts), and the runner
+ * takes a call's results together. WebGPU sessions always stay here; one
+ * asked for with `loops` runs its loop on the GPU (`openLoop`,
+ * device-loop.ts): the dataset uploaded once where it fits, each step fed
+ * its row indices, the weights never leaving the device, the losses read
+ * back together once per call — and
  * every byte that crosses counted (`transfers`). There the step runs
  * captured where onnxruntime allows it (`graphCapture`, captured-step.ts):
  * recorded once, replayed every step over fixed buffers.
@@ -402,7 +403,7 @@ export class OrtRuntime implements TensorRuntime {
       ...(loopsOnDevice && {
         openLoop: (plan) => openDeviceLoop(runtime.deviceOps(run, model), plan, ledger.transfers),
       }),
-      // A loop no worker hosts (the command line's) runs its steps here, a call's back to back.
+      // A loop no worker hosts (the command line's) runs its steps here, K per call.
       ...(loopsHere && { openLoop: (plan) => Promise.resolve(openSessionLoop(handle, plan)) }),
       async release() {
         sessions.delete(handle);

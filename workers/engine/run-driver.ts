@@ -372,9 +372,11 @@ export async function driveClaimedRun(
     if (row.status === 'running' || row.status === 'queued')
       nodes.update(row.node, { status: stopped });
   // The last batch: every outcome not written yet, written with the ending, in its transaction;
-  // so are the node-cache entries the store still holds back.
+  // so are the node-cache entries the store still holds back (after a storage failure the
+  // store keeps them itself, as if the run had gone on).
   const last = await nodes.takeLast();
-  const cached = (await options.nodeCache?.takeHeld?.(runId)) ?? null;
+  const cached =
+    storageFailure === null ? ((await options.nodeCache?.takeHeld?.(runId)) ?? null) : null;
   await writes.settled();
   const finished = now();
   const ending = (): RunEnding => ({
