@@ -74,7 +74,19 @@ const MOMENTUM = 0.9;
 ortWeb.env.wasm.numThreads = THREADS;
 ortWeb.env.logLevel = 'error';
 
-const webRuntime = new OrtRuntime(engineInfo(null), () => Promise.resolve(ortWeb), 'wasm');
+/**
+ * The runner's train step one step a run, as the engine takes it: the row
+ * times a window of TIMED_STEPS units by their progress, and a loop that
+ * runs K steps a call (session-loop.ts, the command line's) returns them a
+ * call at a time, which a 40-step window cannot time fairly.
+ */
+const webRuntime = new OrtRuntime(
+  engineInfo(null),
+  () => Promise.resolve(ortWeb),
+  'wasm',
+  undefined,
+  { sessionLoops: false },
+);
 
 // ── tiny graph ────────────────────────────────────────────────────────────
 
