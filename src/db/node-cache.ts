@@ -152,18 +152,23 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
   // the transaction that ends it (`takeHeld`), the rest go to `change` together.
   const holdMs = options.holdMs ?? HOLD_MS;
   const held = new Map<string, { entries: HeldEntry[]; timer: ReturnType<typeof setTimeout> }>();
-  const release = (runId: string) => {
-    const run = held.get(runId);
-    held.delete(runId);
-    for (const { entry, resolve, reject } of run?.entries ?? [])
+  /** Keeps held entries in transactions of their own (`change`), telling each writer. */
+  const keepApart = (entries: readonly HeldEntry[]) => {
+    for (const { entry, resolve, reject } of entries)
       change({ store: entry }).then(resolve, reject);
   };
   const hold = (entry: CacheEntry) =>
     new Promise<void>((resolve, reject) => {
       let run = held.get(entry.runId);
       if (run === undefined) {
-        run = { entries: [], timer: setTimeout(() => release(entry.runId), holdMs) };
-        held.set(entry.runId, run);
+        const fresh = {
+          entries: [] as HeldEntry[],
+          timer: setTimeout(() => {
+            held.delete(entry.runId);
+            keepApart(fresh.entries);
+          }, holdMs),
+        };
+        held.set(entry.runId, (run = fresh));
       }
       run.entries.push({ entry, resolve, reject });
     });
@@ -191,9 +196,8 @@ export function nodeCacheStore(db: FlowbenchDb, options: NodeCacheOptions): Node
       try {
         bytes = await budgetBytes();
       } catch {
-        // Kept (or refused) as if never held, in a transaction of their own.
-        held.set(runId, run);
-        release(runId);
+        // Kept (or refused) as if never held.
+        keepApart(run.entries);
         return null;
       }
       const at = now();

@@ -120,8 +120,8 @@ export const DEVICE_LOOPS = true;
  */
 export const GRAPH_CAPTURE = true;
 
-/** How an `OrtRuntime` runs WebGPU training loops. */
-export interface DeviceLoopOptions {
+/** How an `OrtRuntime` runs training loops: on the GPU (WebGPU), and beside the engine. */
+export interface TrainingLoopOptions {
   /** Device loops on WebGPU; default `DEVICE_LOOPS`. */
   readonly deviceLoops?: boolean;
   /** Device loops try graph capture; default `GRAPH_CAPTURE`. */
@@ -202,7 +202,7 @@ export class OrtRuntime implements TensorRuntime {
     private readonly runBackend: Backend,
     /** Where WASM sessions driven in loops run; none: here, like every other. */
     private readonly loops?: LoopHost,
-    options: DeviceLoopOptions = {},
+    options: TrainingLoopOptions = {},
   ) {
     this.deviceLoops = options.deviceLoops ?? DEVICE_LOOPS;
     this.graphCapture = options.graphCapture ?? GRAPH_CAPTURE;
