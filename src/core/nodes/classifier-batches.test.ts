@@ -50,4 +50,24 @@ describe('classifierBatches', () => {
     expect([...y.data].filter((v) => v !== 0 && v !== 1)).toHaveLength(0);
     for (let r = 0; r < 3; r++) expect(y.data[r * 2 + ((x.data[r * 2]! / 2) % 2)]).toBe(1);
   });
+
+  it('writes a batch into the buffers it is given where they fit, the same rows as into its own', () => {
+    const batches = classifierBatches(data, 3, () => createRandom(3));
+    const own = batches.batch(5);
+    const expected = { x: own.x.data.slice(), y: own.y.data.slice() };
+    const into = { x: new Float32Array(6), y: new Float32Array(6).fill(1) };
+    const written = batches.batch(5, into);
+    expect(written.x.data).toBe(into.x);
+    expect(written.y.data).toBe(into.y);
+    expect(written.x.dims).toEqual([3, 2]);
+    expect(into.x).toEqual(expected.x);
+    // Its targets cleared first: only the one-hot classes are 1.
+    expect(into.y).toEqual(expected.y);
+    // Its own buffers were left as they were.
+    expect(own.x.data).toEqual(expected.x);
+    // Buffers of another size are not written: the batch comes in its own.
+    const small = { x: new Float32Array(2), y: new Float32Array(2) };
+    expect(batches.batch(5, small).x.data).toBe(own.x.data);
+    expect([...small.x]).toEqual([0, 0]);
+  });
 });

@@ -15,10 +15,13 @@
  * most of the runner's overhead over a bare session loop (the copy and the
  * garbage it leaves). So a batch is valid until the next `batch()` call —
  * which suits a loop that hands it to a session run and awaits the run
- * before asking for the next (the runner runs one unit at a time).
+ * before asking for the next (the runner runs one unit at a time). A loop
+ * that keeps several batches at once (one sending steps ahead) passes the
+ * buffers to write each into (`into`), rather than copying it out.
  */
 import type { Dataset } from '../catalog/values';
 import type { Tensor } from '../runtime/tensor-runtime';
+import type { BatchBuffers } from '../programs/batch-copies';
 import { permutation, type Random } from '../random';
 
 /**
@@ -27,8 +30,11 @@ import { permutation, type Random } from '../random';
  */
 export interface ClassifierBatches {
   readonly size: number;
-  /** Batch `index`, in buffers the next call overwrites (copy what you keep). */
-  batch(index: number): { readonly x: Tensor; readonly y: Tensor };
+  /**
+   * Batch `index`, in buffers the next call overwrites (copy what you keep);
+   * written into `into` instead where its buffers are the batch's lengths.
+   */
+  batch(index: number, into?: BatchBuffers): { readonly x: Tensor; readonly y: Tensor };
   /** The dataset rows batch `index` holds, in order, in a buffer the next call overwrites. */
   rows(index: number): Int32Array;
 }
@@ -78,17 +84,21 @@ export function classifierBatches(
   return {
     size,
     rows: rowsOf,
-    batch(index) {
+    batch(index, into) {
       const rows = rowsOf(index);
-      y.fill(0);
+      const fits = into !== undefined && into.x.length === x.length && into.y.length === y.length;
+      const xs = fits ? into.x : x;
+      const ys = fits ? into.y : y;
+      ys.fill(0);
       for (let i = 0; i < size; i++) {
         const row = rows[i]!;
-        x.set(features.subarray(row * featureSize, (row + 1) * featureSize), i * featureSize);
+        xs.set(features.subarray(row * featureSize, (row + 1) * featureSize), i * featureSize);
         // A regression dataset's one output is its target; a class is one-hot.
-        if (targets) y[i] = targets[row]!;
-        else y[i * classes + labels[row]!] = 1;
+        if (targets) ys[i] = targets[row]!;
+        else ys[i * classes + labels[row]!] = 1;
       }
-      return batch;
+      if (!fits) return batch;
+      return { x: { ...batch.x, data: xs }, y: { ...batch.y, data: ys } };
     },
   };
 }

@@ -395,7 +395,7 @@ async function train(
     initialWeights: initial,
     ...(initialState && { initialState }),
     stateOutput: `${LOOP}.state`,
-    batch: (index) => batches.batch(index),
+    batch: (index, into) => batches.batch(index, into),
     batchesAhead: true,
     ...(gpuStep && {
       resident: {

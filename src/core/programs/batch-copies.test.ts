@@ -46,4 +46,30 @@ describe('batch copies', () => {
     expect(longer.data).not.toBe(floats.data);
     expect(copies.copy(batch(5, 6)).data).toBe(floats.data);
   });
+
+  it("offers a message back's buffers for the next batch, and copies one the source wrote elsewhere", () => {
+    const copies = new BatchCopies();
+    expect(copies.spare()).toBeUndefined();
+    const first = copies.keep({ x: batch(1, 2, 3), y: batch(1) }, undefined);
+    // Nothing given back yet: nothing to offer.
+    expect(copies.spare()).toBeUndefined();
+    copies.giveBack([{ x: first.x, y: first.y }]);
+    const into = copies.spare()!;
+    expect(into.x).toBe(first.x.data);
+    expect(into.y).toBe(first.y.data);
+    into.x.set([4, 5, 6]);
+    const written = { x: { ...first.x, data: into.x }, y: { ...first.y, data: into.y } };
+    expect(copies.keep(written, into)).toBe(written);
+    // A source that ignored `into` is copied, into those very buffers, freed again.
+    copies.giveBack([{ x: written.x, y: written.y }]);
+    const offered = copies.spare()!;
+    const elsewhere = { x: batch(7, 8, 9), y: batch(2) };
+    const kept = copies.keep(elsewhere, offered);
+    expect(kept.x.data).toBe(offered.x);
+    expect([...kept.x.data]).toEqual([7, 8, 9]);
+    // Buffers offered for a unit that was skipped go back unused.
+    copies.giveBack([{ x: kept.x, y: kept.y }]);
+    copies.unused(copies.spare());
+    expect(copies.spare()?.x).toBe(kept.x.data);
+  });
 });

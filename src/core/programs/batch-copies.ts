@@ -6,18 +6,65 @@
  * command line's) hands a message's feeds back intact when its call
  * resolves, so the next message copies its batches into the same buffers:
  * a train step's batch (some 800 KB) is then neither allocated, zeroed nor
- * collected every step. A model worker's loop takes the buffers instead
- * (they are transferred, and left detached here): those are never kept.
+ * collected every step. Better still, a source that can write a batch
+ * where it is told (`into`, classifier-batches.ts) is handed two such
+ * buffers (`spare`), and the batch is not copied at all. A model worker's
+ * loop takes the buffers instead (they are transferred, and left detached
+ * here): those are never kept.
  */
 import type { LoopStepFeeds, Tensor } from '../runtime/tensor-runtime.ts';
 
 type Data = Tensor['data'];
+
+/** Buffers a batch source may write a batch into, a features and a targets one. */
+export interface BatchBuffers {
+  readonly x: Float32Array;
+  readonly y: Float32Array;
+}
+
+/** A batch: features and targets. */
+export type Batch = { readonly x: Tensor; readonly y: Tensor };
 
 export class BatchCopies {
   /** Buffers free to copy into, by element type and length. */
   private readonly free = new Map<string, Data[]>();
   /** The buffers these copies made: only they are taken back. */
   private readonly made = new WeakSet<Data>();
+  /** The keys of the last batch kept: what `spare` offers. */
+  private last: { readonly x: string; readonly y: string } | null = null;
+
+  /**
+   * Two free buffers of the last kept batch's lengths, for the source to
+   * write the next batch into; undefined when there are none.
+   */
+  spare(): BatchBuffers | undefined {
+    if (this.last === null) return undefined;
+    const x = this.free.get(this.last.x)?.pop();
+    const y = this.free.get(this.last.y)?.pop();
+    if (x instanceof Float32Array && y instanceof Float32Array) return { x, y };
+    // One without the other, or a list run dry: whichever was taken goes back.
+    this.putBack(x);
+    this.putBack(y);
+    return undefined;
+  }
+
+  /**
+   * `batch` as the loop keeps it until its call resolves: as it is when the
+   * source wrote it into `into` (from `spare`), else copied (and `into`,
+   * unused, freed again).
+   */
+  keep(batch: Batch, into: BatchBuffers | undefined): Batch {
+    this.last = { x: keyOf(batch.x.data), y: keyOf(batch.y.data) };
+    if (into !== undefined && batch.x.data === into.x && batch.y.data === into.y) return batch;
+    this.unused(into);
+    return { x: this.copy(batch.x), y: this.copy(batch.y) };
+  }
+
+  /** Frees `into` (from `spare`) that no batch was written into: the unit was skipped, or the end. */
+  unused(into: BatchBuffers | undefined): void {
+    this.putBack(into?.x);
+    this.putBack(into?.y);
+  }
 
   /** A copy of `t`, in a buffer given back earlier where one of its type and length is free. */
   copy(t: Tensor): Tensor {
@@ -37,15 +84,17 @@ export class BatchCopies {
   giveBack(steps: readonly LoopStepFeeds[]): void {
     for (const step of steps) {
       if (step === null) continue;
-      for (const name in step) {
-        const { data } = step[name]!;
-        if (!this.made.has(data) || data.byteLength === 0) continue;
-        const key = keyOf(data);
-        const list = this.free.get(key);
-        if (list === undefined) this.free.set(key, [data]);
-        else list.push(data);
-      }
+      for (const name in step) this.putBack(step[name]!.data);
     }
+  }
+
+  /** Frees `data` for later copies, if these copies made it and it was not transferred. */
+  private putBack(data: Data | undefined): void {
+    if (data === undefined || !this.made.has(data) || data.byteLength === 0) return;
+    const key = keyOf(data);
+    const list = this.free.get(key);
+    if (list === undefined) this.free.set(key, [data]);
+    else list.push(data);
   }
 }
 

@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { buildMlpTrainStep } from '../onnx/mlp';
 import type { LoopStepFeeds, StepLoop, StepLoopResult, Tensor } from '../runtime/tensor-runtime';
 import { LoopPace } from './loop-pace';
+import type { BatchBuffers } from './batch-copies';
 import { aheadLoopBody, type AheadLoopParts, type MlpBatch } from './mlp-loop-ahead';
 import { requestId, type StepContext } from './program';
 
@@ -123,6 +124,46 @@ async function drive(body: ReturnType<typeof aheadLoopBody>, units: number): Pro
 }
 
 describe('a train loop many steps per call', () => {
+  it('hands a source that writes where it is told the buffers of a message back: no batch is copied', async () => {
+    const own = { x: new Float32Array(2), y: new Float32Array(2) };
+    let written = 0;
+    // As `classifierBatches`: into the buffers offered where they fit, else into its own.
+    const batch = (i: number, into?: BatchBuffers): MlpBatch => {
+      const { x, y } = into ?? own;
+      if (into !== undefined) written++;
+      x.fill(i);
+      y.fill(-i);
+      return {
+        x: { type: 'float32', data: x, dims: [1, 2] },
+        y: { type: 'float32', data: y, dims: [1, 2] },
+      };
+    };
+    const fake = fakeLoop();
+    // Each step's targets as its message arrives (later messages write into the same buffers).
+    const targets: number[] = [];
+    const run = fake.loop.run.bind(fake.loop);
+    fake.loop.run = (steps, signal) => {
+      for (const s of steps) targets.push(s![step.inputs.y]!.data[0]!);
+      return run(steps, signal);
+    };
+    const { ctx, emitted } = context();
+    const body = aheadLoopBody(parts(20, batch), ctx, fake.loop, new LoopPace({ targetMs: 10 }));
+    expect(await drive(body, 20)).toBe(20);
+    await body.dispose?.();
+    expect(emitted).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    // Messages of 1, 5, 5, 5, 4 steps, each sent once the one before came back. Only the batches
+    // no message had given buffers for yet were copied: the first, and four of the second.
+    expect(fake.messages.map((m) => m.length)).toEqual([1, 5, 5, 5, 4]);
+    expect(written).toBe(20 - 5);
+    expect(targets).toEqual(Array.from({ length: 20 }, (_, i) => -i));
+    const sent = fake.messages.flat();
+    expect(sent.some((s) => s![step.inputs.x]!.data === own.x)).toBe(false);
+    const buffers = new Set(
+      sent.flatMap((s) => [s![step.inputs.x]!.data, s![step.inputs.y]!.data]),
+    );
+    expect(buffers.size).toBe(10);
+  });
+
   it('sends one step first, then as many as the pace says, each unit emitting its own loss', async () => {
     const fake = fakeLoop();
     const { ctx, emitted, outputs } = context();

@@ -6,10 +6,10 @@
  *
  * Idea: when the runner asks for a unit and none is waiting, the body
  * gathers the batches of the next units (as many as `LoopPace` says fill a
- * message), copies them (the batch source rewrites its buffers; the copies
- * reuse the buffers of a message back, batch-copies.ts), and sends them in
- * one call; the carried weights and optimizer state never leave the
- * model's side. The losses come back together and each unit emits its own,
+ * message), each in buffers of its own (the source rewrites its own: it
+ * writes the batch into a message back's buffers, or the batch is copied,
+ * batch-copies.ts), and sends them in one call; the carried weights and
+ * optimizer state never leave the model's side. The losses come back together and each unit emits its own,
  * so the metric series, the progress and a cancel between units read as
  * before. The next message goes as soon as one comes back, so the model
  * works through it while the runner takes the units just returned (the
@@ -24,11 +24,11 @@ import type { TrainStep } from '../onnx/mlp.ts';
 import { stateStepsOutput, stateTensorOutput } from './carried-state.ts';
 import { programError } from './errors.ts';
 import { LoopPace, type LoopPaceSummary } from './loop-pace.ts';
-import { BatchCopies } from './batch-copies.ts';
+import { BatchCopies, type Batch, type BatchBuffers } from './batch-copies.ts';
 import type { GraphCaptureReport } from '../runtime/graph-capture.ts';
 
 /** What a train loop's unit trains on; see `MlpTrainLoopOptions.batch` (mlp-steps.ts). */
-export type MlpBatch = { readonly x: Tensor; readonly y: Tensor } | 'skip' | 'end';
+export type MlpBatch = Batch | 'skip' | 'end';
 
 /** What the loop's body needs of the train loop it stands in for. */
 export interface AheadLoopParts {
@@ -36,7 +36,8 @@ export interface AheadLoopParts {
   readonly step: TrainStep;
   readonly units: number;
   readonly batchSize: number;
-  readonly batch: (index: number) => MlpBatch | Promise<MlpBatch>;
+  /** Unit `index`'s batch, written into `into` where the source can (`MlpTrainLoopOptions.batch`). */
+  readonly batch: (index: number, into?: BatchBuffers) => MlpBatch | Promise<MlpBatch>;
   /** Feeds the same every step (learning rate, optimizer coefficients). */
   readonly constants: Record<string, Tensor>;
   /** Every carried input's first value. */
@@ -132,19 +133,30 @@ export function aheadLoopBody(
       return { [rowsInput]: { type: 'int32', data: rows.slice(), dims: [rows.length] } };
     }
     // The dataset did not fit on the device: the batch is the step's dataset, its rows in order.
-    const batch = await parts.batch(index);
-    if (batch === 'skip' || batch === 'end') return batch;
-    const count = batch.x.dims[0] ?? 0;
+    const found = await batchOf(index);
+    if (found === 'skip' || found === 'end') return found;
+    const count = found.x.dims[0] ?? 0;
     checkRows(count);
     return {
-      [gathered!.x]: copies.copy(batch.x),
-      [gathered!.y]: copies.copy(batch.y),
+      [gathered!.x]: found.x,
+      [gathered!.y]: found.y,
       [rowsInput]: {
         type: 'int32',
         data: Int32Array.from({ length: count }, (_, i) => i),
         dims: [count],
       },
     };
+  }
+
+  /** Unit `index`'s batch in buffers of its own, kept until its message comes back. */
+  async function batchOf(index: number): Promise<MlpBatch> {
+    const into = copies.spare();
+    const found = await parts.batch(index, into);
+    if (found === 'skip' || found === 'end') {
+      copies.unused(into);
+      return found;
+    }
+    return copies.keep(found, into);
   }
 
   function checkRows(count: number): void {
@@ -164,7 +176,7 @@ export function aheadLoopBody(
     for (let i = 0; i < count; i++) {
       const found =
         gathered === undefined
-          ? await parts.batch(from + i)
+          ? await batchOf(from + i)
           : await gatherFeeds(from + i, gathered.rows);
       if (found === 'end') {
         kinds.push('end');
@@ -178,9 +190,9 @@ export function aheadLoopBody(
       }
       let feeds: Record<string, Tensor>;
       if (gathered === undefined) {
-        const batch = found as { readonly x: Tensor; readonly y: Tensor };
+        const batch = found as Batch;
         checkRows(batch.x.dims[0] ?? 0);
-        feeds = { [step.inputs.x]: copies.copy(batch.x), [step.inputs.y]: copies.copy(batch.y) };
+        feeds = { [step.inputs.x]: batch.x, [step.inputs.y]: batch.y };
       } else feeds = found;
       // Adam's step count: steps that trained before the loop and in it, this one included.
       sentTraining++;

@@ -33,6 +33,7 @@ import { programError } from './errors.ts';
 import type { LoopPaceSummary } from './loop-pace.ts';
 import type { GraphCaptureReport } from '../runtime/graph-capture.ts';
 import { aheadLoopBody, aheadPlan, type MlpBatch, type ResidentRows } from './mlp-loop-ahead.ts';
+import type { BatchBuffers } from './batch-copies.ts';
 import type { ComponentStep, LoopStep, ModelId, ProgramValue, StepContext } from './program.ts';
 
 /** Hyperparameters of the train step; those its optimizer does not use are ignored. */
@@ -76,9 +77,11 @@ export interface MlpTrainLoopOptions {
    * The batch of unit `index`: features `[rows, in]` and targets `[rows, out]`
    * (possibly awaited, as from a live source); `skip` when the unit has
    * nothing to learn from (it trains nothing); `end` when no batch will come
-   * again (the loop ends early, with the weights trained so far).
+   * again (the loop ends early, with the weights trained so far). A loop
+   * that keeps several batches at once offers buffers of earlier ones
+   * (`into`) for a source that can write the batch there, not into its own.
    */
-  batch(index: number): MlpBatch | Promise<MlpBatch>;
+  batch(index: number, into?: BatchBuffers): MlpBatch | Promise<MlpBatch>;
   /** Metric the loss of every unit goes to; default `<name>.loss`. */
   readonly lossMetric?: string;
   /** Output prefix of the trained weights; default `<name>.weights`. */
@@ -247,7 +250,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
           step: gathers?.step ?? step,
           units: o.units,
           batchSize: o.batchSize,
-          batch: (index: number) => o.batch(index),
+          batch: (index: number, into?: BatchBuffers) => o.batch(index, into),
           constants: Object.fromEntries(
             Object.entries(feeds).filter(([input]) => !step.carried.some((c) => c.input === input)),
           ) as Record<string, Tensor>,
