@@ -5,7 +5,9 @@
  *   (`runHeadless`: the run checked and journaled, the run driver, metrics
  *   and node outcomes written to its in-memory store, onnxruntime-node
  *   behind `OrtRuntime`) versus a bare onnxruntime-node loop on the same
- *   batches (ort.ts's `bareTrainer`), both on the node's default threads.
+ *   batches (ort.ts's `bareTrainer`), both on the node's default threads
+ *   (the command line's do not spin between runs, cli/backend.ts; the bare
+ *   loop keeps onnxruntime's defaults, as a person's loop would).
  *   Its ratio is taken per pair and the row's is their median (see
  *   `trainRow`): on 2 shared cores one pair's sides see the same load, and
  *   the window means of separate trials swung 0.76–1.22× for a gap of 5 %;
@@ -108,7 +110,7 @@ async function trainRow(): Promise<BenchRow> {
     reference: trials.b.map(stepsPerSecond),
     paired: true,
     target: ratioAtLeast(0.95),
-    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads, ${CLI_TIMED_STEPS} steps timed after ${WARM_STEPS} warm ones, from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
+    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads (the command line's waiting asleep between runs, allow_spinning 0; the bare loop's with onnxruntime's defaults, spinning), ${CLI_TIMED_STEPS} steps timed after ${WARM_STEPS} warm ones, from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
   });
 }
 
@@ -175,6 +177,8 @@ async function startWorker(redisUrl: string, queue: string) {
   const worker = spawn(
     process.execPath,
     [
+      // As the README starts a worker per core: its collector on its own thread (see there).
+      '--single-threaded-gc',
       path.join(repoRoot, 'bin/flowbench.mjs'),
       'worker',
       '--redis',
@@ -246,9 +250,9 @@ async function queuedSweep(redisUrl: string, queue: Queue, first: number): Promi
 
 /**
  * The issue's "2 worker processes vs 1": warm `flowbench worker`s (each has
- * loaded the engine before the clock starts, as the workers of a long sweep
- * have), two on one queue against one on another, the same sweep on each in
- * turn.
+ * loaded the engine and run a sweep's trials before the clock starts, as the
+ * workers of a long sweep have), two on one queue against one on another, the
+ * same sweep on each in turn.
  */
 async function workerSweepRow(): Promise<BenchRow> {
   const redis = await startRedis();
@@ -262,12 +266,16 @@ async function workerSweepRow(): Promise<BenchRow> {
   try {
     let seed = 0;
     const next = () => (seed += QUEUED_SWEEP) - QUEUED_SWEEP;
+    // Every worker warm alike: a process's first few trials still compile (onnxruntime's WASM,
+    // V8's optimising tiers) on the cores the others train on, so each worker runs a whole sweep's
+    // trials untimed first: the pair two sweeps, the single one.
+    for (let i = 0; i < 2; i++) await queuedSweep(redis.url, pair, next());
+    await queuedSweep(redis.url, single, next());
     const trials = await alternate({
       a: () => queuedSweep(redis.url, pair, next()),
       b: () => queuedSweep(redis.url, single, next()),
-      warmups: 1,
-      minTrials: 2,
-      maxTrials: 3,
+      minTrials: 4,
+      maxTrials: 7,
       budgetMs: 90_000,
     });
     const perMinute = (ms: number) => (QUEUED_SWEEP * 60_000) / ms;
@@ -278,7 +286,7 @@ async function workerSweepRow(): Promise<BenchRow> {
       ours: trials.a.map(perMinute),
       reference: trials.b.map(perMinute),
       target: ratioAtLeast(1.7),
-      note: `${QUEUED_SWEEP} trials of spirals-mlp (${QUEUED_STEPS} steps, WASM) enqueued with enqueueSweep, from the enqueue to the last job completed (the queue's completed count polled every 50 ms); warm workers (started and warmed up before the clock, one untimed sweep each), each trial's onnxruntime on one thread (--threads 1, and WASM's one), so 2 workers are 2 threads on the cores; their --json lines drained unread; records kept in Redis; ${availableParallelism()} cores`,
+      note: `${QUEUED_SWEEP} trials of spirals-mlp (${QUEUED_STEPS} steps, WASM) enqueued with enqueueSweep, from the enqueue to the last job completed (the queue's completed count polled every 50 ms); warm workers (started before the clock, then ${QUEUED_SWEEP} untimed trials each), each trial's onnxruntime on one thread (--threads 1, and WASM's one), so 2 workers are 2 threads on the cores; each started as the README starts a worker per core, with V8's collector on its own thread (node --single-threaded-gc); their --json lines drained unread; records kept in Redis; ${availableParallelism()} cores`,
     });
   } finally {
     await Promise.all([pair.close(), single.close()]);
