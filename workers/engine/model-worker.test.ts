@@ -234,6 +234,8 @@ describe('training loops in the model worker', () => {
     expect(stepwise.logs.some((l) => l.includes('messages of'))).toBe(false);
     const adam = await train(40, null, { flow: chained });
     const adamLooped = await train(40, null, { flow: chained, sessionLoops: true });
+    // Both trainings ran, the second beside the first's evaluation (their runs take turns).
+    expect(adamLooped.errors).toEqual({});
     for (const node of ['train', 'again']) {
       expect(bits(adamLooped.models[node]!.weights.values)).toEqual(
         bits(adam.models[node]!.weights.values),

@@ -70,6 +70,7 @@ import { byteLength, DeviceLedger, fromOrt, OrtDeviceTensor } from './device-ten
 import type { OrtLoader, OrtModule } from './ort-loader';
 import { TransferLedger } from '../../src/core/runtime/transfers';
 import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
+import { inTurn } from './ort-turns';
 import { openSessionLoop } from '../../src/core/runtime/session-loop';
 import { firstValuesGraph } from './device-graphs';
 import { copyGraph, openCapturedStep } from './captured-step';
@@ -371,10 +372,11 @@ export class OrtRuntime implements TensorRuntime {
         ortFeeds[name] = tensor;
         if (counted) transfers.upload(byteLength(tensor.data));
       }
-      // On WebGPU a run races the device's loss: a lost GPU never answers.
-      const results = await (loss
-        ? Promise.race([session.run(ortFeeds), loss])
-        : session.run(ortFeeds));
+      // One run at a time on the module (ort-turns.ts). On WebGPU a run races the device's loss:
+      // a lost GPU never answers, and its turn ends with the loss.
+      const results = await inTurn(ort, () =>
+        loss ? Promise.race([session.run(ortFeeds), loss]) : session.run(ortFeeds),
+      );
       const out: Record<string, Fetched> = {};
       // A train step returns a dozen outputs every unit: no entries array per run.
       for (const name in results) {
