@@ -30,17 +30,18 @@ export class BatchCopies {
   private readonly free = new Map<string, Data[]>();
   /** The buffers these copies made: only they are taken back. */
   private readonly made = new WeakSet<Data>();
-  /** The keys of the last batch kept: what `spare` offers. */
-  private last: { readonly x: string; readonly y: string } | null = null;
+  /** The keys of the last batch kept (its features', its targets'): what `spare` offers. */
+  private lastX: string | null = null;
+  private lastY: string | null = null;
 
   /**
    * Two free buffers of the last kept batch's lengths, for the source to
    * write the next batch into; undefined when there are none.
    */
   spare(): BatchBuffers | undefined {
-    if (this.last === null) return undefined;
-    const x = this.free.get(this.last.x)?.pop();
-    const y = this.free.get(this.last.y)?.pop();
+    if (this.lastX === null || this.lastY === null) return undefined;
+    const x = this.free.get(this.lastX)?.pop();
+    const y = this.free.get(this.lastY)?.pop();
     if (x instanceof Float32Array && y instanceof Float32Array) return { x, y };
     // One without the other, or a list run dry: whichever was taken goes back.
     this.putBack(x);
@@ -54,7 +55,9 @@ export class BatchCopies {
    * unused, freed again).
    */
   keep(batch: Batch, into: BatchBuffers | undefined): Batch {
-    this.last = { x: keyOf(batch.x.data), y: keyOf(batch.y.data) };
+    // Every step keeps a batch: its keys, not an object of them.
+    this.lastX = keyOf(batch.x.data);
+    this.lastY = keyOf(batch.y.data);
     if (into !== undefined && batch.x.data === into.x && batch.y.data === into.y) return batch;
     this.unused(into);
     return { x: this.copy(batch.x), y: this.copy(batch.y) };

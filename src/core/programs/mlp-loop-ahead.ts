@@ -9,14 +9,15 @@
  * message), each in buffers of its own (the source rewrites its own: it
  * writes the batch into a message back's buffers, or the batch is copied,
  * batch-copies.ts), and sends them in one call; the carried weights and
- * optimizer state never leave the model's side. The losses come back together and each unit emits its own,
- * so the metric series, the progress and a cancel between units read as
- * before. The next message goes as soon as one comes back, so the model
- * works through it while the runner takes the units just returned (the
- * engine's turns, a busy machine's scheduling, are hidden). Trade-off: it asks for batches ahead of the units that train on
- * them, so only a loop whose `batch(i)` depends on nothing but `i` may take
- * this path (`MlpTrainLoopOptions.batchesAhead`); a live source trains one
- * step a call.
+ * optimizer state never leave the model's side. The losses come back
+ * together and each unit emits its own, so the metric series, the progress
+ * and a cancel between units read as before. The next message goes as soon
+ * as one comes back, so the model works through it while the runner takes
+ * the units just returned (the engine's turns, a busy machine's scheduling,
+ * are hidden). Trade-off: it asks for batches ahead of the units that train
+ * on them, so only a loop whose `batch(i)` depends on nothing but `i` may
+ * take this path (`MlpTrainLoopOptions.batchesAhead`); a live source trains
+ * one step a call.
  */
 import type { LoopBody, StepContext } from './program.ts';
 import type { LoopStepFeeds, StepLoop, StepLoopPlan, Tensor } from '../runtime/tensor-runtime.ts';
