@@ -57,6 +57,17 @@ test('two tabs book one pool budget: the second waits for the first and shows it
   await app.page.emulateMedia({ reducedMotion: 'no-preference' });
   await expect(moving).toHaveCSS('animation-name', 'dashdraw');
   await app.page.emulateMedia({ reducedMotion: 'reduce' });
+  // Zoomed out to far cards they stand still (a dash there is a fraction of a pixel), and come
+  // back once zoomed in.
+  const running = app.page.locator('.react-flow__edge-path.fb-edge-running');
+  const edgesMoving = await running.count();
+  for (let i = 0; i < 12 && (await app.canvas.view()).zoom >= 0.35; i++)
+    await app.canvas.zoomOutButton.click();
+  await expect(app.canvas.nodes.first()).toHaveClass(/fb-node-far/);
+  await expect(running).toHaveCount(0);
+  for (let i = 0; i < 12 && (await app.canvas.view()).zoom < 0.35; i++)
+    await app.canvas.zoomInButton.click();
+  await expect(running).toHaveCount(edgesMoving);
 
   // Sample what every tab booked, from IndexedDB, until the test ends.
   let most = 0;

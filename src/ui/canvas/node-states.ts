@@ -66,8 +66,14 @@ export const NodeStatesContext = createContext<NodeStates | null>(null);
 
 const none = () => () => undefined;
 
-/** The drawn state of `node` on the canvas around it (undefined: idle, no run shown). */
-export function useNodeState(node: string): NodeRunState | undefined {
+/**
+ * The drawn state of `node` on the canvas around it (undefined: idle, no run
+ * shown); `null` watches no node.
+ */
+export function useNodeState(node: string | null): NodeRunState | undefined {
   const states = useContext(NodeStatesContext);
-  return useSyncExternalStore(states?.subscribe ?? none, () => states?.get(node));
+  const watched = node === null ? null : states;
+  return useSyncExternalStore(watched?.subscribe ?? none, () =>
+    node === null ? undefined : watched?.get(node),
+  );
 }

@@ -6,7 +6,7 @@
  * chart's lanes); the scroll container is an ancestor of them.
  * Small and fixed-height on purpose: the runs table needs no more.
  */
-import { useLayoutEffect, useRef, useState, type RefObject } from 'react';
+import { useLayoutEffect, useState, type RefObject } from 'react';
 
 /** Rows rendered beyond each edge of the view, so a quick scroll shows no gap. */
 const OVERSCAN = 20;
@@ -26,12 +26,14 @@ export interface VirtualRows {
 /**
  * The rows of `body` (a `tbody` of `count` rows inside the scrolling `container`)
  * in view now; re-computed when the container scrolls, or it or the body
- * resizes. Measured at once only the first time: reading the layout right
- * after React's commit forced the browser to lay the whole page out inside
- * it, the larger part of every long task of a sweep whose table gained a run
- * at a time. After that a resize observer measures (its first call comes
- * once layout is done, so its reading costs nothing more), when the count
- * changes too.
+ * resizes. Never measured right after React's commit: reading the layout
+ * there forced the browser to lay the whole page out inside it, the larger
+ * part of every long task of a sweep whose table gained a run at a time, and
+ * 13 ms of a commit with a thousand-node flow on the canvas when a run's node
+ * table first showed. A resize observer measures instead (its first call
+ * comes once layout is done, so its reading costs nothing more), when the
+ * count changes too. Until then the rows at the top are drawn: a table shows
+ * first scrolled to its top.
  */
 export function useVirtualRows(
   container: RefObject<HTMLElement | null>,
@@ -39,7 +41,6 @@ export function useVirtualRows(
   count: number,
 ): VirtualRows {
   const [view, setView] = useState({ top: 0, height: 800, rowPx: GUESS_PX });
-  const measured = useRef(false);
   useLayoutEffect(() => {
     const scroller = container.current;
     if (!scroller) return;
@@ -60,10 +61,7 @@ export function useVirtualRows(
           : next,
       );
     };
-    // Once at once, so the first frame shows the right rows; after that the observer's own
-    // first call, made when it starts observing, once the commit is laid out.
-    if (!measured.current) measure();
-    measured.current = true;
+    // The observer's own first call, made when it starts observing, once the commit is laid out.
     scroller.addEventListener('scroll', measure, { passive: true });
     const resize = new ResizeObserver(measure);
     resize.observe(scroller);
