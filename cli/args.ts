@@ -19,6 +19,7 @@ export const runOptions = {
   seed: { type: 'string' },
   file: { type: 'string', multiple: true, default: [] as string[] },
   backend: { type: 'string', default: 'wasm' },
+  threads: { type: 'string' },
   out: { type: 'string', default: '.' },
   json: { type: 'boolean', default: false },
 } satisfies ParseArgsConfig['options'];
@@ -31,6 +32,18 @@ export const badOption = (option: string, problem: string) =>
 export function parseBackend(text: string): CliBackend {
   if ((cliBackends as readonly string[]).includes(text)) return text as CliBackend;
   throw badOption('--backend', `expects ${cliBackends.join(' or ')}, got '${text}'`);
+}
+
+/**
+ * `--threads`' value (onnxruntime-node's threads per session, for `--backend
+ * cpu`; WASM always runs on one), or `bad-option`; undefined when not given.
+ */
+export function parseThreads(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  const threads = Number(text);
+  if (!/^\d+$/.test(text) || threads < 1)
+    throw badOption('--threads', `expects a positive integer, got '${text}'`);
+  return threads;
 }
 
 /** `--seed`'s value, or `bad-option`. */

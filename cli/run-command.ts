@@ -15,6 +15,7 @@ import {
   parseBackend,
   parseParams,
   parseSeed,
+  parseThreads,
   readFlowFile,
   runOptions,
 } from './args';
@@ -41,6 +42,7 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
       throw badOption('run', `expects one flow file, got ${positionals.length}`);
     const backend = parseBackend(values.backend);
     const seed = parseSeed(values.seed);
+    const threads = parseThreads(values.threads);
     const read = await readFlowFile(positionals[0]!);
     const { flow, params, files } = await applyFiles(
       read,
@@ -56,6 +58,7 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
         params,
         ...(seed !== undefined && { seed }),
         backend,
+        ...(threads !== undefined && { threads }),
         files,
         ...(values.group !== undefined && { groupId: values.group }),
         ...(values['run-id'] !== undefined && { runId: values['run-id'] as RunId }),

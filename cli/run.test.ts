@@ -118,6 +118,8 @@ describe('flowbench run', () => {
       `data=${picked}`,
       '--backend',
       'cpu',
+      '--threads',
+      '1',
       '--out',
       runs,
     ]);
@@ -146,6 +148,9 @@ describe('flowbench run', () => {
     const backend = await flowbenchHere(['run', flow, '--backend', 'webgpu']);
     expect(backend.code).toBe(2);
     expect(backend.stderr).toContain("--backend expects wasm or cpu, got 'webgpu'");
+    const threads = await flowbenchHere(['run', flow, '--backend', 'cpu', '--threads', 'two']);
+    expect(threads.code).toBe(2);
+    expect(threads.stderr).toContain("--threads expects a positive integer, got 'two'");
   });
 
   // Its own process, as a person meets it: the command's exit status is main's. The other refusals

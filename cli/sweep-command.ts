@@ -19,13 +19,14 @@ import {
   EXIT,
   parseBackend,
   parseSeed,
+  parseThreads,
   readFlowFile,
   runOptions,
 } from './args';
 import { applyFiles } from './files';
 import { enqueueSweep, waitForSweep, type QueuedSweep } from './enqueue';
 import { DEFAULT_QUEUE } from './queue';
-import { runLocalSweep, sweepTable, type TrialEnd } from './sweep';
+import { laneThreads, runLocalSweep, sweepTable, type TrialEnd } from './sweep';
 import { describeTrial, newSweepId, planTrials, sweepFields } from './trials';
 
 /** `--parallel`'s value: a positive integer, default the machine's cores. */
@@ -58,6 +59,12 @@ export async function sweepCommand(args: string[]): Promise<number> {
     const backend = parseBackend(values.backend);
     const seed = parseSeed(values.seed);
     const parallel = parseParallel(values.parallel);
+    const threads = parseThreads(values.threads);
+    if (threads !== undefined && values.redis !== undefined)
+      throw badOption(
+        '--threads',
+        "is a local sweep's: a queue's trials run on each worker's own (flowbench worker --threads)",
+      );
     const read = await readFlowFile(flowPath);
     const fields = sweepFields(read, values.param);
     if (seed !== undefined && fields.seed === undefined) fields.seed = String(seed);
@@ -95,6 +102,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
         // Trials start in this directory, so relative paths find the same files.
         files: values.file,
         backend,
+        threads: threads ?? laneThreads(at, availableParallelism()),
         out,
         parallel: at,
         signal: cancel.signal,

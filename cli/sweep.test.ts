@@ -7,7 +7,10 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { laneThreads, trialArgs } from './sweep';
 import { flowbench, flowbenchHere, importedRuns, outDir, root } from './testing';
+import type { RunId } from '../src/core/run/record';
+import type { Trial } from './trials';
 
 const spirals = join(root, 'src/examples/spirals-mlp.flow.json');
 const iris = join(root, 'src/examples/iris-table.flow.json');
@@ -119,7 +122,42 @@ describe('flowbench sweep', () => {
     const empty = await flowbenchHere(['sweep', spirals, '--param', 'steps=3..1', '--out', out]);
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain("'steps': the range 3..1 is empty");
+    const threads = await flowbenchHere(['sweep', spirals, '--threads', '0', '--out', out]);
+    expect(threads.code).toBe(2);
+    expect(threads.stderr).toContain("--threads expects a positive integer, got '0'");
+    const queued = await flowbenchHere([
+      'sweep',
+      spirals,
+      '--threads',
+      '2',
+      '--redis',
+      'redis://127.0.0.1:1',
+      '--out',
+      out,
+    ]);
+    expect(queued.code).toBe(2);
+    expect(queued.stderr).toContain(
+      "--threads is a local sweep's: a queue's trials run on each worker's own (flowbench worker --threads)",
+    );
     expect(readdirSync(out)).toEqual([]);
+  });
+
+  it("shares the machine's cores out among its lanes: each trial runs on its lane's threads", () => {
+    expect([1, 2, 3, 4, 8].map((parallel) => laneThreads(parallel, 4))).toEqual([4, 2, 1, 1, 1]);
+    const trial: Trial = { index: 0, runId: 'run-1' as RunId, params: { lr: 0.1 }, seed: 3 };
+    const sweep = {
+      flowPath: spirals,
+      sweepId: 'sw',
+      files: [],
+      backend: 'cpu',
+      out: 'runs',
+    } as const;
+    const args = trialArgs({ ...sweep, threads: 2 }, trial);
+    expect(args.slice(args.indexOf('--threads'), args.indexOf('--threads') + 2)).toEqual([
+      '--threads',
+      '2',
+    ]);
+    expect(args).toContain('--backend');
   });
 
   it('on Ctrl+C ends the running trials cancelled, with their records, starts no other, and exits 130', async () => {

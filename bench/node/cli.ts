@@ -11,15 +11,15 @@
  *   Its ratio is taken per pair and the row's is their median (see
  *   `trainRow`): on 2 shared cores one pair's sides see the same load, and
  *   the window means of separate trials swung 0.76–1.22× for a gap of 5 %;
- * - sweep throughput: the same 4 trials of 2,000 steps run by the local
- *   sweep in two lane processes versus one (trials/min), on this machine's
- *   cores, each lane's process started (and its engine warmed) on the clock,
- *   as a person's sweep starts them;
+ * - sweep throughput, on WASM and on `cpu`: the same 8 trials of 20,000
+ *   steps run by the local sweep in two lane processes versus one
+ *   (trials/min), on this machine's cores, each lane's process started (and
+ *   its engine warmed) on the clock, as a person's sweep starts them;
  * - queue overhead per trial: a trial enqueued on BullMQ with an idle
  *   `flowbench worker` waiting, from the job's creation to its start
  *   (BullMQ's own `timestamp` and `processedOn`), on a Redis started here.
  *
- * `FLOWBENCH_CLI_ROWS=train` (or `sweep`, `queue`, `overhead`, comma
+ * `FLOWBENCH_CLI_ROWS=train` (or `sweep`, `sweep-cpu`, `queue`, `overhead`, comma
  * separated) measures only those rows.
  */
 import { spawn } from 'node:child_process';
@@ -32,7 +32,8 @@ import type { FlowDocument } from '../../src/core/flow/document';
 import { enqueueSweep } from '../../cli/enqueue';
 import { runHeadless } from '../../cli/headless-run';
 import { connectionOf } from '../../cli/queue';
-import { runLocalSweep } from '../../cli/sweep';
+import type { CliBackend } from '../../cli/backend';
+import { laneThreads, runLocalSweep } from '../../cli/sweep';
 import { startRedis } from '../../cli/testing-redis';
 import { newSweepId, planTrials } from '../../cli/trials';
 import { absoluteRow, compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
@@ -117,26 +118,35 @@ async function trainRow(): Promise<BenchRow> {
 const spirals = path.join(repoRoot, 'src/examples/spirals-mlp.flow.json');
 
 /**
- * Steps per local sweep trial: some 2–3 s of training each on a quiet
- * machine, as the queue row's, so a lane's start (its process, the engine's
- * sources, onnxruntime's WASM compile: about a second) is part of the figure,
- * as in a person's sweep, but not the whole of it.
+ * The local sweep's trials: the README's kind of sweep, lr × seed, 8 trials
+ * of 20,000 steps (some 2–5 s each on WASM once warm). Each lane's start is on
+ * the clock, as in a person's sweep: on WASM about 7 CPU-seconds (V8
+ * compiling and optimising onnxruntime's WASM build in every process), on
+ * `cpu` about 2. With 4 trials of 2,000 steps, as this row had, that start was
+ * most of the sweep, and two lanes could not beat one.
  */
-const SWEEP_STEPS = 2_000;
+const SWEEP_STEPS = 20_000;
+const SWEEP_FIELDS = { lr: '0.05,0.1', seed: '0..3', steps: String(SWEEP_STEPS) };
+const SWEEP_TRIALS = 8;
 
-/** Ms to run the sweep's 4 trials `parallel` at once. */
-async function sweepTrial(flow: FlowDocument, parallel: number): Promise<number> {
+/** Ms to run the sweep's trials `parallel` at once on `backend`, each lane's threads as the command shares them out. */
+async function sweepTrial(
+  flow: FlowDocument,
+  parallel: number,
+  backend: CliBackend,
+): Promise<number> {
   const out = await mkdtemp(path.join(tmpdir(), 'flowbench-bench-sweep-'));
   try {
-    const fields = { lr: '0.05,0.1', seed: '0..1', steps: String(SWEEP_STEPS) };
-    const trials = planTrials(flow, fields, builtinCatalog, 'wasm');
+    const trials = planTrials(flow, SWEEP_FIELDS, builtinCatalog, backend);
+    if (trials.length !== SWEEP_TRIALS) throw new Error(`the sweep has ${trials.length} trials`);
     const start = performance.now();
     const ends = await runLocalSweep({
       flowPath: spirals,
       sweepId: newSweepId(),
       trials,
       files: [],
-      backend: 'wasm',
+      backend,
+      threads: laneThreads(parallel, availableParallelism()),
       out,
       parallel,
       signal: new AbortController().signal,
@@ -149,25 +159,29 @@ async function sweepTrial(flow: FlowDocument, parallel: number): Promise<number>
   }
 }
 
-async function sweepRow(): Promise<BenchRow> {
-  const flow = JSON.parse(await readFile(spirals, 'utf8')) as FlowDocument;
-  const trials = await alternate({
-    a: () => sweepTrial(flow, 2),
-    b: () => sweepTrial(flow, 1),
-    minTrials: 2,
-    maxTrials: 3,
-    budgetMs: 120_000,
-  });
-  const perMinute = (ms: number) => (4 * 60_000) / ms;
-  return compareRow({
-    name: 'Sweep throughput: 2 trial processes vs 1',
-    unit: 'trials/min',
-    lowerIsBetter: false,
-    ours: trials.a.map(perMinute),
-    reference: trials.b.map(perMinute),
-    target: ratioAtLeast(1.7),
-    note: `flowbench sweep's local runner, 4 trials of spirals-mlp (${SWEEP_STEPS} steps, WASM), each lane one trial process (started on the clock, all lanes at once, each warming its engine as it starts) running its trials one after another, --parallel 2 vs 1; ${availableParallelism()} cores`,
-  });
+function sweepRow(backend: CliBackend): () => Promise<BenchRow> {
+  return async () => {
+    const flow = JSON.parse(await readFile(spirals, 'utf8')) as FlowDocument;
+    const trials = await alternate({
+      a: () => sweepTrial(flow, 2, backend),
+      b: () => sweepTrial(flow, 1, backend),
+      minTrials: 2,
+      maxTrials: 3,
+      budgetMs: 240_000,
+    });
+    const perMinute = (ms: number) => (SWEEP_TRIALS * 60_000) / ms;
+    const threads =
+      backend === 'cpu' ? ', onnxruntime-node threads shared out (2 lanes 1 each, 1 lane 2)' : '';
+    return compareRow({
+      name: `Sweep throughput (--backend ${backend}): 2 trial processes vs 1`,
+      unit: 'trials/min',
+      lowerIsBetter: false,
+      ours: trials.a.map(perMinute),
+      reference: trials.b.map(perMinute),
+      target: ratioAtLeast(1.7),
+      note: `flowbench sweep's local runner, ${SWEEP_TRIALS} trials of spirals-mlp (${SWEEP_STEPS} steps each), each lane one trial process (started on the clock, all lanes at once, each warming its engine as it starts) running its trials one after another, --parallel 2 vs 1${threads}; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
+    });
+  };
 }
 
 const QUEUE_TRIALS = 20;
@@ -364,7 +378,8 @@ async function queueRow(): Promise<BenchRow> {
 /** The rows `FLOWBENCH_CLI_ROWS` names (all when unset), in this order. */
 const rows: [string, string, () => Promise<BenchRow>][] = [
   ['train', 'train step', trainRow],
-  ['sweep', 'sweep throughput', sweepRow],
+  ['sweep', 'sweep throughput', sweepRow('wasm')],
+  ['sweep-cpu', 'sweep throughput on cpu', sweepRow('cpu')],
   ['queue', 'sweep throughput on the queue', workerSweepRow],
   ['overhead', 'queue overhead', queueRow],
 ];
