@@ -157,7 +157,6 @@ describe('flowbench sweep', () => {
       '--threads',
       '2',
     ]);
-    expect(args).toContain('--backend');
   });
 
   it('on Ctrl+C ends the running trials cancelled, with their records, starts no other, and exits 130', async () => {
