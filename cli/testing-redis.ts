@@ -58,7 +58,15 @@ export async function startRedis(): Promise<TestRedis> {
       log += chunk.toString();
       if (log.includes('Ready to accept connections')) resolve();
     });
-    child.once('error', reject);
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'ENOENT'
+          ? new Error(
+              `redis-server was not found at ${REDIS_SERVER}: node scripts/ensure-redis.mjs installs Debian's package (as root), or set REDIS_SERVER_PATH`,
+            )
+          : error,
+      ),
+    );
     child.once('exit', (code) => reject(new Error(`redis-server exited ${code}: ${log}`)));
   });
   return {

@@ -13,6 +13,7 @@ import type { Browser, CDPSession, Page } from '@playwright/test';
 import { launchChromium } from './launch';
 import type { FlowDocument } from '../../src/core/flow/document';
 import {
+  describeFailure,
   absoluteRow,
   atMost,
   compareRow,
@@ -22,7 +23,6 @@ import {
 } from '../lib/rows';
 import { alternate, median, percentile } from '../lib/stats';
 import { CANVAS_BENCH_GLOBAL, type CanvasBench, type CanvasSide } from '../web/canvas-api';
-import { describeFailure } from './chromium';
 import { repeatedExample } from './flows';
 import { buildBenchPage, serveBenchPage } from './servers';
 

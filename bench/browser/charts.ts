@@ -13,6 +13,7 @@
 import type { Browser, Page } from '@playwright/test';
 import { launchChromium } from './launch';
 import {
+  describeFailure,
   absoluteRow,
   atMost,
   compareRow,
@@ -29,7 +30,6 @@ import {
   type OpenStoredTrial,
   type WriteToPixelTrial,
 } from '../web/chart-api';
-import { describeFailure } from './chromium';
 import { buildBenchPage, serveBenchPage } from './servers';
 
 const POINTS = 1_000_000;

@@ -6,7 +6,7 @@
  */
 import type { Browser } from '@playwright/test';
 import { launchChromium } from './launch';
-import { atMost, unmeasuredRow, type BenchRow } from '../lib/rows';
+import { atMost, describeFailure, unmeasuredRow, type BenchRow } from '../lib/rows';
 import { ensureAppBuilt, serveApp, type Served } from './servers';
 import { STARTUP_NODES, startupRows } from './startup';
 
@@ -14,17 +14,6 @@ export interface BrowserOptions {
   /** Serve `dist/` as it is, without checking whether it is up to date. */
   noBuild: boolean;
   log: (line: string) => void;
-}
-
-/** The first lines of an error, enough to say what failed. */
-export function describeFailure(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
-  return text
-    .split('\n')
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .slice(0, 3)
-    .join(' ');
 }
 
 export async function browserRows({ noBuild, log }: BrowserOptions): Promise<BenchRow[]> {

@@ -36,6 +36,7 @@ import {
 } from '../../src/core/run/run-list';
 import type { TensorRuntime } from '../../src/core/runtime/tensor-runtime';
 import {
+  describeFailure,
   absoluteRow,
   atMost,
   compareRow,
@@ -46,7 +47,6 @@ import {
 } from '../lib/rows';
 import { median, percentile } from '../lib/stats';
 import { quietEvents } from '../node/events';
-import { describeFailure } from './chromium';
 import { appContext, longTasksSince, withApp, type AppBenchOptions } from './app-session';
 import { repoRoot } from './servers';
 

@@ -159,6 +159,17 @@ export function unmeasuredRow(name: string, unit: string, target: Target, why: s
   };
 }
 
+/** The first lines of an error, enough to say what failed. */
+export function describeFailure(error: unknown): string {
+  const text = error instanceof Error ? error.message : String(error);
+  return text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .slice(0, 3)
+    .join(' ');
+}
+
 /** A number with about three significant digits and thousands separators. */
 export function formatNumber(x: number | null | undefined): string {
   if (x === null || x === undefined || Number.isNaN(x)) return '—';

@@ -36,7 +36,15 @@ import type { CliBackend } from '../../cli/backend';
 import { laneThreads, runLocalSweep } from '../../cli/sweep';
 import { startRedis } from '../../cli/testing-redis';
 import { newSweepId, planTrials } from '../../cli/trials';
-import { absoluteRow, compareRow, noTarget, ratioAtLeast, type BenchRow } from '../lib/rows';
+import {
+  absoluteRow,
+  compareRow,
+  describeFailure,
+  noTarget,
+  ratioAtLeast,
+  unmeasuredRow,
+  type BenchRow,
+} from '../lib/rows';
 import { alternate, median, percentile } from '../lib/stats';
 import { bareTrainer, trainCatalog, trainFlow, WARM_STEPS } from './ort';
 import * as ortNode from 'onnxruntime-node';
@@ -390,7 +398,12 @@ export async function run(): Promise<BenchRow[]> {
   for (const [key, label, row] of rows) {
     if (wanted && wanted.length > 0 && !wanted.includes(key)) continue;
     console.error(`[cli] ${label}…`);
-    measured.push(await row());
+    // A row that fails (no redis-server, a trial process that died) says why; the others still count.
+    measured.push(
+      await row().catch((error: unknown) =>
+        unmeasuredRow(`CLI ${label}`, '—', noTarget, describeFailure(error)),
+      ),
+    );
   }
   return measured;
 }
