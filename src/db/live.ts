@@ -77,3 +77,80 @@ export class SharedLive<T> implements Live<T> {
     });
   }
 }
+
+/**
+ * Shared live reads by key (a run's id): the first watcher of a key opens its
+ * `SharedLive`, and it is forgotten when its last watcher leaves.
+ */
+export class SharedLives<K, T> {
+  private readonly reads = new Map<K, SharedLive<T>>();
+
+  constructor(private readonly open: (key: K) => Live<T>) {}
+
+  of(key: K): Live<T> {
+    let read = this.reads.get(key);
+    if (!read) {
+      read = new SharedLive(
+        () => this.open(key),
+        () => this.reads.delete(key),
+      );
+      this.reads.set(key, read);
+    }
+    return read;
+  }
+
+  /** Whether some view watches `key` now. */
+  watched(key: K): boolean {
+    return this.reads.has(key);
+  }
+}
+
+/**
+ * Tells `tell` the latest value it is given, at most once every `everyMs`:
+ * a value given after a quiet spell is told at once; values given within
+ * the spell after a telling are told once, the last of them, when the spell
+ * ends. For a read that changes many times a second (the run list during a
+ * sweep), so every view watching it draws a few times a second, not at every
+ * write, and a single change still shows at once.
+ */
+export class Paced<T> {
+  private toldAt = -Infinity;
+  private due: { value: T; timer: ReturnType<typeof setTimeout> } | null = null;
+
+  constructor(
+    private readonly everyMs: number,
+    private readonly tell: (value: T) => void,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  give(value: T): void {
+    if (this.due) {
+      this.due.value = value;
+      return;
+    }
+    const wait = this.toldAt + this.everyMs - this.now();
+    if (wait <= 0) {
+      this.tellNow(value);
+      return;
+    }
+    this.due = {
+      value,
+      timer: setTimeout(() => {
+        const { value } = this.due!;
+        this.due = null;
+        this.tellNow(value);
+      }, wait),
+    };
+  }
+
+  /** Forget a value not yet told. */
+  cancel(): void {
+    if (this.due) clearTimeout(this.due.timer);
+    this.due = null;
+  }
+
+  private tellNow(value: T): void {
+    this.toldAt = this.now();
+    this.tell(value);
+  }
+}

@@ -16,7 +16,7 @@
 import { liveQuery } from 'dexie';
 import { entryChanges, runEntryOf, type RunEntry } from '../core/run/run-entry';
 import type { RunId, RunRow } from '../core/run/record';
-import type { Live, LiveObserver } from './live';
+import { Paced, type Live, type LiveObserver } from './live';
 import type { FlowbenchDb } from './schema';
 
 /** The settings row whose value changes whenever entries are deleted. */
@@ -139,6 +139,9 @@ export function liveRunList(db: FlowbenchDb): Live<readonly RunEntry[]> {
 
 const sharedLists = new WeakMap<FlowbenchDb, SharedRunList>();
 
+/** The least time between two tellings of a changing list to its watchers. */
+const TELL_EVERY_MS = 100;
+
 /** One live read of a database's run list, told to every watcher; closed when the last leaves. */
 class SharedRunList implements Live<readonly RunEntry[]> {
   private readonly watchers = new Set<LiveObserver<readonly RunEntry[]>>();
@@ -173,19 +176,31 @@ class SharedRunList implements Live<readonly RunEntry[]> {
           return { epoch, all: true, entries: await db.runList.toArray() };
         return { epoch, all: false, entries: await runEntriesSince(db, mirror.rev) };
       });
-    return liveQuery(read).subscribe({
+    // A sweep changes the list many times a second; its watchers (the table, the charts' sweep,
+    // the parallel coordinates) draw it at most every TELL_EVERY_MS, and a lone change at once.
+    const paced = new Paced<readonly RunEntry[]>(TELL_EVERY_MS, (list) => {
+      this.held = list;
+      for (const watcher of [...this.watchers]) watcher.next?.(list);
+    });
+    const subscription = liveQuery(read).subscribe({
       next: ({ epoch, all, entries }) => {
         if (all) mirror.reset(entries, epoch);
         else if (!mirror.apply(entries)) return;
-        this.held = mirror.current;
-        for (const watcher of [...this.watchers]) watcher.next?.(mirror.current);
+        paced.give(mirror.current);
       },
       error: (error: unknown) => {
         // The read ended: the next watcher to come opens another.
+        paced.cancel();
         this.read = null;
         this.held = undefined;
         for (const watcher of [...this.watchers]) watcher.error?.(error);
       },
     });
+    return {
+      unsubscribe: () => {
+        paced.cancel();
+        subscription.unsubscribe();
+      },
+    };
   }
 }

@@ -1,7 +1,7 @@
 /** The outcome of each node of a run: every read and write of the run nodes table. */
 import { Dexie } from 'dexie';
 import type { RunId, RunNodeRow } from '../core/run/record';
-import { live, SharedLive, type Live } from './live';
+import { live, SharedLives, type Live } from './live';
 import type { FlowbenchDb } from './schema';
 
 /** Write node outcomes; a node's earlier row is replaced. */
@@ -32,32 +32,28 @@ export function runNodesOfRuns(db: FlowbenchDb, runIds: readonly RunId[]): Promi
   return db.transaction('r', db.runNodes, () => Promise.all(runIds.map((id) => runNodes(db, id))));
 }
 
-const sharedNodeReads = new WeakMap<FlowbenchDb, Map<RunId, SharedLive<RunNodeRow[]>>>();
+const sharedNodeReads = new WeakMap<FlowbenchDb, SharedLives<RunId, RunNodeRow[]>>();
+
+function nodeReadsOf(db: FlowbenchDb): SharedLives<RunId, RunNodeRow[]> {
+  let reads = sharedNodeReads.get(db);
+  if (!reads) {
+    reads = new SharedLives((runId) => live(() => runNodes(db, runId)));
+    sharedNodeReads.set(db, reads);
+  }
+  return reads;
+}
 
 /**
  * A run's node rows, live, read once for every view that watches them (the
  * canvas, the node timings and the timeline all do, for the selected run).
  */
 export function liveRunNodes(db: FlowbenchDb, runId: RunId): Live<RunNodeRow[]> {
-  let reads = sharedNodeReads.get(db);
-  if (!reads) {
-    reads = new Map();
-    sharedNodeReads.set(db, reads);
-  }
-  let read = reads.get(runId);
-  if (!read) {
-    read = new SharedLive(
-      () => live(() => runNodes(db, runId)),
-      () => reads.delete(runId),
-    );
-    reads.set(runId, read);
-  }
-  return read;
+  return nodeReadsOf(db).of(runId);
 }
 
 /** Whether some view watches run `runId`'s node rows now (its {@link liveRunNodes} is open). */
 export function runNodesWatched(db: FlowbenchDb, runId: RunId): boolean {
-  return sharedNodeReads.get(db)?.has(runId) ?? false;
+  return sharedNodeReads.get(db)?.watched(runId) ?? false;
 }
 
 /**

@@ -7,7 +7,7 @@ import { live } from '../../db/live';
 import { liveMetricNamesOfRuns, liveMetricSeriesOfRuns } from '../../db/metrics-live';
 import { liveRunNodes } from '../../db/run-nodes';
 import { liveCachedNodesOfRuns, type CachedNode } from '../../db/cache-links';
-import { getRun, runsByIds } from '../../db/runs';
+import { liveRun, runsByIds } from '../../db/runs';
 import { liveRunList } from '../../db/run-list';
 import type { RunEntry } from '../../core/run/run-entry';
 import { db } from '../db';
@@ -25,7 +25,7 @@ export function useRunList(): readonly RunEntry[] | undefined {
 export function useRun(id: RunId | null): RunRow | undefined {
   // Fresh: right after another run is selected, the one selected before must not stand in for it
   // (the toolbar would cancel it, the panel export it).
-  return useLive(() => live(() => (id ? getRun(db, id) : undefined)), [id], { fresh: true });
+  return useLive(() => (id ? liveRun(db, id) : live(() => undefined)), [id], { fresh: true });
 }
 
 /** The run whose state the canvas and the detail panel show: the selected one. */
