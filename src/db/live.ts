@@ -105,6 +105,21 @@ export class SharedLives<K, T> {
   }
 }
 
+/** The `SharedLives` of each database (`open` reads `key` from `db`), made at its first use. */
+export function sharedLivesPerDb<D extends object, K, T>(
+  open: (db: D, key: K) => Live<T>,
+): (db: D) => SharedLives<K, T> {
+  const perDb = new WeakMap<D, SharedLives<K, T>>();
+  return (db) => {
+    let reads = perDb.get(db);
+    if (!reads) {
+      reads = new SharedLives((key) => open(db, key));
+      perDb.set(db, reads);
+    }
+    return reads;
+  };
+}
+
 /**
  * Tells `tell` the latest value it is given, at most once every `everyMs`:
  * a value given after a quiet spell is told at once; values given within

@@ -1,7 +1,7 @@
 /** The outcome of each node of a run: every read and write of the run nodes table. */
 import { Dexie } from 'dexie';
 import type { RunId, RunNodeRow } from '../core/run/record';
-import { live, SharedLives, type Live } from './live';
+import { live, sharedLivesPerDb, type Live } from './live';
 import type { FlowbenchDb } from './schema';
 
 /** Write node outcomes; a node's earlier row is replaced. */
@@ -32,16 +32,9 @@ export function runNodesOfRuns(db: FlowbenchDb, runIds: readonly RunId[]): Promi
   return db.transaction('r', db.runNodes, () => Promise.all(runIds.map((id) => runNodes(db, id))));
 }
 
-const sharedNodeReads = new WeakMap<FlowbenchDb, SharedLives<RunId, RunNodeRow[]>>();
-
-function nodeReadsOf(db: FlowbenchDb): SharedLives<RunId, RunNodeRow[]> {
-  let reads = sharedNodeReads.get(db);
-  if (!reads) {
-    reads = new SharedLives((runId) => live(() => runNodes(db, runId)));
-    sharedNodeReads.set(db, reads);
-  }
-  return reads;
-}
+const nodeReadsOf = sharedLivesPerDb((db: FlowbenchDb, runId: RunId) =>
+  live(() => runNodes(db, runId)),
+);
 
 /**
  * A run's node rows, live, read once for every view that watches them (the
@@ -53,7 +46,7 @@ export function liveRunNodes(db: FlowbenchDb, runId: RunId): Live<RunNodeRow[]> 
 
 /** Whether some view watches run `runId`'s node rows now (its {@link liveRunNodes} is open). */
 export function runNodesWatched(db: FlowbenchDb, runId: RunId): boolean {
-  return sharedNodeReads.get(db)?.watched(runId) ?? false;
+  return nodeReadsOf(db).watched(runId);
 }
 
 /**

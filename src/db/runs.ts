@@ -15,7 +15,7 @@ import { addIntervals, deleteIntervalsOfRuns, runIntervals } from './intervals';
 import { addMetrics, deleteMetricsOfRuns, metricsOfRun } from './metrics';
 import { addRunNodes, deleteNodesOfRuns, interruptUnfinishedNodes, runNodes } from './run-nodes';
 import { dropUnlinkedSeries, linkedRuns } from './cache-links';
-import { live, SharedLives, type Live } from './live';
+import { live, sharedLivesPerDb, type Live } from './live';
 import type { FlowbenchDb } from './schema';
 import { entryChanges, type RunEntry } from '../core/run/run-entry';
 import {
@@ -153,7 +153,7 @@ export function getRun(db: FlowbenchDb, id: RunId): Promise<RunRow | undefined> 
   return db.runs.get(id);
 }
 
-const sharedRunReads = new WeakMap<FlowbenchDb, SharedLives<RunId, RunRow | undefined>>();
+const runReadsOf = sharedLivesPerDb((db: FlowbenchDb, id: RunId) => live(() => getRun(db, id)));
 
 /**
  * The run `id`, live, read once for every view that watches it: the selected
@@ -161,12 +161,7 @@ const sharedRunReads = new WeakMap<FlowbenchDb, SharedLives<RunId, RunRow | unde
  * of its own, and each read costs the page at every write of any run.
  */
 export function liveRun(db: FlowbenchDb, id: RunId): Live<RunRow | undefined> {
-  let reads = sharedRunReads.get(db);
-  if (!reads) {
-    reads = new SharedLives((id) => live(() => getRun(db, id)));
-    sharedRunReads.set(db, reads);
-  }
-  return reads.of(id);
+  return runReadsOf(db).of(id);
 }
 
 /** Runs, newest first (ids are time-ordered). */
