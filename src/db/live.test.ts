@@ -12,7 +12,13 @@ describe('Paced', () => {
 
   const paced = () => {
     const told: number[] = [];
-    return { told, pace: new Paced<number>(100, (value) => told.push(value)) };
+    return {
+      told,
+      pace: new Paced<number>(
+        () => 100,
+        (value) => told.push(value),
+      ),
+    };
   };
 
   it('tells a value given after a quiet spell at once', () => {
@@ -39,6 +45,27 @@ describe('Paced', () => {
     expect(told).toEqual([1, 4]);
     vi.advanceTimersByTime(100);
     expect(told).toEqual([1, 4, 5]);
+  });
+
+  it('waits after each telling the spell of the value told', () => {
+    const told: number[] = [];
+    // A value's spell is itself, in ms: a long list waits longer than a short one.
+    const pace = new Paced<number>(
+      (value) => value,
+      (value) => told.push(value),
+    );
+    pace.give(0);
+    pace.give(1);
+    expect(told).toEqual([0, 1]);
+    pace.give(50);
+    pace.give(60);
+    vi.advanceTimersByTime(1);
+    expect(told).toEqual([0, 1, 60]);
+    pace.give(70);
+    vi.advanceTimersByTime(59);
+    expect(told).toEqual([0, 1, 60]);
+    vi.advanceTimersByTime(1);
+    expect(told).toEqual([0, 1, 60, 70]);
   });
 
   it('tells nothing more once cancelled', () => {

@@ -121,19 +121,21 @@ export function sharedLivesPerDb<D extends object, K, T>(
 }
 
 /**
- * Tells `tell` the latest value it is given, at most once every `everyMs`:
- * a value given after a quiet spell is told at once; values given within
- * the spell after a telling are told once, the last of them, when the spell
- * ends. For a read that changes many times a second (the run list during a
- * sweep), so every view watching it draws a few times a second, not at every
- * write, and a single change still shows at once.
+ * Tells `tell` the latest value it is given, at most once a spell (`spellMs`
+ * of the value told last): a value given after a quiet spell is told at
+ * once; values given within the spell after a telling are told once, the
+ * last of them, when the spell ends. For a read that changes many times a
+ * second (the run list during a sweep), so every view watching it draws a
+ * few times a second, not at every write, and a single change still shows
+ * at once.
  */
 export class Paced<T> {
   private toldAt = -Infinity;
+  private spell = 0;
   private due: { value: T; timer: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(
-    private readonly everyMs: number,
+    private readonly spellMs: (value: T) => number,
     private readonly tell: (value: T) => void,
     private readonly now: () => number = Date.now,
   ) {}
@@ -143,7 +145,7 @@ export class Paced<T> {
       this.due.value = value;
       return;
     }
-    const wait = this.toldAt + this.everyMs - this.now();
+    const wait = this.toldAt + this.spell - this.now();
     if (wait <= 0) {
       this.tellNow(value);
       return;
@@ -166,6 +168,7 @@ export class Paced<T> {
 
   private tellNow(value: T): void {
     this.toldAt = this.now();
+    this.spell = this.spellMs(value);
     this.tell(value);
   }
 }

@@ -139,8 +139,12 @@ export function liveRunList(db: FlowbenchDb): Live<readonly RunEntry[]> {
 
 const sharedLists = new WeakMap<FlowbenchDb, SharedRunList>();
 
-/** The least time between two tellings of a changing list to its watchers. */
-const TELL_EVERY_MS = 100;
+/**
+ * The least time between two tellings of a changing list to its watchers:
+ * a tenth of a millisecond per run listed, at most 100 ms. Drawing the list
+ * costs its views more the more runs it holds; a short list is told at once.
+ */
+const spellOf = (list: readonly RunEntry[]) => Math.min(100, list.length / 10);
 
 /** One live read of a database's run list, told to every watcher; closed when the last leaves. */
 class SharedRunList implements Live<readonly RunEntry[]> {
@@ -177,8 +181,8 @@ class SharedRunList implements Live<readonly RunEntry[]> {
         return { epoch, all: false, entries: await runEntriesSince(db, mirror.rev) };
       });
     // A sweep changes the list many times a second; its watchers (the table, the charts' sweep,
-    // the parallel coordinates) draw it at most every TELL_EVERY_MS, and a lone change at once.
-    const paced = new Paced<readonly RunEntry[]>(TELL_EVERY_MS, (list) => {
+    // the parallel coordinates) draw it at most once a spell (spellOf), a lone change at once.
+    const paced = new Paced<readonly RunEntry[]>(spellOf, (list) => {
       this.held = list;
       for (const watcher of [...this.watchers]) watcher.next?.(list);
     });
