@@ -121,7 +121,7 @@ export function sharedLivesPerDb<D extends object, K, T>(
 }
 
 /**
- * Tells `tell` the latest value it is given, at most once a spell (`spellMs`
+ * Tells `tell` the latest value it is given, at most once a spell (`spellOf`
  * of the value told last): a value given after a quiet spell is told at
  * once; values given within the spell after a telling are told once, the
  * last of them, when the spell ends. For a read that changes many times a
@@ -135,7 +135,7 @@ export class Paced<T> {
   private due: { value: T; timer: ReturnType<typeof setTimeout> } | null = null;
 
   constructor(
-    private readonly spellMs: (value: T) => number,
+    private readonly spellOf: (value: T) => number,
     private readonly tell: (value: T) => void,
     private readonly now: () => number = Date.now,
   ) {}
@@ -168,7 +168,7 @@ export class Paced<T> {
 
   private tellNow(value: T): void {
     this.toldAt = this.now();
-    this.spell = this.spellMs(value);
+    this.spell = this.spellOf(value);
     this.tell(value);
   }
 }
