@@ -16,7 +16,7 @@
 import { liveQuery } from 'dexie';
 import { entryChanges, runEntryOf, type RunEntry } from '../core/run/run-entry';
 import type { RunId, RunRow } from '../core/run/record';
-import { Paced, type Live, type LiveObserver } from './live';
+import { Paced, SharedLive, type Live } from './live';
 import type { FlowbenchDb } from './schema';
 
 /** The settings row whose value changes whenever entries are deleted. */
@@ -131,13 +131,13 @@ export class RunListMirror {
 export function liveRunList(db: FlowbenchDb): Live<readonly RunEntry[]> {
   let shared = sharedLists.get(db);
   if (!shared) {
-    shared = new SharedRunList(db);
+    shared = new SharedLive(() => runListRead(db));
     sharedLists.set(db, shared);
   }
   return shared;
 }
 
-const sharedLists = new WeakMap<FlowbenchDb, SharedRunList>();
+const sharedLists = new WeakMap<FlowbenchDb, SharedLive<readonly RunEntry[]>>();
 
 /**
  * The least time between two tellings of a changing list to its watchers:
@@ -146,65 +146,41 @@ const sharedLists = new WeakMap<FlowbenchDb, SharedRunList>();
  */
 const spellOf = (list: readonly RunEntry[]) => Math.min(100, list.length / 10);
 
-/** One live read of a database's run list, told to every watcher; closed when the last leaves. */
-class SharedRunList implements Live<readonly RunEntry[]> {
-  private readonly watchers = new Set<LiveObserver<readonly RunEntry[]>>();
-  private read: { unsubscribe(): void } | null = null;
-  private held: readonly RunEntry[] | undefined;
-
-  constructor(private readonly db: FlowbenchDb) {}
-
-  subscribe(observer: LiveObserver<readonly RunEntry[]>): { unsubscribe(): void } {
-    this.watchers.add(observer);
-    if (this.read === null) this.read = this.open();
-    else if (this.held !== undefined) observer.next?.(this.held);
-    return {
-      unsubscribe: () => {
-        if (!this.watchers.delete(observer) || this.watchers.size > 0) return;
-        this.read?.unsubscribe();
-        this.read = null;
-        this.held = undefined;
-      },
-    };
-  }
-
-  private open(): { unsubscribe(): void } {
-    const { db } = this;
-    const mirror = new RunListMirror();
-    // One transaction for both reads: the list is read again after every write of a run, and in
-    // a sweep each read's transactions cost the browser's storage thread more than its rows.
-    const read = () =>
-      db.transaction('r', db.settings, db.runList, async () => {
-        const epoch = (await db.settings.get(EPOCH_KEY))?.value;
-        if (mirror.rev < 0 || epoch !== mirror.epoch)
-          return { epoch, all: true, entries: await db.runList.toArray() };
-        return { epoch, all: false, entries: await runEntriesSince(db, mirror.rev) };
+/** One live read of a database's run list: the whole list, then what changed, kept in a mirror. */
+function runListRead(db: FlowbenchDb): Live<readonly RunEntry[]> {
+  return {
+    subscribe(observer) {
+      const mirror = new RunListMirror();
+      // One transaction for both reads: the list is read again after every write of a run, and
+      // in a sweep each read's transactions cost the browser's storage thread more than its rows.
+      const read = () =>
+        db.transaction('r', db.settings, db.runList, async () => {
+          const epoch = (await db.settings.get(EPOCH_KEY))?.value;
+          if (mirror.rev < 0 || epoch !== mirror.epoch)
+            return { epoch, all: true, entries: await db.runList.toArray() };
+          return { epoch, all: false, entries: await runEntriesSince(db, mirror.rev) };
+        });
+      // A sweep changes the list many times a second; its watchers (the table, the charts'
+      // sweep, the parallel coordinates) draw it at most once a spell (spellOf), a lone change
+      // at once.
+      const paced = new Paced<readonly RunEntry[]>(spellOf, (list) => observer.next?.(list));
+      const subscription = liveQuery(read).subscribe({
+        next: ({ epoch, all, entries }) => {
+          if (all) mirror.reset(entries, epoch);
+          else if (!mirror.apply(entries)) return;
+          paced.give(mirror.current);
+        },
+        error: (error: unknown) => {
+          paced.cancel();
+          observer.error?.(error);
+        },
       });
-    // A sweep changes the list many times a second; its watchers (the table, the charts' sweep,
-    // the parallel coordinates) draw it at most once a spell (spellOf), a lone change at once.
-    const paced = new Paced<readonly RunEntry[]>(spellOf, (list) => {
-      this.held = list;
-      for (const watcher of [...this.watchers]) watcher.next?.(list);
-    });
-    const subscription = liveQuery(read).subscribe({
-      next: ({ epoch, all, entries }) => {
-        if (all) mirror.reset(entries, epoch);
-        else if (!mirror.apply(entries)) return;
-        paced.give(mirror.current);
-      },
-      error: (error: unknown) => {
-        // The read ended: the next watcher to come opens another.
-        paced.cancel();
-        this.read = null;
-        this.held = undefined;
-        for (const watcher of [...this.watchers]) watcher.error?.(error);
-      },
-    });
-    return {
-      unsubscribe: () => {
-        paced.cancel();
-        subscription.unsubscribe();
-      },
-    };
-  }
+      return {
+        unsubscribe: () => {
+          paced.cancel();
+          subscription.unsubscribe();
+        },
+      };
+    },
+  };
 }
