@@ -113,11 +113,18 @@ test('far out a node is drawn plain, with its handles and status; zoomed in it h
   await expect(far).toHaveAttribute('data-status', 'idle');
   await expect(far.getByRole('img', { name: handles })).not.toHaveCount(0);
   await expect(far).not.toContainText(await kindOf(far));
+  // The page's far card is a transparent box; the far view draws the card under it, white while
+  // idle, and nothing around it.
+  const card = (await far.boundingBox())!;
+  const centre = { x: card.x + card.width / 2, y: card.y + card.height / 2 };
+  await expect.poll(() => canvas.farViewPixel(centre.x, centre.y)).toEqual([255, 255, 255, 255]);
+  expect(await canvas.farViewPixel(centre.x, card.y - 4)).toEqual([0, 0, 0, 0]);
 
   for (let i = 0; i < 12 && (await canvas.view()).zoom < 0.35; i++)
     await canvas.zoomInButton.click();
   expect((await canvas.view()).zoom).toBeGreaterThanOrEqual(0.35);
   const near = canvas.nodes.first();
   await expect(near).toContainText(await kindOf(near));
+  await expect(canvas.farView).toHaveCount(0);
   await expect(near.getByRole('img', { name: handles })).not.toHaveCount(0);
 });

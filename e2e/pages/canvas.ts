@@ -26,6 +26,8 @@ export class Canvas {
   readonly zoomInButton: Locator;
   readonly zoomOutButton: Locator;
   readonly fitViewButton: Locator;
+  /** The far view: zoomed out, the cards are drawn on this one canvas. */
+  readonly farView: Locator;
   private readonly viewport: Locator;
 
   constructor(private readonly page: Page) {
@@ -37,6 +39,20 @@ export class Canvas {
     this.zoomOutButton = this.root.getByRole('button', { name: 'Zoom Out' });
     this.fitViewButton = this.root.getByRole('button', { name: 'Fit View' });
     this.viewport = this.root.locator('.react-flow__viewport');
+    this.farView = this.root.locator('canvas.fb-far-view');
+  }
+
+  /** The far view's colour at page point (`x`, `y`), as RGBA bytes. */
+  async farViewPixel(x: number, y: number): Promise<number[]> {
+    return this.farView.evaluate(
+      (canvas: HTMLCanvasElement, at) => {
+        const box = canvas.getBoundingClientRect();
+        const scale = canvas.width / box.width;
+        const [px, py] = [(at.x - box.left) * scale, (at.y - box.top) * scale].map(Math.round);
+        return [...canvas.getContext('2d')!.getImageData(px!, py!, 1, 1).data];
+      },
+      { x, y },
+    );
   }
 
   node(id: string): Locator {

@@ -20,6 +20,7 @@ import { useEditor, useEditorStore } from '../store/context';
 import { edits } from '../store/editor';
 import { edgeId, toCanvasEdges, toCanvasNodes, type NodeRunState } from './adapter';
 import { NodeStates, NodeStatesContext } from './node-states';
+import { FarView } from './FarView';
 import { NodeDetailContext, useZoomedOut, type Size } from './node-detail';
 import { useSteppedStates } from './stepped-states';
 import { refuseConnection } from './connect';
@@ -290,6 +291,7 @@ function FlowCanvas() {
             {...menus.flowProps}
           >
             <Background />
+            {far && <FarView />}
             <MiniMap pannable zoomable ariaLabel="Mini map" />
             <Controls />
             <LayoutMenu />

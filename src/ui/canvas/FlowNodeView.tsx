@@ -60,20 +60,19 @@ function formatRate(perSecond: number): string {
 }
 
 /**
- * A node far out (see node-detail.ts): its title and handles, its status as
- * the card's fill, at the size its full card last had.
+ * A node far out (see node-detail.ts): a transparent box at the size its full
+ * card last had, with its title and handles where the far view
+ * (far-view.ts) draws them, and its status, for the tests and the tooltip.
  */
 function FarNodeView({
   id,
   data,
-  selected,
   status,
   title,
   size,
 }: {
   id: string;
   data: CanvasNode['data'];
-  selected: boolean;
   status: string;
   title: string;
   size: Size | undefined;
@@ -81,7 +80,9 @@ function FarNodeView({
   const { kind } = data;
   return (
     <div
-      className={`fb-node fb-node-far fb-status-${status}${selected ? ' fb-selected' : ''}${data.bypass ? ' fb-bypassed' : ''}`}
+      // No status, selection or bypass classes: the far view draws them, and a class changing
+      // on a thousand cards as a run goes would restyle them for nothing.
+      className="fb-node fb-node-far"
       data-bypass={data.bypass || undefined}
       data-testid={`node-${id}`}
       data-status={status}
@@ -115,7 +116,6 @@ function FlowNodeViewBase({ id, data, selected }: NodeProps<CanvasNode>) {
       <FarNodeView
         id={id}
         data={data}
-        selected={selected}
         status={status}
         title={state?.error ?? ''}
         size={detail.fullSizes.get(id)}

@@ -3,9 +3,10 @@
  * a card's text is a few pixels high and cannot be read; a thousand full
  * cards there (some 25 elements each: title, id, port names and types, badges)
  * cost every frame 25–35 ms of style, layout, paint and hit-testing while
- * a run changes their statuses. So far out each node is drawn as a far
- * card: its title, its status as a fill, and its handles, with the same test
- * id, `data-status` and handle names as the full card. Trade-off: port names,
+ * a run changes their statuses. So far out each node is a far card: its
+ * title, its status as a fill, and its handles, drawn on one canvas
+ * (`far-view.ts`) over a transparent box with the same test id,
+ * `data-status` and handle names as the full card. Trade-off: port names,
  * types, live values and progress show only once zoomed in.
  *
  * A far card keeps the size its full card was last measured at, so frames
