@@ -74,22 +74,31 @@ export function buildNodeTimeline(
   const upstream = new Map<string, string[]>();
   for (const edge of flow.edges) {
     const to = parsePortRef(edge.to).node;
-    upstream.set(to, [...(upstream.get(to) ?? []), parsePortRef(edge.from).node]);
+    const from = parsePortRef(edge.from).node;
+    const inputs = upstream.get(to);
+    if (inputs) inputs.push(from);
+    else upstream.set(to, [from]);
   }
   const lanes = outcomes.map((outcome): NodeLane => {
     const title = titles.get(outcome.node) ?? outcome.node;
-    const time = times.get(outcome.node);
-    const base = {
-      node: outcome.node,
-      title,
-      status: outcome.status,
-      durationMs: outcome.durationMs,
-    };
-    if (!time) return { ...base, waitMs: 0 };
+    const { node, status, durationMs } = outcome;
+    const time = times.get(node);
+    if (!time) return { node, title, status, durationMs, waitMs: 0 };
     // Ready when the last node it reads from ended (never later than it started).
-    const inputsEnded = (upstream.get(outcome.node) ?? []).map((n) => times.get(n)?.end ?? 0);
-    const ready = Math.min(time.start, Math.max(0, ...inputsEnded));
-    return { ...base, ready, start: time.start, end: time.end, waitMs: time.start - ready };
+    let inputsEnded = 0;
+    for (const from of upstream.get(node) ?? [])
+      inputsEnded = Math.max(inputsEnded, times.get(from)?.end ?? 0);
+    const ready = Math.min(time.start, inputsEnded);
+    return {
+      node,
+      title,
+      status,
+      durationMs,
+      ready,
+      start: time.start,
+      end: time.end,
+      waitMs: time.start - ready,
+    };
   });
   lanes.sort(byStart);
   const finished = runFinishedAt && origin !== undefined ? Date.parse(runFinishedAt) - origin : 0;
