@@ -119,6 +119,9 @@ test('far out a node is drawn plain, with its handles and status; zoomed in it h
   const centre = { x: card.x + card.width / 2, y: card.y + card.height / 2 };
   await expect.poll(() => canvas.farViewPixel(centre.x, centre.y)).toEqual([255, 255, 255, 255]);
   expect(await canvas.farViewPixel(centre.x, card.y - 4)).toEqual([0, 0, 0, 0]);
+  // Its title is not in the page; a screen reader has the node's name all the same.
+  const id = (await far.getAttribute('data-testid'))!.slice('node-'.length);
+  await expect(far.locator('..')).toHaveAccessibleName(new RegExp(`^${id} \\(.+\\)$`));
 
   for (let i = 0; i < 12 && (await canvas.view()).zoom < 0.35; i++)
     await canvas.zoomInButton.click();

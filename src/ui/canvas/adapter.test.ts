@@ -38,6 +38,9 @@ describe('toCanvasNodes', () => {
     expect(next[0]).toBe(drawn[0]);
     expect(next[1]).not.toBe(drawn[1]);
     expect(next[1]?.data.label).toBe('held out');
+    // Its name follows its label (far out, where its title is not drawn by the page, too).
+    expect(next[1]?.ariaLabel).toBe('held out (Train/test split)');
+    expect(next[0]?.ariaLabel).toBe('a (Synthetic data)');
     expect(next[1]?.measured).toEqual({ width: 200, height: 90 });
   });
 

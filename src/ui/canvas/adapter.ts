@@ -52,7 +52,9 @@ export function toCanvasNodes(doc: FlowDocument, previous: readonly CanvasNode[]
     // The same node object when nothing changed at all: React Flow then keeps
     // its internal node too, so a drag does not touch the other 999.
     if (old && old.position === position && old.data === kept) return old;
-    return { ...old, id: node.id, type: 'flow', position, data: kept };
+    // Its name to a screen reader at every zoom: far out its card's title is not in the page.
+    const ariaLabel = `${kept.label} (${kept.kind?.title ?? kept.kindName})`;
+    return { ...old, id: node.id, type: 'flow', position, data: kept, ariaLabel };
   });
 }
 
