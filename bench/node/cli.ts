@@ -62,7 +62,7 @@ const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
 const CLI_TIMED_STEPS = 400;
 const gc = (globalThis as { gc?: () => void }).gc;
 
-/** One `runHeadless` run of the train flow on `cpu`; ms per step over the timed window (as ort.ts's runner row). */
+/** One `runHeadless` run of the train flow on `cpu`; ms per step from its first unit to its last. */
 async function cliTrial(): Promise<number> {
   const stamps: number[] = [];
   const { status } = await runHeadless({
@@ -80,7 +80,11 @@ async function cliTrial(): Promise<number> {
     },
   });
   if (status !== 'ok') throw new Error(`the train run ended ${status}`);
-  return (stamps[WARM_STEPS + CLI_TIMED_STEPS - 1]! - stamps[WARM_STEPS - 1]!) / CLI_TIMED_STEPS;
+  // A unit is told when the call that ran it comes back, with the call's other units
+  // (mlp-loop-ahead.ts): a window from one unit inside a call to another was off by up to a
+  // call's length (some 75 ms, of a 400 ms window). The first unit goes alone and the last ends
+  // the run, so the span between them holds whole calls.
+  return (stamps.at(-1)! - stamps[0]!) / (stamps.length - 1);
 }
 
 /**
@@ -119,7 +123,7 @@ async function trainRow(): Promise<BenchRow> {
     reference: trials.b.map(stepsPerSecond),
     paired: true,
     target: ratioAtLeast(0.95),
-    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads (the command line's waiting asleep between runs, allow_spinning 0; the bare loop's with onnxruntime's defaults, spinning), ${CLI_TIMED_STEPS} steps timed after ${WARM_STEPS} warm ones, from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
+    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads (the command line's waiting asleep between runs, allow_spinning 0; the bare loop's with onnxruntime's defaults, spinning), ours timed from its first step's report to its last (${WARM_STEPS + CLI_TIMED_STEPS} steps: its steps are reported a call of steps at a time, and only the first, which goes alone, and the last mark the end of a call), the bare loop ${CLI_TIMED_STEPS} steps after ${WARM_STEPS} warm ones, each from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
   });
 }
 
