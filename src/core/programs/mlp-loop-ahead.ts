@@ -93,7 +93,7 @@ export function aheadLoopBody(
   parts: AheadLoopParts,
   ctx: StepContext,
   opened: StepLoop,
-  pace = new LoopPace(),
+  pace = new LoopPace(opened.messageMs === undefined ? {} : { targetMs: opened.messageMs }),
 ): LoopBody {
   const { step, name } = parts;
   const adamStep = step.inputs.adam?.step ?? null;

@@ -178,6 +178,11 @@ export interface GraphCaptureReport {
 
 /** A loop opened on a session; see `StepLoopPlan`. Close it on every exit. */
 export interface StepLoop {
+  /**
+   * The work one call of steps should carry, ms (`LoopPace`'s target);
+   * absent: the pace's default, sized to pay for a hop to a worker.
+   */
+  readonly messageMs?: number;
   /** Whether the plan's `resident` inputs stay on the device: each step then feeds its rows alone. */
   readonly resident?: boolean;
   /** Bytes that crossed to open the loop (weights, constants, the resident dataset; a device loop only). */
