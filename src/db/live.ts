@@ -105,19 +105,24 @@ export class SharedLives<K, T> {
   }
 }
 
+/** What `make` makes of each database, made at its first use and kept while the database is. */
+export function perDb<D extends object, T>(make: (db: D) => T): (db: D) => T {
+  const made = new WeakMap<D, T>();
+  return (db) => {
+    let value = made.get(db);
+    if (value === undefined) {
+      value = make(db);
+      made.set(db, value);
+    }
+    return value;
+  };
+}
+
 /** The `SharedLives` of each database (`open` reads `key` from `db`), made at its first use. */
 export function sharedLivesPerDb<D extends object, K, T>(
   open: (db: D, key: K) => Live<T>,
 ): (db: D) => SharedLives<K, T> {
-  const perDb = new WeakMap<D, SharedLives<K, T>>();
-  return (db) => {
-    let reads = perDb.get(db);
-    if (!reads) {
-      reads = new SharedLives((key) => open(db, key));
-      perDb.set(db, reads);
-    }
-    return reads;
-  };
+  return perDb((db) => new SharedLives<K, T>((key) => open(db, key)));
 }
 
 /**

@@ -16,7 +16,7 @@
 import { liveQuery } from 'dexie';
 import { entryChanges, runEntryOf, type RunEntry } from '../core/run/run-entry';
 import type { RunId, RunRow } from '../core/run/record';
-import { Paced, SharedLive, type Live } from './live';
+import { Paced, perDb, SharedLive, type Live } from './live';
 import type { FlowbenchDb } from './schema';
 
 /** The settings row whose value changes whenever entries are deleted. */
@@ -129,15 +129,10 @@ export class RunListMirror {
  * whole list again; it now gets the list held, at once.
  */
 export function liveRunList(db: FlowbenchDb): Live<readonly RunEntry[]> {
-  let shared = sharedLists.get(db);
-  if (!shared) {
-    shared = new SharedLive(() => runListRead(db));
-    sharedLists.set(db, shared);
-  }
-  return shared;
+  return sharedLists(db);
 }
 
-const sharedLists = new WeakMap<FlowbenchDb, SharedLive<readonly RunEntry[]>>();
+const sharedLists = perDb((db: FlowbenchDb) => new SharedLive(() => runListRead(db)));
 
 /**
  * The least time between two tellings of a changing list to its watchers:
