@@ -9,6 +9,7 @@
  * browser's), and the run's record says `cpu`.
  */
 import { readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
 import type * as Ort from 'onnxruntime-web';
 import { WASM_THREADS, type OrtModule } from '../workers/engine/ort-loader';
 
@@ -16,9 +17,25 @@ export const cliBackends = ['wasm', 'cpu'] as const;
 export type CliBackend = (typeof cliBackends)[number];
 
 /**
- * onnxruntime for `backend`, loaded once per process. `threads` caps the
- * native CPU provider's threads per session (default: onnxruntime's, one per
- * core); the WASM build always runs on one (`WASM_THREADS`).
+ * Threads per session for each of `parallel` lanes on `cores` cores: the
+ * cores shared out, at least one each, and one core left to the engine's own
+ * thread when a single lane would take them all. onnxruntime-node's default,
+ * a thread per core in every session, put two lanes' four threads on two
+ * cores, each waiting on the others: a `--backend cpu` sweep of 8 trials, two
+ * at once, ran in 15.4–22.6 s against 11.1–17.9 s with a thread per lane
+ * (four pairs back to back). One run alone fought the same way, its session's
+ * threads against the engine, V8's collector and the producers between two
+ * steps: on 2 cores the bench's MLP train step took 1.66 ms on two threads
+ * and 1.34 ms on one (eight runs each, medians).
+ */
+export function laneThreads(parallel: number, cores: number): number {
+  return Math.max(1, Math.min(cores - 1, Math.floor(cores / parallel)));
+}
+
+/**
+ * onnxruntime for `backend`, loaded once per process. `threads` sets the
+ * native CPU provider's threads per session (default: one lane's,
+ * `laneThreads`); the WASM build always runs on one (`WASM_THREADS`).
  */
 export async function loadOrt(backend: CliBackend, threads?: number): Promise<OrtModule> {
   if (backend === 'wasm') {
@@ -35,7 +52,8 @@ export async function loadOrt(backend: CliBackend, threads?: number): Promise<Or
     native.InferenceSession.create(model, {
       ...options,
       executionProviders: ['cpu'],
-      ...(threads !== undefined && { intraOpNumThreads: threads, interOpNumThreads: 1 }),
+      intraOpNumThreads: threads ?? laneThreads(1, availableParallelism()),
+      interOpNumThreads: 1,
       // Its threads wait for work asleep, not spinning: between two runs of a training loop the
       // engine's own work (and V8's collector and compiler) needs those cores, and a spinning pool
       // took them (a CLI train step ran a quarter faster on 2 cores without it, on a third less CPU).

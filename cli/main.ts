@@ -16,7 +16,7 @@ import { jsonReporter, textReporter } from './report';
 
 export { EXIT } from './args';
 
-const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--out DIR] [--json]
+const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--threads N] [--out DIR] [--json]
        flowbench sweep <flow.json> --param name=values … [--parallel N] [run's other options]
        flowbench sweep <flow.json> --param name=values … --redis URL [--queue NAME] [--wait]
        flowbench worker --redis URL [--queue NAME] [--concurrency N] [--threads N] [--out DIR] [--json]
@@ -29,6 +29,8 @@ const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed
                       flow already names by digest (repeat for more)
   --backend wasm|cpu  wasm (default): onnxruntime-web's WASM engine, the browser's, for series
                       the browser reproduces; cpu: onnxruntime-node's native CPU provider
+  --threads N         onnxruntime threads per session on --backend cpu (default: the cores
+                      less one, at least one)
   --out DIR           where <run id>.run.json is written (default: the current directory)
   --json              one JSON object per event on stdout, instead of progress lines
 

@@ -26,7 +26,8 @@ import {
 import { applyFiles } from './files';
 import { enqueueSweep, waitForSweep, type QueuedSweep } from './enqueue';
 import { DEFAULT_QUEUE } from './queue';
-import { laneThreads, runLocalSweep, sweepTable, type TrialEnd } from './sweep';
+import { laneThreads } from './backend';
+import { runLocalSweep, sweepTable, type TrialEnd } from './sweep';
 import { describeTrial, newSweepId, planTrials, sweepFields } from './trials';
 
 /** `--parallel`'s value: a positive integer, default the machine's cores. */

@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { laneThreads, trialArgs } from './sweep';
+import { laneThreads } from './backend';
+import { trialArgs } from './sweep';
 import { flowbench, flowbenchHere, importedRuns, outDir, root } from './testing';
 import type { RunId } from '../src/core/run/record';
 import type { Trial } from './trials';
@@ -143,7 +144,9 @@ describe('flowbench sweep', () => {
   });
 
   it("shares the machine's cores out among its lanes: each trial runs on its lane's threads", () => {
-    expect([1, 2, 3, 4, 8].map((parallel) => laneThreads(parallel, 4))).toEqual([4, 2, 1, 1, 1]);
+    expect([1, 2, 3, 4, 8].map((parallel) => laneThreads(parallel, 4))).toEqual([3, 2, 1, 1, 1]);
+    // One lane leaves a core to the engine's own thread, but never goes below one thread.
+    expect([laneThreads(1, 2), laneThreads(2, 2), laneThreads(1, 1)]).toEqual([1, 1, 1]);
     const trial: Trial = { index: 0, runId: 'run-1' as RunId, params: { lr: 0.1 }, seed: 3 };
     const sweep = {
       flowPath: spirals,

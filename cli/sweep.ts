@@ -47,24 +47,12 @@ export interface LocalSweep {
   /** `--file` as given, passed on to every trial. */
   files: readonly string[];
   backend: CliBackend;
-  /** onnxruntime-node's threads per session in every trial (`--backend cpu`; see `laneThreads`). */
+  /** onnxruntime-node's threads per session in every trial (`--backend cpu`; see backend.ts's `laneThreads`). */
   threads: number;
   out: string;
   parallel: number;
   signal: AbortSignal;
   events: SweepEvents;
-}
-
-/**
- * Threads per session for each of `parallel` lanes on `cores` cores: the
- * cores shared out, at least one each. onnxruntime-node's default, a thread
- * per core in every session, put two lanes' four threads on two cores, each
- * waiting on the others: a `--backend cpu` sweep of 8 trials, two at once,
- * ran in 15.4–22.6 s against 11.1–17.9 s with a thread per lane (four pairs
- * back to back).
- */
-export function laneThreads(parallel: number, cores: number): number {
-  return Math.max(1, Math.floor(cores / parallel));
 }
 
 /** The `flowbench run` arguments of one trial. */

@@ -5,9 +5,10 @@
  *   (`runHeadless`: the run checked and journaled, the run driver, metrics
  *   and node outcomes written to its in-memory store, onnxruntime-node
  *   behind `OrtRuntime`) versus a bare onnxruntime-node loop on the same
- *   batches (ort.ts's `bareTrainer`), both on the node's default threads
- *   (the command line's do not spin between runs, cli/backend.ts; the bare
- *   loop keeps onnxruntime's defaults, as a person's loop would).
+ *   batches (ort.ts's `bareTrainer`), each on its own default threads
+ *   (the command line's leave a core to the engine and do not spin between
+ *   runs, cli/backend.ts; the bare loop keeps onnxruntime's defaults, a
+ *   thread per core, as a person's loop would).
  *   Its ratio is taken per pair and the row's is their median (see
  *   `trainRow`): on 2 shared cores one pair's sides see the same load, and
  *   the window means of separate trials swung 0.76–1.22× for a gap of 5 %;
@@ -32,8 +33,8 @@ import type { FlowDocument } from '../../src/core/flow/document';
 import { enqueueSweep } from '../../cli/enqueue';
 import { runHeadless } from '../../cli/headless-run';
 import { connectionOf } from '../../cli/queue';
-import type { CliBackend } from '../../cli/backend';
-import { laneThreads, runLocalSweep } from '../../cli/sweep';
+import { laneThreads, type CliBackend } from '../../cli/backend';
+import { runLocalSweep } from '../../cli/sweep';
 import { startRedis } from '../../cli/testing-redis';
 import { newSweepId, planTrials } from '../../cli/trials';
 import {
@@ -123,7 +124,7 @@ async function trainRow(): Promise<BenchRow> {
     reference: trials.b.map(stepsPerSecond),
     paired: true,
     target: ratioAtLeast(0.95),
-    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; both on onnxruntime-node's default threads (the command line's waiting asleep between runs, allow_spinning 0; the bare loop's with onnxruntime's defaults, spinning), ours timed from its first step's report to its last (${WARM_STEPS + CLI_TIMED_STEPS} steps: its steps are reported a call of steps at a time, and only the first, which goes alone, and the last mark the end of a call), the bare loop ${CLI_TIMED_STEPS} steps after ${WARM_STEPS} warm ones, each from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
+    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; each on its own default threads (the command line's ${laneThreads(1, availableParallelism())}, a core left to the engine, waiting asleep between runs, allow_spinning 0; the bare loop's onnxruntime's defaults, a thread per core, spinning), ours timed from its first step's report to its last (${WARM_STEPS + CLI_TIMED_STEPS} steps: its steps are reported a call of steps at a time, and only the first, which goes alone, and the last mark the end of a call), the bare loop ${CLI_TIMED_STEPS} steps after ${WARM_STEPS} warm ones, each from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
   });
 }
 
