@@ -187,6 +187,16 @@ describe("a run's entries held for its ending", () => {
     expect(told).toContain('c refused');
     expect((await cacheStats(db)).entries).toBe(2);
   });
+
+  it('are kept apart, after the ending, when more than a batch of them waits', async () => {
+    const store = open(1_000_000, 60_000);
+    const count = WRITE_BATCH + 1;
+    const writes: Promise<void>[] = [];
+    for (let i = 0; i < count; i++) writes.push(store.write(await entry(`n${i}`, 10)));
+    expect(await store.takeHeld!('run-1')).toBeNull(); // nothing for the ending to carry
+    await Promise.all(writes);
+    expect(await cacheStats(db)).toEqual({ entries: count, bytes: count * 10 });
+  });
 });
 
 describe('the cache size, live', () => {

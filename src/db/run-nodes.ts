@@ -50,17 +50,38 @@ export function runNodesWatched(db: FlowbenchDb, runId: RunId): boolean {
 }
 
 /**
- * Mark a run's nodes still `running` or `queued` as `interrupted`: the run
- * ended under them (stopped by a storage failure, or its engine died).
+ * Mark a run's nodes still `running` or `queued` as `interrupted`, and give
+ * each of its flow's `nodes` with no row yet an `interrupted` one: the run
+ * ended under them (stopped by a storage failure, or its engine died), and a
+ * node's row is written only once it has an outcome or has waited or run a
+ * while (the engine's node-outcomes.ts).
  */
-export async function interruptUnfinishedNodes(db: FlowbenchDb, runId: RunId): Promise<void> {
+export async function interruptUnfinishedNodes(
+  db: FlowbenchDb,
+  runId: RunId,
+  nodes: readonly string[],
+): Promise<void> {
   // The run's rows as one key range, filtered here: a filtered walk of the `runId` index took a
   // cursor step a row, a round trip each, at the end of every run however it ended.
-  const unfinished = (await runNodes(db, runId)).filter(
-    (n) => n.status === 'running' || n.status === 'queued',
-  );
-  if (unfinished.length > 0)
-    await db.runNodes.bulkPut(unfinished.map((n) => ({ ...n, status: 'interrupted' as const })));
+  const stored = await runNodes(db, runId);
+  const have = new Set(stored.map((n) => n.node));
+  const rows: RunNodeRow[] = [
+    ...stored
+      .filter((n) => n.status === 'running' || n.status === 'queued')
+      .map((n) => ({ ...n, status: 'interrupted' as const })),
+    ...nodes
+      .filter((node) => !have.has(node))
+      .map((node) => ({
+        runId,
+        node,
+        status: 'interrupted' as const,
+        startedAt: null,
+        durationMs: null,
+        error: '',
+        logs: '',
+      })),
+  ];
+  if (rows.length > 0) await db.runNodes.bulkPut(rows);
 }
 
 /** Delete every node row of the runs `ids`. */

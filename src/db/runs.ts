@@ -146,7 +146,10 @@ export async function endRun(
         patchRunEntry(db, id, ending),
         nodes.length > 0 ? db.runNodes.bulkPut(nodes) : undefined,
       ]);
-      if (!nodesFinal) await interruptUnfinishedNodes(db, id);
+      if (!nodesFinal) {
+        const flow = (current ?? (await db.runs.get(id)))?.flowSnapshot;
+        await interruptUnfinishedNodes(db, id, flow?.nodes.map((n) => n.id) ?? []);
+      }
       return true;
     });
     cached?.settled();

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createCatalog } from '../../src/core/catalog/catalog';
 import { defineNodeKind } from '../../src/core/catalog/kind';
 import type { FlowDocument } from '../../src/core/flow/document';
-import type { RunId, RunNodeRow } from '../../src/core/run/record';
+import type { RunId } from '../../src/core/run/record';
 import { runNodes } from '../../src/db/run-nodes';
 import { FlowbenchDb } from '../../src/db/schema';
 import { refuseWrites } from '../../src/db/testing';
@@ -16,135 +16,135 @@ import { NodeOutcomes } from './node-outcomes';
 import { driveRun } from './run-driver';
 import { journalTestRun, manualTimers, testDriverOptions } from './testing';
 
-describe('NodeOutcomes', () => {
-  it('writes the changes made within its delay as one batch of each node’s latest row', async () => {
-    const timers = manualTimers();
-    const written: RunNodeRow[][] = [];
-    const outcomes = new NodeOutcomes({
-      runId: 'r' as RunId,
-      write: (rows) => written.push([...rows]),
-      setTimer: timers.setTimer,
-      delayMs: 100,
-    });
-    outcomes.queued('first');
-    await Promise.resolve();
-    expect(written).toEqual([]); // the first batch waits like any other
+/** NodeOutcomes on manual timers and a clock moved by hand; `written` holds each batch's [node, status]s. */
+function outcomesOnHand(options: { maxRows?: number; land?: 'at once' | 'by hand' } = {}) {
+  const timers = manualTimers();
+  let clock = 0;
+  const written: [string, string][][] = [];
+  const landings: (() => void)[] = [];
+  const outcomes = new NodeOutcomes({
+    runId: 'r' as RunId,
+    write: (rows) => {
+      written.push(rows.map((r) => [r.node, r.status]));
+      if (options.land === 'by hand') return new Promise<void>((resolve) => landings.push(resolve));
+      return undefined;
+    },
+    setTimer: timers.setTimer,
+    now: () => clock,
+    delayMs: 100,
+    holdMs: 1_000,
+    ...(options.maxRows !== undefined && { maxRows: options.maxRows }),
+  });
+  /** Move the clock on by `ms` and fire the timers that were due. */
+  const after = (ms: number) => {
+    clock += ms;
     timers.fireAll();
-    expect(written).toEqual([[expect.objectContaining({ node: 'first', status: 'queued' })]]);
-    written.length = 0;
+  };
+  return { outcomes, written, landings, timers, after };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe('NodeOutcomes', () => {
+  it('writes the outcomes reached within its delay as one batch of each node’s latest row', () => {
+    const { outcomes, written, timers, after } = outcomesOnHand();
     for (const node of ['a', 'b', 'c']) outcomes.queued(node);
     outcomes.update('a', { status: 'running' });
     outcomes.update('a', { status: 'ok', durationMs: 1 });
-    expect(written).toEqual([]);
+    outcomes.update('b', { status: 'running' });
+    outcomes.update('b', { status: 'error', error: 'boom' });
+    expect(written).toEqual([]); // the first batch waits like any other
     expect(timers.pending()).toBe(1);
-    timers.fireAll();
-    expect(written).toHaveLength(1);
-    expect(written[0]!.map((r) => [r.node, r.status])).toEqual([
-      ['a', 'ok'],
-      ['b', 'queued'],
-      ['c', 'queued'],
+    after(100);
+    expect(written).toEqual([
+      [
+        ['a', 'ok'],
+        ['b', 'error'],
+      ],
     ]);
     // Only what changed since goes in the next batch.
-    outcomes.update('c', { logs: 'hello' });
+    outcomes.update('a', { logs: 'hello' });
     outcomes.flush();
-    expect(written[1]!.map((r) => [r.node, r.logs])).toEqual([['c', 'hello']]);
+    expect(written[1]).toEqual([['a', 'ok']]);
     outcomes.flush();
     expect(written).toHaveLength(2);
+  });
+
+  it('writes a node queued or running only once that has lasted its hold, and a quick one once', () => {
+    const { outcomes, written, timers, after } = outcomesOnHand();
+    for (const node of ['quick', 'slow', 'waiting']) outcomes.queued(node);
+    outcomes.update('quick', { status: 'running' });
+    outcomes.update('slow', { status: 'running' });
+    after(100);
+    expect(written).toEqual([]); // all on their way, none for long
+    after(400);
+    outcomes.update('quick', { status: 'ok' });
+    after(100);
+    expect(written).toEqual([[['quick', 'ok']]]);
+    // A second on, the slow node is still running and the last still queued: now they are written.
+    after(500);
+    expect(written[1]).toEqual([
+      ['slow', 'running'],
+      ['waiting', 'queued'],
+    ]);
+    expect(timers.pending()).toBe(0); // nothing left to look at again
+    outcomes.update('slow', { status: 'ok' });
+    after(100);
+    expect(written[2]).toEqual([['slow', 'ok']]);
   });
 
   it('holds the next batch while one is being written, then writes each node’s latest row once', async () => {
-    const timers = manualTimers();
-    const written: [string, string][][] = [];
-    const landings: (() => void)[] = [];
-    const outcomes = new NodeOutcomes({
-      runId: 'r' as RunId,
-      write: (rows) => {
-        written.push(rows.map((r) => [r.node, r.status]));
-        return new Promise<void>((resolve) => landings.push(resolve));
-      },
-      setTimer: timers.setTimer,
-      delayMs: 100,
-    });
-    outcomes.queued('a');
-    outcomes.queued('b');
-    timers.fireAll();
-    expect(written).toHaveLength(1); // every node queued, being written
-    outcomes.update('a', { status: 'running' });
-    timers.fireAll();
+    const { outcomes, written, landings, timers, after } = outcomesOnHand({ land: 'by hand' });
+    for (const node of ['a', 'b', 'c']) outcomes.queued(node);
     outcomes.update('a', { status: 'ok' });
-    outcomes.update('b', { status: 'running' });
-    timers.fireAll();
-    expect(written).toHaveLength(1); // due twice, but the first batch has not landed
-    landings.shift()!();
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    // `b` started since the first batch was cut: its `running` waits for the next batch.
-    expect(written).toEqual([
-      [
-        ['a', 'queued'],
-        ['b', 'queued'],
-      ],
-      [['a', 'ok']],
-    ]);
+    after(100);
+    expect(written).toEqual([[['a', 'ok']]]); // being written
     outcomes.update('b', { status: 'ok' });
+    after(100);
+    outcomes.update('b', { status: 'ok', logs: 'late line' });
+    after(100);
+    expect(written).toHaveLength(1); // due, but the first batch has not landed
+    landings.shift()!();
+    await settle();
+    expect(written[1]).toEqual([['b', 'ok']]);
+    outcomes.update('c', { status: 'ok' });
     let taken: [string, string][] | null = null;
     void outcomes.takeLast().then((rows) => (taken = rows.map((r) => [r.node, r.status])));
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await settle();
     expect(taken).toBeNull(); // the last change waits for the second batch to land
     landings.shift()!();
-    await new Promise((resolve) => setTimeout(resolve, 0));
+    await settle();
     // Handed over for the ending's transaction, not written as a batch of its own.
-    expect(taken).toEqual([['b', 'ok']]);
+    expect(taken).toEqual([['c', 'ok']]);
     expect(written).toHaveLength(2);
     expect(timers.pending()).toBe(0);
   });
 
-  it('writes a node that starts and ends between two batches once, and a slow one running a batch later', async () => {
-    const timers = manualTimers();
-    const written: [string, string][][] = [];
-    const outcomes = new NodeOutcomes({
-      runId: 'r' as RunId,
-      write: (rows) => written.push(rows.map((r) => [r.node, r.status])),
-      setTimer: timers.setTimer,
-      delayMs: 100,
-    });
-    for (const node of ['quick', 'slow']) outcomes.queued(node);
-    timers.fireAll();
-    outcomes.update('quick', { status: 'running' });
-    outcomes.update('slow', { status: 'running' });
-    timers.fireAll();
-    expect(written).toHaveLength(1); // both just started: nothing to write yet
-    outcomes.update('quick', { status: 'ok' });
-    timers.fireAll();
-    expect(written[1]).toEqual([
-      ['quick', 'ok'],
-      ['slow', 'running'],
-    ]);
-    outcomes.update('slow', { status: 'ok' });
-    timers.fireAll();
-    expect(written[2]).toEqual([['slow', 'ok']]);
-    // The last batch holds nothing back: a node running as the run ends is written so.
-    outcomes.queued('late');
-    timers.fireAll();
+  it('cuts no batch once closed: what a landing batch left goes with the ending, held statuses too', async () => {
+    const { outcomes, written, landings, after } = outcomesOnHand({ land: 'by hand' });
+    for (const node of ['a', 'b', 'late']) outcomes.queued(node);
+    outcomes.update('a', { status: 'ok' });
+    after(100);
+    outcomes.update('b', { status: 'ok' });
     outcomes.update('late', { status: 'running' });
-    const last = await outcomes.takeLast();
-    expect(last.map((r) => [r.node, r.status])).toEqual([['late', 'running']]);
-    expect(timers.pending()).toBe(0);
+    after(100); // due while the first batch is written
+    const last = outcomes.takeLast();
+    landings.shift()!();
+    expect((await last).map((r) => [r.node, r.status])).toEqual([
+      ['b', 'ok'],
+      ['late', 'running'],
+    ]);
+    expect(written).toEqual([[['a', 'ok']]]);
   });
 
-  it('writes at once when a batch is full', () => {
-    const timers = manualTimers();
-    const written: number[] = [];
-    const outcomes = new NodeOutcomes({
-      runId: 'r' as RunId,
-      write: (rows) => written.push(rows.length),
-      setTimer: timers.setTimer,
-      delayMs: 100,
-      maxRows: 4,
-    });
+  it('writes at once when a batch of outcomes is full', () => {
+    const { outcomes, written } = outcomesOnHand({ maxRows: 4 });
     for (let i = 0; i < 10; i++) outcomes.queued(`n${i}`);
-    expect(written).toEqual([4, 4]);
+    expect(written).toEqual([]); // queued rows wait their hold
+    for (let i = 0; i < 10; i++) outcomes.update(`n${i}`, { status: 'ok' });
+    expect(written.map((batch) => batch.length)).toEqual([4, 4]);
     outcomes.flush();
-    expect(written).toEqual([4, 4, 2]);
+    expect(written.map((batch) => batch.length)).toEqual([4, 4, 2]);
   });
 });
 

@@ -7,26 +7,29 @@
  * nodes to read them all again, so the run's time grew with the square of
  * its nodes. Here a change only marks its node; the marked rows are written
  * together, in one transaction, once `delayMs` has passed since the first
- * mark (or at once when `maxRows` are marked), so a run writes a few batches
+ * mark (or at once when `maxRows` are ready), so a run writes a few batches
  * a second whatever its size, and a view reads the nodes a few times a
- * second. The first batch waits like the others: a run that ends within
- * `delayMs` writes its nodes once, with its ending (`takeLast`). While a
- * batch is being written, the next waits for it to land, gathering each
- * node's latest row meanwhile: when storage is slower than the batches (a
- * thousand rows a batch, a loaded machine), a node that started and ended
- * in that time is written once, not in a line of batches that each rewrite
- * it and all land late. A node that started since the last batch was cut
- * and is still running waits for the next one: most nodes are quick, so by
- * then it has ended, and it is written once (queued, then its outcome)
- * instead of twice; a slow node is written `running` a batch later. Trade-off:
- * a status reaches storage (and the canvas) up to `delayMs` late (`running`,
- * up to two batches), or once the write before it has landed, and a crash
- * loses at most the batch not yet written (a node stored `queued` is marked
- * interrupted like a `running` one; a run that crashed before its first
- * batch has no node rows).
+ * second. While a batch is being written, the next waits for it to land,
+ * gathering each node's latest row meanwhile: when storage is slower than
+ * the batches (a thousand rows a batch, a loaded machine), a node that
+ * started and ended in that time is written once, not in a line of batches
+ * that each rewrite it and all land late.
+ *
+ * A status on the way (`queued`, `running`) waits until it has lasted
+ * `holdMs`: in a flow of a thousand quick nodes every node is queued, then
+ * running (waiting its turn on the engine's one thread), for a fraction of a
+ * second, and their rows were a thousand writes each for statuses that were
+ * gone before anyone saw them; now each node is written once, with its
+ * outcome. Once closed, nothing more is cut: what is left goes with the
+ * run's ending, in its transaction (`takeLast`). Trade-off: a node that
+ * lasts shows queued or running a second late (its progress, told to the
+ * page apart from storage, shows at once); an outcome reaches storage (and
+ * the canvas) up to `delayMs` late, or once the write before it has landed;
+ * and a crash loses at most what was not written yet: a node stored
+ * `queued` or `running` is marked interrupted, one never stored has no row.
  */
 import { isPromiseLike } from '../../src/core/promise-like';
-import type { RunId, RunNodeRow } from '../../src/core/run/record';
+import type { NodeStatus, RunId, RunNodeRow } from '../../src/core/run/record';
 
 export interface NodeOutcomesOptions {
   runId: RunId;
@@ -37,30 +40,38 @@ export interface NodeOutcomesOptions {
    */
   write(rows: readonly RunNodeRow[]): unknown;
   setTimer(fire: () => void, ms: number): () => void;
+  /** The clock a status's age is read from, ms. */
+  now(): number;
   /** How long a change may wait to be written. */
   delayMs: number;
-  /** Write at once when this many nodes have changed. */
+  /** Write at once when this many nodes have a row ready. */
   maxRows?: number;
+  /** How long a status on the way must last to be written. */
+  holdMs?: number;
 }
 
 /** How long a node's change waits, by default, before its batch is written. */
 export const NODE_BATCH_MS = 100;
 /** The most node rows one batch holds by default. */
 export const NODE_BATCH_ROWS = 1_000;
+/** How long, by default, a node stays queued or running before that is written. */
+export const NODE_HOLD_MS = 1_000;
+
+/** Statuses a node passes through on its way to an outcome. */
+const onTheWay = (status: NodeStatus) => status === 'queued' || status === 'running';
 
 export class NodeOutcomes {
   private readonly rows = new Map<string, RunNodeRow>();
   private readonly changed = new Set<string>();
+  /** When each node's status last changed. */
+  private readonly since = new Map<string, number>();
+  /** Nodes marked with an outcome since the last batch was cut. */
+  private ready = 0;
   private stopTimer: (() => void) | null = null;
   /** The batch being written, until it lands. */
   private writing: Promise<void> | null = null;
   /** A batch fell due while one was being written: it goes when that one lands. */
   private due = false;
-  /** Batches cut so far; a node that turns `running` notes the count it did so at. */
-  private cuts = 0;
-  private readonly startedAt = new Map<string, number>();
-  /** Nodes with a row in storage (or on its way): only those may wait for their `running`. */
-  private readonly written = new Set<string>();
   private closed = false;
 
   constructor(private readonly options: NodeOutcomesOptions) {}
@@ -76,6 +87,7 @@ export class NodeOutcomes {
       error: '',
       logs: '',
     });
+    this.since.set(node, this.options.now());
     this.mark(node);
   }
 
@@ -83,8 +95,8 @@ export class NodeOutcomes {
   update(node: string, changes: Partial<RunNodeRow>): void {
     const row = this.rows.get(node);
     if (!row) return;
-    if (changes.status === 'running' && row.status !== 'running')
-      this.startedAt.set(node, this.cuts);
+    if (changes.status !== undefined && changes.status !== row.status)
+      this.since.set(node, this.options.now());
     this.rows.set(node, { ...row, ...changes });
     this.mark(node);
   }
@@ -101,30 +113,29 @@ export class NodeOutcomes {
 
   /**
    * Write the changed rows in one batch: now, or when the batch being written
-   * lands. A node that turned `running` since the last batch was cut waits
-   * for the next one (unless this is the last: `close` was called).
+   * lands. A status on the way younger than `holdMs` waits for a later one;
+   * once closed, nothing is cut (`takeLast` hands the rest over).
    */
   flush(): void {
     this.stopTimer?.();
     this.stopTimer = null;
-    if (this.changed.size === 0) return;
+    if (this.changed.size === 0 || this.closed) return;
     if (this.writing) {
       this.due = true;
       return;
     }
+    const now = this.options.now();
+    const hold = this.options.holdMs ?? NODE_HOLD_MS;
     const rows: RunNodeRow[] = [];
     for (const node of this.changed) {
       const row = this.rows.get(node)!;
-      if (!this.closed && this.justStarted(row)) continue;
+      if (onTheWay(row.status) && now - this.since.get(node)! < hold) continue;
       rows.push(row);
     }
-    this.cuts++;
-    for (const { node } of rows) {
-      this.changed.delete(node);
-      this.written.add(node);
-    }
-    // What waited goes with the next batch, at the latest after the usual delay.
-    if (this.changed.size > 0 && !this.closed)
+    for (const { node } of rows) this.changed.delete(node);
+    this.ready = 0;
+    // What waited is looked at again after the usual delay.
+    if (this.changed.size > 0)
       this.stopTimer = this.options.setTimer(() => this.flush(), this.options.delayMs);
     if (rows.length === 0) return;
     const landed = this.options.write(rows);
@@ -145,25 +156,15 @@ export class NodeOutcomes {
     this.close();
     while (this.writing) await this.writing;
     const rows = [...this.changed].map((node) => this.rows.get(node)!);
-    for (const node of this.changed) this.written.add(node);
     this.changed.clear();
     return rows;
   }
 
-  /** Stop the timer; what changed since the last batch is left to `takeLast` (or a last `flush`, which holds nothing back). */
+  /** Stop the timer; what changed since the last batch is left to `takeLast`. */
   close(): void {
     this.closed = true;
     this.stopTimer?.();
     this.stopTimer = null;
-  }
-
-  /** `row` is `running`, stored before, and started since the last batch was cut. */
-  private justStarted(row: RunNodeRow): boolean {
-    return (
-      row.status === 'running' &&
-      this.written.has(row.node) &&
-      this.startedAt.get(row.node) === this.cuts
-    );
   }
 
   private landed(writing: Promise<void>): void {
@@ -176,8 +177,12 @@ export class NodeOutcomes {
 
   private mark(node: string): void {
     this.changed.add(node);
-    if (this.changed.size >= (this.options.maxRows ?? NODE_BATCH_ROWS)) this.flush();
-    else if (!this.closed)
-      this.stopTimer ??= this.options.setTimer(() => this.flush(), this.options.delayMs);
+    if (this.closed) return;
+    if (
+      !onTheWay(this.rows.get(node)!.status) &&
+      ++this.ready >= (this.options.maxRows ?? NODE_BATCH_ROWS)
+    )
+      this.flush();
+    else this.stopTimer ??= this.options.setTimer(() => this.flush(), this.options.delayMs);
   }
 }

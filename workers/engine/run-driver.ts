@@ -208,6 +208,7 @@ export async function driveClaimedRun(
     runId,
     write: (rows) => writes.add(() => watch.track(putRunNodes(db, rows))),
     setTimer: options.setTimer,
+    now,
     delayMs: Math.min(NODE_BATCH_MS, options.metricBatch?.maxDelayMs ?? NODE_BATCH_MS),
   });
 

@@ -111,19 +111,27 @@ function FlowCanvas() {
 
   const runState = useMemo(() => {
     const state = new Map<string, NodeRunState>();
-    for (const row of rows ?? []) {
-      const prefix = `${row.node}.`;
+    const liveOf = (node: string) => {
+      const prefix = `${node}.`;
       const values = Object.entries(live ?? {}).filter(([port]) => port.startsWith(prefix));
+      return Object.fromEntries(values.map(([port, v]) => [port.slice(prefix.length), v]));
+    };
+    for (const row of rows ?? [])
       state.set(row.node, {
         status: row.status,
         error: row.error,
         progress: progress?.[row.node],
         durationMs: row.durationMs,
-        live: Object.fromEntries(values.map(([port, v]) => [port.slice(prefix.length), v])),
+        live: liveOf(row.node),
       });
-    }
+    // A node's row is written once it has run a while (node-outcomes.ts); its progress comes
+    // from the engine at once, and says it runs.
+    if (shown?.status === 'running')
+      for (const [node, told] of Object.entries(progress ?? {}))
+        if (!state.has(node))
+          state.set(node, { status: 'running', error: '', progress: told, live: liveOf(node) });
     return state;
-  }, [rows, progress, live]);
+  }, [rows, progress, live, shown?.status]);
   const drawnState = useSteppedStates(runState);
   // Node views read their node's state here, not from React Flow's nodes (see node-states.ts).
   const [nodeStates] = useState(() => new NodeStates());
