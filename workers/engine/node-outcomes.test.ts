@@ -17,7 +17,9 @@ import { driveRun } from './run-driver';
 import { journalTestRun, manualTimers, testDriverOptions } from './testing';
 
 /** NodeOutcomes on manual timers and a clock moved by hand; `written` holds each batch's [node, status]s. */
-function outcomesOnHand(options: { maxRows?: number; land?: 'at once' | 'by hand' } = {}) {
+function outcomesOnHand(
+  options: { maxRows?: number; fewRows?: number; land?: 'at once' | 'by hand' } = {},
+) {
   const timers = manualTimers();
   let clock = 0;
   const written: [string, string][][] = [];
@@ -33,6 +35,8 @@ function outcomesOnHand(options: { maxRows?: number; land?: 'at once' | 'by hand
     now: () => clock,
     delayMs: 100,
     holdMs: 1_000,
+    // Every status on the way waits its hold unless a test says how few nodes need not.
+    fewRows: options.fewRows ?? 0,
     ...(options.maxRows !== undefined && { maxRows: options.maxRows }),
   });
   /** Move the clock on by `ms` and fire the timers that were due. */
@@ -91,6 +95,23 @@ describe('NodeOutcomes', () => {
     outcomes.update('slow', { status: 'ok' });
     after(100);
     expect(written[2]).toEqual([['slow', 'ok']]);
+  });
+
+  it('writes queued and running at once while only a few nodes are on their way', () => {
+    const { outcomes, written, after } = outcomesOnHand({ fewRows: 2 });
+    for (const node of ['a', 'b', 'c']) outcomes.queued(node);
+    after(100);
+    expect(written).toEqual([]); // three waiting: more than a few
+    outcomes.update('a', { status: 'ok' });
+    outcomes.update('b', { status: 'running' });
+    after(100);
+    expect(written).toEqual([
+      [
+        ['a', 'ok'],
+        ['b', 'running'],
+        ['c', 'queued'],
+      ],
+    ]);
   });
 
   it('holds the next batch while one is being written, then writes each node’s latest row once', async () => {

@@ -15,18 +15,21 @@
  * started and ended in that time is written once, not in a line of batches
  * that each rewrite it and all land late.
  *
- * A status on the way (`queued`, `running`) waits until it has lasted
- * `holdMs`: in a flow of a thousand quick nodes every node is queued, then
- * running (waiting its turn on the engine's one thread), for a fraction of a
- * second, and their rows were a thousand writes each for statuses that were
- * gone before anyone saw them; now each node is written once, with its
- * outcome. Once closed, nothing more is cut: what is left goes with the
- * run's ending, in its transaction (`takeLast`). Trade-off: a node that
- * lasts shows queued or running a second late (its progress, told to the
- * page apart from storage, shows at once); an outcome reaches storage (and
- * the canvas) up to `delayMs` late, or once the write before it has landed;
- * and a crash loses at most what was not written yet: a node stored
- * `queued` or `running` is marked interrupted, one never stored has no row.
+ * While more than `fewRows` nodes are on their way (`queued`, `running`),
+ * such a status waits until it has lasted `holdMs`: in a flow of a thousand
+ * quick nodes every node is queued, then running (waiting its turn on the
+ * engine's one thread), for a fraction of a second, and their rows were a
+ * thousand writes each for statuses that were gone before anyone saw them;
+ * now each node is written once, with its outcome. A flow of a few nodes
+ * still shows each one queued and running a batch later. Once closed,
+ * nothing more is cut: what is left goes with the run's ending, in its
+ * transaction (`takeLast`). Trade-off: in a big flow a node that lasts shows
+ * queued or running a second late (its progress, told to the page apart
+ * from storage, shows at once); an outcome reaches storage (and the canvas)
+ * up to `delayMs` late, or once the write before it has landed; and a crash
+ * loses at most what was not written yet: a node stored `queued` or
+ * `running` is marked interrupted, one never stored has no row until the
+ * run is ended for it (`interruptUnfinishedNodes`).
  */
 import { isPromiseLike } from '../../src/core/promise-like';
 import type { NodeStatus, RunId, RunNodeRow } from '../../src/core/run/record';
@@ -46,16 +49,19 @@ export interface NodeOutcomesOptions {
   delayMs: number;
   /** Write at once when this many nodes have a row ready. */
   maxRows?: number;
-  /** How long a status on the way must last to be written. */
+  /** How long a status on the way must last to be written, while more than `fewRows` are. */
   holdMs?: number;
+  fewRows?: number;
 }
 
 /** How long a node's change waits, by default, before its batch is written. */
 export const NODE_BATCH_MS = 100;
 /** The most node rows one batch holds by default. */
 export const NODE_BATCH_ROWS = 1_000;
-/** How long, by default, a node stays queued or running before that is written. */
+/** How long, by default, a node stays queued or running before that is written… */
 export const NODE_HOLD_MS = 1_000;
+/** …while more than this many are. */
+export const NODE_FEW_ROWS = 32;
 
 /** Statuses a node passes through on its way to an outcome. */
 const onTheWay = (status: NodeStatus) => status === 'queued' || status === 'running';
@@ -113,8 +119,9 @@ export class NodeOutcomes {
 
   /**
    * Write the changed rows in one batch: now, or when the batch being written
-   * lands. A status on the way younger than `holdMs` waits for a later one;
-   * once closed, nothing is cut (`takeLast` hands the rest over).
+   * lands. While many nodes are on their way, a status on the way younger
+   * than `holdMs` waits for a later one; once closed, nothing is cut
+   * (`takeLast` hands the rest over).
    */
   flush(): void {
     this.stopTimer?.();
@@ -125,7 +132,10 @@ export class NodeOutcomes {
       return;
     }
     const now = this.options.now();
-    const hold = this.options.holdMs ?? NODE_HOLD_MS;
+    let waiting = 0;
+    for (const node of this.changed) if (onTheWay(this.rows.get(node)!.status)) waiting++;
+    const hold =
+      waiting > (this.options.fewRows ?? NODE_FEW_ROWS) ? (this.options.holdMs ?? NODE_HOLD_MS) : 0;
     const rows: RunNodeRow[] = [];
     for (const node of this.changed) {
       const row = this.rows.get(node)!;
