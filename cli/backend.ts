@@ -25,8 +25,9 @@ export type CliBackend = (typeof cliBackends)[number];
  * at once, ran in 15.4–22.6 s against 11.1–17.9 s with a thread per lane
  * (four pairs back to back). One run alone fought the same way, its session's
  * threads against the engine, V8's collector and the producers between two
- * steps: on 2 cores the bench's MLP train step took 1.66 ms on two threads
- * and 1.34 ms on one (eight runs each, medians).
+ * steps: on 2 cores the bench's MLP train step took 1.07–1.10 ms on one
+ * thread and 1.10–1.19 ms on two (3,000-step runs, three each, alternating),
+ * on half the CPU.
  */
 export function laneThreads(parallel: number, cores: number): number {
   return Math.max(1, Math.min(cores - 1, Math.floor(cores / parallel)));
