@@ -183,8 +183,11 @@ function sweepRow(backend: CliBackend): () => Promise<BenchRow> {
       budgetMs: 240_000,
     });
     const perMinute = (ms: number) => (SWEEP_TRIALS * 60_000) / ms;
+    const cores = availableParallelism();
     const threads =
-      backend === 'cpu' ? ', onnxruntime-node threads shared out (2 lanes 1 each, 1 lane 2)' : '';
+      backend === 'cpu'
+        ? `, onnxruntime-node threads shared out (2 lanes ${laneThreads(2, cores)} each, 1 lane ${laneThreads(1, cores)})`
+        : '';
     return compareRow({
       name: `Sweep throughput (--backend ${backend}): 2 trial processes vs 1`,
       unit: 'trials/min',
