@@ -1,6 +1,6 @@
 /** The outcome of each node of a run: every read and write of the run nodes table. */
 import { Dexie } from 'dexie';
-import type { RunId, RunNodeRow } from '../core/run/record';
+import { unstartedNodeRow, type RunId, type RunNodeRow } from '../core/run/record';
 import { live, sharedLivesPerDb, type Live } from './live';
 import type { FlowbenchDb } from './schema';
 
@@ -71,15 +71,7 @@ export async function interruptUnfinishedNodes(
       .map((n) => ({ ...n, status: 'interrupted' as const })),
     ...nodes
       .filter((node) => !have.has(node))
-      .map((node) => ({
-        runId,
-        node,
-        status: 'interrupted' as const,
-        startedAt: null,
-        durationMs: null,
-        error: '',
-        logs: '',
-      })),
+      .map((node) => unstartedNodeRow(runId, node, 'interrupted')),
   ];
   if (rows.length > 0) await db.runNodes.bulkPut(rows);
 }

@@ -32,7 +32,12 @@
  * run is ended for it (`interruptUnfinishedNodes`).
  */
 import { isPromiseLike } from '../../src/core/promise-like';
-import type { NodeStatus, RunId, RunNodeRow } from '../../src/core/run/record';
+import {
+  unstartedNodeRow,
+  type NodeStatus,
+  type RunId,
+  type RunNodeRow,
+} from '../../src/core/run/record';
 
 export interface NodeOutcomesOptions {
   runId: RunId;
@@ -84,15 +89,7 @@ export class NodeOutcomes {
 
   /** `node` is queued: its first row. */
   queued(node: string): void {
-    this.rows.set(node, {
-      runId: this.options.runId,
-      node,
-      status: 'queued',
-      startedAt: null,
-      durationMs: null,
-      error: '',
-      logs: '',
-    });
+    this.rows.set(node, unstartedNodeRow(this.options.runId, node, 'queued'));
     this.since.set(node, this.options.now());
     this.mark(node);
   }

@@ -38,6 +38,15 @@ export const runNodeRowSchema = z.object({
 });
 export type RunNodeRow = z.output<typeof runNodeRowSchema>;
 
+/** The row of a node of run `runId` that never started: `status`, no time, nothing logged. */
+export function unstartedNodeRow(
+  runId: RunNodeRow['runId'],
+  node: string,
+  status: NodeStatus,
+): RunNodeRow {
+  return { runId, node, status, startedAt: null, durationMs: null, error: '', logs: '' };
+}
+
 export const runNodeRecord = defineRecord({
   name: 'run node',
   schema: runNodeRowSchema,

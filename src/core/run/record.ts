@@ -15,7 +15,12 @@ export {
   type RunRow,
   type RunStatus,
 } from '../records/run';
-export { nodeStatuses, type NodeStatus, type RunNodeRow } from '../records/run-node';
+export {
+  nodeStatuses,
+  unstartedNodeRow,
+  type NodeStatus,
+  type RunNodeRow,
+} from '../records/run-node';
 export type { MetricRow } from '../records/metric';
 export type { ArtifactRow } from '../records/artifact';
 export type { IntervalRow } from '../records/interval';
