@@ -119,6 +119,21 @@ test('far out a node is drawn plain, with its handles and status; zoomed in it h
   const centre = { x: card.x + card.width / 2, y: card.y + card.height / 2 };
   await expect.poll(() => canvas.farViewPixel(centre.x, centre.y)).toEqual([255, 255, 255, 255]);
   expect(await canvas.farViewPixel(centre.x, card.y - 4)).toEqual([0, 0, 0, 0]);
+  // The far view draws the edges too, the page's own are hidden: halfway along an edge, between
+  // its output's handle and its input's, the far view has drawn a grey line.
+  const edge = canvas.edges.first();
+  await expect(edge).toBeHidden();
+  const [from, to] = (await edge.getAttribute('data-id'))!.split('->') as [string, string];
+  const out = (await canvas.handle(from, 'output').boundingBox())!;
+  const into = (await canvas.handle(to, 'input').boundingBox())!;
+  const halfway = {
+    x: (out.x + out.width + into.x) / 2,
+    y: (out.y + out.height / 2 + into.y + into.height / 2) / 2,
+  };
+  const [red, green, blue, alpha] = await canvas.farViewPixel(halfway.x, halfway.y);
+  expect(alpha).toBeGreaterThan(0);
+  expect(Math.max(red!, green!, blue!) - Math.min(red!, green!, blue!)).toBeLessThan(24);
+  expect(red).toBeLessThan(230);
   // Its title is not in the page; a screen reader has the node's name all the same.
   const id = (await far.getAttribute('data-testid'))!.slice('node-'.length);
   await expect(far.locator('..')).toHaveAccessibleName(new RegExp(`^${id} \\(.+\\)$`));

@@ -267,7 +267,7 @@ function FlowCanvas() {
     // Focusable (not in the Tab order), so a click on the pane puts the
     // keyboard on the canvas and Ctrl/⌘+A there selects the nodes.
     <div
-      className="fb-canvas"
+      className={far ? 'fb-canvas fb-canvas-far' : 'fb-canvas'}
       role="region"
       aria-label="Flow canvas"
       tabIndex={-1}

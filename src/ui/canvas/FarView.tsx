@@ -1,16 +1,18 @@
 /**
  * The far view's canvas (see far-view.ts), redrawn once a frame at most,
- * whenever React Flow's state (the view, a position, a size, the selection)
- * or a node's state changes. It lies in React Flow's viewport over the edges
- * and the (transparent) nodes, so cards cover the edges under them as the
- * page's cards did; last in the viewport, so the browser need not sort what
+ * whenever React Flow's state (the view, a position, a size, the selection,
+ * an edge) or a node's state changes. It lies in React Flow's viewport over
+ * the (hidden) edges and the (transparent) nodes, and draws both; last in
+ * the viewport, so the browser need not sort what
  * it paints after it into layers of its own (between the edges and the
  * nodes it cost each frame some 5 ms more). The viewport's transform is
  * undone on it, so it covers the pane at the screen's own resolution.
  */
 import { useStoreApi, ViewportPortal } from '@xyflow/react';
 import { useContext, useEffect, useState } from 'react';
-import { drawFarView, farCards, readFarPalette, type FarViewport } from './far-view';
+import { farEdges } from './far-edges';
+import { drawFarView, farCards, readFarPalette } from './far-view';
+import type { FarViewport } from './far-viewport';
 import { NodeStatesContext } from './node-states';
 import './canvas.css';
 
@@ -27,7 +29,7 @@ export function FarView() {
     let frame = 0;
     const draw = () => {
       frame = 0;
-      const { transform, width, height, nodeLookup } = flow.getState();
+      const { transform, width, height, nodeLookup, edges } = flow.getState();
       const view: FarViewport = {
         x: transform[0],
         y: transform[1],
@@ -45,7 +47,7 @@ export function FarView() {
       canvas.style.width = `${width}px`;
       canvas.style.height = `${height}px`;
       const cards = farCards(nodeLookup.values(), (id) => states?.get(id), view);
-      drawFarView(context, cards, view, palette, scale);
+      drawFarView(context, cards, farEdges(edges, nodeLookup, view), view, palette, scale);
     };
     const schedule = () => {
       frame ||= requestAnimationFrame(draw);

@@ -4,7 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../core/nodes';
 import { portTypeColour } from '../colours';
 import type { FlowNodeData, NodeRunState } from './adapter';
-import { farCards, farLook, type FarPalette, type FarViewport } from './far-view';
+import { farCards, farLook, type FarPalette } from './far-view';
+import type { FarViewport } from './far-viewport';
 
 const split = builtinCatalog.get('data.split')!;
 
@@ -84,6 +85,7 @@ describe('farLook', () => {
     ok: '#0a0',
     error: '#a00',
     running: '#00a',
+    edges: { stroke: '#bbb', selected: '#555', width: 1 },
   };
 
   it('fills a card by its status as the page filled far cards, a cached node like an ok one', () => {

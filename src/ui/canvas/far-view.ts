@@ -1,6 +1,7 @@
 /**
  * The far view: zoomed out (`node-detail.ts`), every node card is drawn on
- * one canvas over React Flow's edges instead of by the page.
+ * one canvas instead of by the page, over the edges (drawn there too, by
+ * `far-edges.ts`).
  *
  * Idea: a thousand far cards drawn by the page cost every frame 30–45 ms of
  * paint and layerizing however few of them changed (each card is a
@@ -20,15 +21,8 @@ import type { PortType } from '../../core/catalog/ports';
 import type { NodeStatus } from '../../core/run/record';
 import { portTypeColour } from '../colours';
 import type { FlowNodeData, NodeRunState } from './adapter';
-
-/** What part of the flow is in view: React Flow's transform and the pane's size. */
-export interface FarViewport {
-  x: number;
-  y: number;
-  zoom: number;
-  width: number;
-  height: number;
-}
+import { drawFarEdges, type FarEdge, type FarEdgeLook } from './far-edges';
+import { inView, type FarViewport } from './far-viewport';
 
 export interface FarHandle {
   /** Its centre, in flow coordinates. */
@@ -60,6 +54,7 @@ export interface FarPalette {
   ok: string;
   error: string;
   running: string;
+  edges: FarEdgeLook;
 }
 
 /** Below this on-screen size a title would be a smudge and is not drawn. */
@@ -75,10 +70,7 @@ export function farCards(
   stateOf: (id: string) => NodeRunState | undefined,
   view: FarViewport,
 ): FarCard[] {
-  const left = -view.x / view.zoom;
-  const top = -view.y / view.zoom;
-  const right = left + view.width / view.zoom;
-  const bottom = top + view.height / view.zoom;
+  const { left, top, right, bottom } = inView(view);
   const cards: FarCard[] = [];
   for (const node of nodes) {
     const { width, height } = node.measured;
@@ -178,11 +170,19 @@ export function readFarPalette(element: Element): FarPalette {
     ok: token('--ok', '#276b2b'),
     error: token('--error', '#c62828'),
     running: token('--running', '#1565c0'),
+    edges: {
+      stroke: token('--xy-edge-stroke', token('--xy-edge-stroke-default', '#b1b1b7')),
+      selected: token(
+        '--xy-edge-stroke-selected',
+        token('--xy-edge-stroke-selected-default', '#555'),
+      ),
+      width: Number(token('--xy-edge-stroke-width', token('--xy-edge-stroke-width-default', '1'))),
+    },
   };
 }
 
 /**
- * Draw `cards` on a 2D context sized `view.width × view.height` CSS pixels
+ * Draw `edges`, then `cards` over them, on a 2D context sized `view.width × view.height` CSS pixels
  * at `scale` device pixels each. Cards that look the same are drawn as one
  * path, filled and stroked once (a thousand cards drawn one by one cost
  * more to raster than the page's own far cards did); so where two cards
@@ -191,6 +191,7 @@ export function readFarPalette(element: Element): FarPalette {
 export function drawFarView(
   context: CanvasRenderingContext2D,
   cards: readonly FarCard[],
+  edges: readonly FarEdge[],
   view: FarViewport,
   palette: FarPalette,
   scale: number,
@@ -198,6 +199,7 @@ export function drawFarView(
   context.setTransform(1, 0, 0, 1, 0, 0);
   context.clearRect(0, 0, context.canvas.width, context.canvas.height);
   context.setTransform(scale * view.zoom, 0, 0, scale * view.zoom, scale * view.x, scale * view.y);
+  drawFarEdges(context, edges, palette.edges);
   const looks = new Map<string, { look: FarLook; bypass: boolean; cards: FarCard[] }>();
   for (const card of cards) {
     const look = farLook(card.status, palette);

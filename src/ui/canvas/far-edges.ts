@@ -1,0 +1,106 @@
+/**
+ * The far view's edges (`far-view.ts`): zoomed out, every edge is drawn on
+ * the far view's canvas, under the cards, and the page's own edges are
+ * hidden (`canvas.css`).
+ *
+ * Idea: React Flow draws each edge as an SVG of its own, and with a thousand
+ * of them every frame that changed the page's layers (a run's statuses, a
+ * panel growing) spent about half its layerizing and a quarter of its
+ * painting on edges a fraction of a pixel wide. Here they are one path,
+ * stroked once: the curves of React Flow's bezier edges between the same
+ * handles. Trade-off: zoomed out, an edge cannot be clicked, hovered or
+ * reached with the keyboard; zoomed in, or selected with a selection box,
+ * it can.
+ */
+import type { Edge, InternalNode } from '@xyflow/react';
+import { inView, type FarViewport } from './far-viewport';
+
+interface Point {
+  x: number;
+  y: number;
+}
+
+/** One edge to draw, in flow coordinates: its two ends and the curve's control points. */
+export interface FarEdge {
+  from: Point;
+  to: Point;
+  controls: [Point, Point];
+  selected: boolean;
+}
+
+/** React Flow's default bezier curvature. */
+const CURVATURE = 0.25;
+
+/** How far a control point stands off its end, as React Flow's bezier edge places it. */
+function controlOffset(distance: number): number {
+  return distance >= 0 ? 0.5 * distance : CURVATURE * 25 * Math.sqrt(-distance);
+}
+
+/**
+ * The edges with any part in view, each from its source handle's right side
+ * to its target handle's left side (outputs are on a card's right, inputs on
+ * its left); edges whose nodes or handles are not measured yet are left out,
+ * as React Flow leaves them out.
+ */
+export function farEdges(
+  edges: Iterable<Edge>,
+  nodeLookup: ReadonlyMap<string, InternalNode>,
+  view: FarViewport,
+): FarEdge[] {
+  const { left, top, right, bottom } = inView(view);
+  const drawn: FarEdge[] = [];
+  for (const edge of edges) {
+    if (edge.hidden) continue;
+    const source = nodeLookup.get(edge.source);
+    const target = nodeLookup.get(edge.target);
+    const out = source?.internals.handleBounds?.source?.find((h) => h.id === edge.sourceHandle);
+    const into = target?.internals.handleBounds?.target?.find((h) => h.id === edge.targetHandle);
+    if (!source || !target || !out || !into) continue;
+    const from = {
+      x: source.internals.positionAbsolute.x + out.x + out.width,
+      y: source.internals.positionAbsolute.y + out.y + out.height / 2,
+    };
+    const to = {
+      x: target.internals.positionAbsolute.x + into.x,
+      y: target.internals.positionAbsolute.y + into.y + into.height / 2,
+    };
+    const offset = controlOffset(to.x - from.x);
+    const controls: [Point, Point] = [
+      { x: from.x + offset, y: from.y },
+      { x: to.x - offset, y: to.y },
+    ];
+    // The curve lies within the box of its four points.
+    const xs = [from.x, to.x, controls[0].x, controls[1].x];
+    if (Math.min(...xs) > right || Math.max(...xs) < left) continue;
+    if (Math.min(from.y, to.y) > bottom || Math.max(from.y, to.y) < top) continue;
+    drawn.push({ from, to, controls, selected: edge.selected === true });
+  }
+  return drawn;
+}
+
+/** The edges' strokes, as React Flow's stylesheet gives them. */
+export interface FarEdgeLook {
+  stroke: string;
+  selected: string;
+  width: number;
+}
+
+/** Draw `edges` on `context`, already in flow coordinates: one path a look, stroked once. */
+export function drawFarEdges(
+  context: CanvasRenderingContext2D,
+  edges: readonly FarEdge[],
+  look: FarEdgeLook,
+): void {
+  context.lineWidth = look.width;
+  for (const selected of [false, true]) {
+    context.beginPath();
+    for (const edge of edges) {
+      if (edge.selected !== selected) continue;
+      const [a, b] = edge.controls;
+      context.moveTo(edge.from.x, edge.from.y);
+      context.bezierCurveTo(a.x, a.y, b.x, b.y, edge.to.x, edge.to.y);
+    }
+    context.strokeStyle = selected ? look.selected : look.stroke;
+    context.stroke();
+  }
+}
