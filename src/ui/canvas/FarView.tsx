@@ -10,9 +10,8 @@
  */
 import { useStoreApi, ViewportPortal } from '@xyflow/react';
 import { useContext, useEffect, useState } from 'react';
-import { farEdges } from './far-edges';
-import { drawFarView, farCards, readFarPalette } from './far-view';
-import type { FarViewport } from './far-viewport';
+import { edgePathsMaker } from './far-edges';
+import { drawFarView, farCards, readFarPalette, type FarViewport } from './far-view';
 import { NodeStatesContext } from './node-states';
 import './canvas.css';
 
@@ -26,6 +25,7 @@ export function FarView() {
     const context = canvas?.getContext('2d');
     if (!canvas || !context) return;
     const palette = readFarPalette(canvas);
+    const edgePaths = edgePathsMaker();
     let frame = 0;
     const draw = () => {
       frame = 0;
@@ -47,7 +47,7 @@ export function FarView() {
       canvas.style.width = `${width}px`;
       canvas.style.height = `${height}px`;
       const cards = farCards(nodeLookup.values(), (id) => states?.get(id), view);
-      drawFarView(context, cards, farEdges(edges, nodeLookup, view), view, palette, scale);
+      drawFarView(context, cards, edgePaths(edges, nodeLookup), view, palette, scale);
     };
     const schedule = () => {
       frame ||= requestAnimationFrame(draw);

@@ -6,14 +6,14 @@
  * Idea: React Flow draws each edge as an SVG of its own, and with a thousand
  * of them every frame that changed the page's layers (a run's statuses, a
  * panel growing) spent about half its layerizing and a quarter of its
- * painting on edges a fraction of a pixel wide. Here they are one path,
- * stroked once: the curves of React Flow's bezier edges between the same
- * handles. Trade-off: zoomed out, an edge cannot be clicked, hovered or
- * reached with the keyboard; zoomed in, or selected with a selection box,
- * it can.
+ * painting on edges a fraction of a pixel wide. Here they are one path in
+ * flow coordinates, stroked once a frame under any pan and zoom: the curves
+ * of React Flow's bezier edges between the same handles, made again only
+ * when an edge or a node at one of its ends changes (a run changes neither).
+ * Trade-off: zoomed out, an edge cannot be clicked, hovered or reached with
+ * the keyboard; zoomed in, or selected with a selection box, it can.
  */
 import type { Edge, InternalNode } from '@xyflow/react';
-import { inView, type FarViewport } from './far-viewport';
 
 interface Point {
   x: number;
@@ -37,17 +37,15 @@ function controlOffset(distance: number): number {
 }
 
 /**
- * The edges with any part in view, each from its source handle's right side
- * to its target handle's left side (outputs are on a card's right, inputs on
- * its left); edges whose nodes or handles are not measured yet are left out,
- * as React Flow leaves them out.
+ * The edges to draw, each from its source handle's right side to its target
+ * handle's left side (outputs are on a card's right, inputs on its left);
+ * edges whose nodes or handles are not measured yet are left out, as React
+ * Flow leaves them out.
  */
 export function farEdges(
   edges: Iterable<Edge>,
   nodeLookup: ReadonlyMap<string, InternalNode>,
-  view: FarViewport,
 ): FarEdge[] {
-  const { left, top, right, bottom } = inView(view);
   const drawn: FarEdge[] = [];
   for (const edge of edges) {
     if (edge.hidden) continue;
@@ -69,10 +67,6 @@ export function farEdges(
       { x: from.x + offset, y: from.y },
       { x: to.x - offset, y: to.y },
     ];
-    // The curve lies within the box of its four points.
-    const xs = [from.x, to.x, controls[0].x, controls[1].x];
-    if (Math.min(...xs) > right || Math.max(...xs) < left) continue;
-    if (Math.min(from.y, to.y) > bottom || Math.max(from.y, to.y) < top) continue;
     drawn.push({ from, to, controls, selected: edge.selected === true });
   }
   return drawn;
@@ -85,22 +79,50 @@ export interface FarEdgeLook {
   width: number;
 }
 
-/** Draw `edges` on `context`, already in flow coordinates: one path a look, stroked once. */
+/** The edges as two paths in flow coordinates: the others, and the selected ones. */
+export interface FarEdgePaths {
+  plain: Path2D;
+  selected: Path2D;
+}
+
+/**
+ * A maker of the edges' paths that keeps the last ones while React Flow's
+ * edge list and the nodes at their ends stay the same objects (React Flow
+ * replaces a node's object whenever it moves, resizes or is selected).
+ */
+export function edgePathsMaker(): (
+  edges: readonly Edge[],
+  nodeLookup: ReadonlyMap<string, InternalNode>,
+) => FarEdgePaths {
+  let made:
+    { edges: readonly Edge[]; ends: (InternalNode | undefined)[]; paths: FarEdgePaths } | undefined;
+  return (edges, nodeLookup) => {
+    const ends = edges.flatMap((edge) => [
+      nodeLookup.get(edge.source),
+      nodeLookup.get(edge.target),
+    ]);
+    if (made?.edges === edges && made.ends.every((node, i) => node === ends[i])) return made.paths;
+    const paths = { plain: new Path2D(), selected: new Path2D() };
+    for (const edge of farEdges(edges, nodeLookup)) {
+      const path = edge.selected ? paths.selected : paths.plain;
+      const [a, b] = edge.controls;
+      path.moveTo(edge.from.x, edge.from.y);
+      path.bezierCurveTo(a.x, a.y, b.x, b.y, edge.to.x, edge.to.y);
+    }
+    made = { edges, ends, paths };
+    return paths;
+  };
+}
+
+/** Stroke the edges' `paths` on `context`, already in flow coordinates. */
 export function drawFarEdges(
   context: CanvasRenderingContext2D,
-  edges: readonly FarEdge[],
+  paths: FarEdgePaths,
   look: FarEdgeLook,
 ): void {
   context.lineWidth = look.width;
-  for (const selected of [false, true]) {
-    context.beginPath();
-    for (const edge of edges) {
-      if (edge.selected !== selected) continue;
-      const [a, b] = edge.controls;
-      context.moveTo(edge.from.x, edge.from.y);
-      context.bezierCurveTo(a.x, a.y, b.x, b.y, edge.to.x, edge.to.y);
-    }
-    context.strokeStyle = selected ? look.selected : look.stroke;
-    context.stroke();
-  }
+  context.strokeStyle = look.stroke;
+  context.stroke(paths.plain);
+  context.strokeStyle = look.selected;
+  context.stroke(paths.selected);
 }

@@ -4,8 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { builtinCatalog } from '../../core/nodes';
 import { portTypeColour } from '../colours';
 import type { FlowNodeData, NodeRunState } from './adapter';
-import { farCards, farLook, type FarPalette } from './far-view';
-import type { FarViewport } from './far-viewport';
+import { farCards, farLook, type FarPalette, type FarViewport } from './far-view';
 
 const split = builtinCatalog.get('data.split')!;
 

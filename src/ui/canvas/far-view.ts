@@ -21,8 +21,16 @@ import type { PortType } from '../../core/catalog/ports';
 import type { NodeStatus } from '../../core/run/record';
 import { portTypeColour } from '../colours';
 import type { FlowNodeData, NodeRunState } from './adapter';
-import { drawFarEdges, type FarEdge, type FarEdgeLook } from './far-edges';
-import { inView, type FarViewport } from './far-viewport';
+import { drawFarEdges, type FarEdgeLook, type FarEdgePaths } from './far-edges';
+
+/** What part of the flow is in view: React Flow's transform and the pane's size. */
+export interface FarViewport {
+  x: number;
+  y: number;
+  zoom: number;
+  width: number;
+  height: number;
+}
 
 export interface FarHandle {
   /** Its centre, in flow coordinates. */
@@ -70,7 +78,10 @@ export function farCards(
   stateOf: (id: string) => NodeRunState | undefined,
   view: FarViewport,
 ): FarCard[] {
-  const { left, top, right, bottom } = inView(view);
+  const left = -view.x / view.zoom;
+  const top = -view.y / view.zoom;
+  const right = left + view.width / view.zoom;
+  const bottom = top + view.height / view.zoom;
   const cards: FarCard[] = [];
   for (const node of nodes) {
     const { width, height } = node.measured;
@@ -191,7 +202,7 @@ export function readFarPalette(element: Element): FarPalette {
 export function drawFarView(
   context: CanvasRenderingContext2D,
   cards: readonly FarCard[],
-  edges: readonly FarEdge[],
+  edges: FarEdgePaths,
   view: FarViewport,
   palette: FarPalette,
   scale: number,
