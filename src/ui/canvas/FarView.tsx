@@ -3,10 +3,10 @@
  * whenever React Flow's state (the view, a position, a size, the selection,
  * an edge) or a node's state changes. It lies in React Flow's viewport over
  * the (hidden) edges and the (transparent) nodes, and draws both; last in
- * the viewport, so the browser need not sort what
- * it paints after it into layers of its own (between the edges and the
- * nodes it cost each frame some 5 ms more). The viewport's transform is
- * undone on it, so it covers the pane at the screen's own resolution.
+ * the viewport, so the browser need not sort what it paints after it into
+ * layers of its own (between the edges and the nodes it cost each frame
+ * some 5 ms more). The viewport's transform is undone on it, so it covers
+ * the pane at the screen's own resolution.
  */
 import { useStoreApi, ViewportPortal } from '@xyflow/react';
 import { useContext, useEffect, useState } from 'react';

@@ -193,11 +193,12 @@ export function readFarPalette(element: Element): FarPalette {
 }
 
 /**
- * Draw `edges`, then `cards` over them, on a 2D context sized `view.width × view.height` CSS pixels
- * at `scale` device pixels each. Cards that look the same are drawn as one
- * path, filled and stroked once (a thousand cards drawn one by one cost
- * more to raster than the page's own far cards did); so where two cards
- * overlap, which is on top follows their looks, not the flow's order.
+ * Draw `edges`, then `cards` over them, on a 2D context sized
+ * `view.width × view.height` CSS pixels at `scale` device pixels each.
+ * Cards that look the same are drawn as one path, filled and stroked once
+ * (a thousand cards drawn one by one cost more to raster than the page's
+ * own far cards did); so where two cards overlap, which is on top follows
+ * their looks, not the flow's order.
  */
 export function drawFarView(
   context: CanvasRenderingContext2D,
