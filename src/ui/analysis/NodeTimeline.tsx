@@ -61,7 +61,8 @@ export function NodeTimeline({ run }: { run: RunRow }) {
   useLayoutEffect(() => {
     scroller.current = body.current?.closest<HTMLElement>('.fb-run-detail') ?? null;
   });
-  const view = useVirtualRows(scroller, body, timeline.lanes.length);
+  // Below the run's facts and charts, mostly out of view: measured before more rows are drawn.
+  const view = useVirtualRows(scroller, body, timeline.lanes.length, 0);
   if (!timeline.lanes.some((lane) => lane.start !== undefined)) return null;
   const scale = timeline.span > 0 ? WIDTH / timeline.span : 0;
   const shown = timeline.lanes.find((lane) => lane.node === hovered);

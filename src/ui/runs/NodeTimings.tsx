@@ -40,7 +40,8 @@ export function NodeTimings({ run }: { run: RunRow }) {
   useLayoutEffect(() => {
     scroller.current = body.current?.closest<HTMLElement>('.fb-run-detail') ?? null;
   });
-  const view = useVirtualRows(scroller, body, sorted.length);
+  // Below the run's facts and charts, mostly out of view: measured before more rows are drawn.
+  const view = useVirtualRows(scroller, body, sorted.length, 0);
   if (sorted.length === 0) return null;
   return (
     <section className="fb-run-part">

@@ -32,15 +32,20 @@ export interface VirtualRows {
  * 13 ms of a commit with a thousand-node flow on the canvas when a run's node
  * table first showed. A resize observer measures instead (its first call
  * comes once layout is done, so its reading costs nothing more), when the
- * count changes too. Until then the rows at the top are drawn: a table shows
- * first scrolled to its top.
+ * count changes too. Until then the rows at the top are drawn, as many as
+ * fill `guessHeightPx` (and the overscan): a table shows first scrolled to
+ * its top. A part further down a scrolling panel (a run's node timeline and
+ * node table) guesses 0: it is mostly out of view, and drawing 50 rows of
+ * each before the first measurement made the frame a 1,000-node run ended
+ * in restyle and lay out some 570 elements where ~20 rows of each were due.
  */
 export function useVirtualRows(
   container: RefObject<HTMLElement | null>,
   body: RefObject<HTMLElement | null>,
   count: number,
+  guessHeightPx = 800,
 ): VirtualRows {
-  const [view, setView] = useState({ top: 0, height: 800, rowPx: GUESS_PX });
+  const [view, setView] = useState({ top: 0, height: guessHeightPx, rowPx: GUESS_PX });
   useLayoutEffect(() => {
     const scroller = container.current;
     if (!scroller) return;
