@@ -1,31 +1,21 @@
-// The one test command (`npm test`): every check, each one a package.json
-// script of its own so that it can also be run alone. It stops after the
-// first phase that fails (the phases already running end first), with that
-// phase's exit code, and ends with a table of how long each phase took, so
-// that a slow phase is seen where it grows rather than guessed at.
+// The one test command (`npm test`): every check, in order, each one a
+// package.json script of its own so that it can also be run alone. It stops
+// after the first step that fails, with that phase's exit code, and ends with
+// a table of how long each phase took, so that a slow phase is seen where it
+// grows rather than guessed at.
 //
 // The static checks (typecheck, lint, format check) and the build read the
 // tree and write nothing another reads, and each of them keeps one core busy
-// at most, so they start at once. Lint is the longest of them by far (it
-// type-checks the tree again for its typed rules): the unit tests start as
-// soon as the other three have passed, beside it, so that the core the
-// others leave is not idle for lint's last half-minute. The end-to-end tests
-// run alone, last: they need both cores, and a phase beside them would make
-// their timing-sensitive specs flaky. A phase's output is printed as it comes
-// when nothing runs beside it, else held and printed whole when it ends, so
-// that two phases' lines never interleave.
+// at most, so they run at once, as one step: on two cores that step takes
+// about as long as lint alone. Each one's output is held and printed whole
+// when it ends, so that two checks' lines never interleave. The unit and
+// end-to-end phases run alone: each needs both cores, and a phase beside the
+// end-to-end tests would make their timing-sensitive specs flaky.
 import { spawn } from 'node:child_process';
 
-/** Each phase and the phases it waits for (cheap and likely-to-fail first), in the table's order. */
-const plan = {
-  typecheck: [],
-  lint: [],
-  'format:check': [],
-  build: [],
-  'test:unit': ['typecheck', 'format:check', 'build'],
-  'test:e2e': ['lint', 'test:unit'],
-};
-const phases = Object.keys(plan);
+/** The steps, in the order they run (cheap and likely-to-fail first); a step's phases run at once. */
+const steps = [['typecheck', 'lint', 'format:check', 'build'], ['test:unit'], ['test:e2e']];
+const phases = steps.flat();
 
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 /** The phases now running, so that a signal to this script reaches them too. */
@@ -81,55 +71,38 @@ function clock(ms) {
   return `${Math.floor(tenths / 600)}:${((tenths % 600) / 10).toFixed(1).padStart(4, '0')}`;
 }
 
-/** Ended phases: their exit code and how long they took. */
-const ended = new Map();
-const started = new Set();
+const times = [];
 let failed = null;
 const start = performance.now();
-await new Promise((finished) => {
-  const launch = () => {
-    const ready = phases.filter(
-      (phase) => !started.has(phase) && plan[phase].every((p) => ended.get(p)?.code === 0),
-    );
-    if (failed === null && ready.length > 0) {
-      const beside = [...started].filter((phase) => !ended.has(phase));
-      // Straight through only when no phase runs beside it and every one still to start waits for it.
-      const alone =
-        ready.length === 1 &&
-        beside.length === 0 &&
-        phases.every((p) => started.has(p) || p === ready[0] || plan[p].includes(ready[0]));
-      console.log(
-        `\n── ${ready.join(', ')}${ready.length > 1 ? ': at once' : ''}${beside.length > 0 ? `, beside ${beside.join(', ')}` : ''} ──`,
-      );
-      for (const phase of ready) {
-        started.add(phase);
-        const began = performance.now();
-        void run(phase, alone).then((code) => {
-          ended.set(phase, { code, ms: performance.now() - began });
-          if (code !== 0) failed ??= { phase, code };
-          launch();
-        });
-      }
-    }
-    if ([...started].every((phase) => ended.has(phase)) && (failed !== null || ready.length === 0))
-      finished();
-  };
-  launch();
-});
+for (const step of steps) {
+  const alone = step.length === 1;
+  if (alone) console.log(`\n── ${step[0]} ──`);
+  else console.log(`\n── ${step.join(', ')}: at once ──`);
+  const results = await Promise.all(
+    step.map(async (phase) => {
+      const began = performance.now();
+      const code = await run(phase, alone);
+      return { phase, ms: performance.now() - began, code };
+    }),
+  );
+  times.push(...results);
+  failed = results.find(({ code }) => code !== 0) ?? null;
+  if (failed) break;
+}
 const total = performance.now() - start;
 
 const width = Math.max(...phases.map((p) => p.length));
 console.log(`\n${'phase'.padEnd(width + 2)}${'time'.padStart(7)}  result`);
-for (const phase of phases) {
-  const end = ended.get(phase);
-  const result =
-    end === undefined ? 'not run' : end.code === 0 ? 'ok' : `failed (exit ${end.code})`;
-  console.log(`${phase.padEnd(width + 2)}${(end ? clock(end.ms) : '—').padStart(7)}  ${result}`);
-}
+for (const { phase, ms, code } of times)
+  console.log(
+    `${phase.padEnd(width + 2)}${clock(ms).padStart(7)}  ${code === 0 ? 'ok' : `failed (exit ${code})`}`,
+  );
+for (const phase of phases.slice(times.length))
+  console.log(`${phase.padEnd(width + 2)}${'—'.padStart(7)}  not run`);
 console.log(`${'total'.padEnd(width + 2)}${clock(total).padStart(7)}`);
 
 if (failed) {
-  const others = phases.filter((phase) => (ended.get(phase)?.code ?? 0) !== 0);
+  const others = times.filter(({ code }) => code !== 0).map(({ phase }) => phase);
   console.error(`\n${others.join(', ')} failed (exit ${failed.code}); later phases did not run.`);
   process.exit(failed.code);
 }
