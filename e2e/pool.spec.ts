@@ -38,11 +38,9 @@ test('two tabs book one pool budget: the second waits for the first and shows it
   await programs.setBudgetMb(BUDGET_MB);
   await expect(programs.pool.getByRole('form', { name: 'Pool budget' })).toContainText('setting');
 
-  const second = await openTab(app.page.context());
-  await trainInBatchesOf(second.app, BATCH);
-  await second.app.params.set('steps', 40);
-
-  // The first tab trains for far longer than the test waits.
+  // The first tab trains for far longer than the test waits. It starts before the second tab
+  // opens: any open tab's engine may take a queued run, and the second tab's, had it taken this
+  // one, would hold its bytes as its own, not as another tab's.
   await params.set('steps', 100_000);
   await toolbar.run();
   await expect(runs.rows).toHaveCount(2);
@@ -50,6 +48,10 @@ test('two tabs book one pool budget: the second waits for the first and shows it
   await expect(
     programs.nodePool('train').getByRole('list', { name: 'Requests of train' }),
   ).toContainText('train running');
+
+  const second = await openTab(app.page.context());
+  await trainInBatchesOf(second.app, BATCH);
+  await second.app.params.set('steps', 40);
   // The edges leaving the training move while it runs, unless the person asked for less motion
   // (these tests do, playwright.config.ts): then they keep their dashes and stand still.
   const moving = app.page.locator('.react-flow__edge-path.fb-edge-running').first();
