@@ -52,6 +52,7 @@ test('two tabs book one pool budget: the second waits for the first and shows it
   const second = await openTab(app.page.context());
   await trainInBatchesOf(second.app, BATCH);
   await second.app.params.set('steps', 40);
+
   // The edges leaving the training move while it runs, unless the person asked for less motion
   // (these tests do, playwright.config.ts): then they keep their dashes and stand still.
   const moving = app.page.locator('.react-flow__edge-path.fb-edge-running').first();
