@@ -85,6 +85,19 @@ export interface FarEdgePaths {
   selected: Path2D;
 }
 
+/** Whether each edge's end nodes are still `ends`, the objects, two an edge, paths were made from. */
+function sameEnds(
+  ends: readonly (InternalNode | undefined)[],
+  edges: readonly Edge[],
+  nodeLookup: ReadonlyMap<string, InternalNode>,
+): boolean {
+  return edges.every(
+    (edge, i) =>
+      nodeLookup.get(edge.source) === ends[2 * i] &&
+      nodeLookup.get(edge.target) === ends[2 * i + 1],
+  );
+}
+
 /**
  * A maker of the edges' paths that keeps the last ones while React Flow's
  * edge list and the nodes at their ends stay the same objects (React Flow
@@ -97,11 +110,12 @@ export function edgePathsMaker(): (
   let made:
     { edges: readonly Edge[]; ends: (InternalNode | undefined)[]; paths: FarEdgePaths } | undefined;
   return (edges, nodeLookup) => {
+    // Asked every frame: compared in place, the ends listed again only when the paths are remade.
+    if (made?.edges === edges && sameEnds(made.ends, edges, nodeLookup)) return made.paths;
     const ends = edges.flatMap((edge) => [
       nodeLookup.get(edge.source),
       nodeLookup.get(edge.target),
     ]);
-    if (made?.edges === edges && made.ends.every((node, i) => node === ends[i])) return made.paths;
     const paths = { plain: new Path2D(), selected: new Path2D() };
     for (const edge of farEdges(edges, nodeLookup)) {
       const path = edge.selected ? paths.selected : paths.plain;
