@@ -19,6 +19,7 @@ import type { Runs } from './pages/runs';
 import type { Toolbar } from './pages/toolbar';
 import { Workbench } from './pages/workbench';
 import { startPreview } from './support/preview';
+import { storeSetting, type EngineTimings } from './support/stored';
 import { pageErrorText } from './support/tabs';
 import { takeTurn, type Turn } from './support/turns';
 
@@ -56,6 +57,13 @@ export interface Fixtures {
    * playwright.config.ts, which gives them one worker of their own).
    */
   alone: boolean;
+  /**
+   * Set with `test.use({ engineTimings: SHORT_TIMINGS })` in a spec that waits
+   * for a lease to run out, a sweep or a storage stall: the app opens with
+   * these engine waits instead of the defaults (the `engineTimings` setting),
+   * in this tab and every other tab of its context.
+   */
+  engineTimings: EngineTimings | null;
 
   /**
    * This test's turn on the machine (support/turns.ts), taken before its
@@ -76,6 +84,7 @@ export interface WorkerFixtures {
 
 export const test = base.extend<Fixtures, WorkerFixtures>({
   alone: [false, { option: true }],
+  engineTimings: [null, { option: true }],
   // Declared first: Playwright sets automatic fixtures up in the order they are declared, so the
   // turn is taken before noPageErrors opens this test's page.
   turn: [
@@ -136,9 +145,13 @@ export const test = base.extend<Fixtures, WorkerFixtures>({
     },
     { auto: true },
   ],
-  app: async ({ page }, use) => {
+  app: async ({ page, engineTimings }, use) => {
     const app = new Workbench(page);
     await app.open();
+    if (engineTimings !== null) {
+      await storeSetting(page, 'engine-timings', engineTimings);
+      await app.reload();
+    }
     await use(app);
   },
   toolbar: async ({ app }, use) => use(app.toolbar),

@@ -17,7 +17,6 @@ import {
   poolOverruns,
   readPool,
   readStore,
-  storePoolBudgets,
   unfinishedRuns,
   violations,
   type PoolSample,
@@ -31,6 +30,7 @@ import {
   type Scenario,
 } from './support/fuzz/scenario';
 import { StorageQuota } from './support/quota';
+import { storeSetting } from './support/stored';
 import { engineWorker, openTab, type Tab } from './support/tabs';
 import { Workbench } from './pages/workbench';
 
@@ -335,7 +335,7 @@ for (const seed of seeds()) {
       // budget is a setting kept from an earlier visit: every engine reads it when it starts.
       const first: Tab = { app: new Workbench(page), errors: [] };
       await first.app.open();
-      await storePoolBudgets(page, { wasm: POOL_BUDGET, webgpu: POOL_BUDGET });
+      await storeSetting(page, 'pool-budgets', { wasm: POOL_BUDGET, webgpu: POOL_BUDGET });
       await first.app.reload();
       try {
         const found = await runScenario(scenario, first, newContext);

@@ -26,6 +26,7 @@ import { throttleProgress } from './engine/progress';
 import { browserProducers } from './engine/producer-workers';
 import { browserModelWorker } from './engine/model-workers';
 import { RunService, runLockName } from './engine/run-service';
+import { engineTimings } from './engine/timings';
 import {
   answerRequest,
   QUEUE_CHANNEL,
@@ -38,6 +39,8 @@ import {
 declare const self: DedicatedWorkerGlobalScope;
 
 const db = new FlowbenchDb();
+/** How long leases, sweeps and storage-stall alerts wait (timings.ts). */
+const timings = engineTimings(db);
 let info: Promise<EngineInfo> | null = null;
 let adapter: AdapterInfo | null = null;
 /** This engine's share of the one budget every tab's engine admits against. */
@@ -100,6 +103,13 @@ const service = new RunService({
         poolReports({ runId, node, backend, mode, tick, final, pool, requests }),
     }),
   now: () => Date.now(),
+  // Read as each run is claimed and driven: the stored setting applies once the engine has read it.
+  get leaseMs() {
+    return timings.now().leaseMs;
+  },
+  get storageStallMs() {
+    return timings.now().storageStallMs;
+  },
   setTimer: (fire, ms) => {
     const timer = setTimeout(fire, ms);
     return () => clearTimeout(timer);
@@ -147,20 +157,19 @@ async function isLocked(runId: RunId): Promise<boolean> {
   return held.some((lock) => lock.name === runLockName(runId));
 }
 
-// On start-up and then periodically: a run whose engine died is marked abandoned (kept
-// endings go first, so such a run ends with its real reason once a write fits again), and
-// the queue is looked at, as a safety net for nudges missed and for runs left by a tab
-// closed earlier.
-const SWEEP_EVERY_MS = 5_000;
+// On start-up (once the timings are read) and then every sweep period: a run whose engine died
+// is marked abandoned (kept endings go first, so such a run ends with its real reason once a
+// write fits again), and the queue is looked at, as a safety net for nudges missed and for runs
+// left by a tab closed earlier.
 const sweep = () =>
   void pendingEndings
     .store(db)
     .then(() => sweepAbandoned(db, Date.now(), isLocked))
     .catch(() => undefined)
     .then(() => service.take({ announce: false }))
-    .catch(() => undefined);
-sweep();
-setInterval(sweep, SWEEP_EVERY_MS);
+    .catch(() => undefined)
+    .finally(() => setTimeout(sweep, timings.now().sweepMs));
+void timings.read.then(sweep);
 
 const handlers = engineHandlers({
   db,

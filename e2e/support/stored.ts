@@ -75,3 +75,50 @@ export function readPoolBookings(page: Page): Promise<StoredBooking[]> {
       }),
   );
 }
+
+/**
+ * Store the setting `key` (its key in the settings table, src/db/settings.ts)
+ * as a person's setting kept from an earlier visit: an engine reads the
+ * settings it needs when it starts, so the page is reloaded after.
+ */
+export function storeSetting(page: Page, key: string, value: unknown): Promise<void> {
+  return page.evaluate(
+    ({ key, value }) =>
+      new Promise<void>((resolve, reject) => {
+        const open = indexedDB.open('flowbench');
+        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
+        open.onsuccess = () => {
+          const db = open.result;
+          const tx = db.transaction('settings', 'readwrite');
+          tx.objectStore('settings').put({ key, value });
+          tx.onabort = () => reject(tx.error ?? new Error(`cannot write the setting ${key}`));
+          tx.oncomplete = () => {
+            db.close();
+            resolve();
+          };
+        };
+      }),
+    { key, value },
+  );
+}
+
+/** The engine's waits, in ms (the `engineTimings` setting, workers/engine/timings.ts). */
+export interface EngineTimings {
+  /** How long a lease vouches for a run (its engine renews it every third of it). */
+  leaseMs: number;
+  /** How often every open tab's engine sweeps for runs whose engine died, and looks at the queue. */
+  sweepMs: number;
+  /** How long a write may wait before the run says storage does not answer. */
+  storageStallMs: number;
+}
+
+/**
+ * Waits short enough that a test of what follows a fault (a run abandoned, a
+ * lease run out, writes that wait) sees it in seconds, and long enough that
+ * a live engine on a loaded machine renews its leases well in time.
+ */
+export const SHORT_TIMINGS: EngineTimings = {
+  leaseMs: 4_000,
+  sweepMs: 1_000,
+  storageStallMs: 5_000,
+};

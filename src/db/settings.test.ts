@@ -58,6 +58,17 @@ describe('settings', () => {
     expect(await readSetting(db, 'poolBudgets')).toEqual({ webgpu: 32e6 });
   });
 
+  it('keeps the engine timings that are a sane wait, dropping the rest', async () => {
+    const db = freshDb();
+    await db.settings.put({
+      key: 'engine-timings',
+      value: { leaseMs: 3000, sweepMs: 0, storageStallMs: '5s', pollMs: 100 },
+    });
+    expect(await readSetting(db, 'engineTimings')).toEqual({ leaseMs: 3000 });
+    await db.settings.put({ key: 'engine-timings', value: 3000 });
+    expect(await readSetting(db, 'engineTimings')).toEqual({});
+  });
+
   it('changes a setting from its value now, losing no concurrent change', async () => {
     const db = freshDb();
     await Promise.all([

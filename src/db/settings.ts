@@ -24,6 +24,17 @@ import type { FlowbenchDb } from './schema';
 /** The device pools' budgets in bytes, by backend; a backend left out has the default. */
 export type PoolBudgets = Partial<Record<Backend, number>>;
 
+/**
+ * How long the engine's waits last, in ms, where they differ from its defaults
+ * (workers/engine/timings.ts): a run's lease, the sweep for runs whose engine
+ * died, and a write's wait before the run says storage does not answer.
+ */
+export interface EngineTimings {
+  leaseMs?: number;
+  sweepMs?: number;
+  storageStallMs?: number;
+}
+
 /** Every setting, by name, with the type of its value. */
 export interface Settings {
   /** The library flow open in the editor, reopened after a reload. */
@@ -34,6 +45,12 @@ export interface Settings {
   poolBudgets: PoolBudgets;
   /** `Use cache`: whether new runs may take node outputs from the node-output cache. */
   useCache: boolean;
+  /**
+   * The engine's waits (read when an engine starts). No control in the app
+   * sets it: the end-to-end tests shorten the waits so that a fault's outcome
+   * shows in seconds rather than half a minute.
+   */
+  engineTimings: EngineTimings;
 }
 
 export type SettingName = keyof Settings;
@@ -54,6 +71,23 @@ function poolBudgetsOf(value: unknown): PoolBudgets {
   return kept;
 }
 
+/** The shortest and longest wait a stored timing may ask for: the engine's timers stay sane. */
+const TIMING_RANGE_MS = [500, 3_600_000] as const;
+
+function engineTimingsOf(value: unknown): EngineTimings {
+  if (typeof value !== 'object' || value === null) return {};
+  const kept: EngineTimings = {};
+  for (const [name, ms] of Object.entries(value))
+    if (
+      (name === 'leaseMs' || name === 'sweepMs' || name === 'storageStallMs') &&
+      typeof ms === 'number' &&
+      ms >= TIMING_RANGE_MS[0] &&
+      ms <= TIMING_RANGE_MS[1]
+    )
+      kept[name] = ms;
+  return kept;
+}
+
 const settings: { readonly [N in SettingName]: SettingSpec<Settings[N]> } = {
   openFlow: {
     key: 'openFlow',
@@ -69,6 +103,8 @@ const settings: { readonly [N in SettingName]: SettingSpec<Settings[N]> } = {
     key: 'use-cache',
     read: (value) => (typeof value === 'boolean' ? value : undefined),
   },
+  // A timing out of range is dropped (its default applies); the others are kept.
+  engineTimings: { key: 'engine-timings', read: engineTimingsOf },
 };
 
 /** The setting `name`, or `undefined` when it is not set (or its stored value does not fit). */

@@ -345,25 +345,3 @@ export function readPool(page: Page): Promise<PoolSample> {
     });
   });
 }
-
-/** Set the device pools' budgets, as a person's setting kept from an earlier visit (read when an engine starts). */
-export function storePoolBudgets(page: Page, budgets: Record<string, number>): Promise<void> {
-  return page.evaluate(
-    (value) =>
-      new Promise<void>((resolve, reject) => {
-        const open = indexedDB.open('flowbench');
-        open.onerror = () => reject(open.error ?? new Error('cannot open flowbench'));
-        open.onsuccess = () => {
-          const db = open.result;
-          const tx = db.transaction('settings', 'readwrite');
-          tx.objectStore('settings').put({ key: 'pool-budgets', value });
-          tx.onabort = () => reject(tx.error ?? new Error('cannot write the pool budgets'));
-          tx.oncomplete = () => {
-            db.close();
-            resolve();
-          };
-        };
-      }),
-    budgets,
-  );
-}

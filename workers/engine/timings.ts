@@ -1,0 +1,41 @@
+/**
+ * How long the engine's waits last: a run's lease, the sweep for runs whose
+ * engine died, and how long a write may wait before the run says storage does
+ * not answer. The defaults suit people's machines; the `engineTimings`
+ * setting (src/db/settings.ts) may shorten them, and an engine reads it once,
+ * as it starts. Until then, and for any wait the setting leaves out, the
+ * default applies.
+ */
+import { readSetting } from '../../src/db/settings';
+import type { FlowbenchDb } from '../../src/db/schema';
+import { LEASE_MS } from './run-driver';
+import { STORAGE_STALL_MS } from './storage-watch';
+
+export interface EngineTimings {
+  readonly leaseMs: number;
+  readonly sweepMs: number;
+  readonly storageStallMs: number;
+}
+
+/** How often every open tab's engine sweeps for runs whose engine died, and looks at the queue, by default. */
+export const SWEEP_MS = 5_000;
+
+export const DEFAULT_TIMINGS: EngineTimings = {
+  leaseMs: LEASE_MS,
+  sweepMs: SWEEP_MS,
+  storageStallMs: STORAGE_STALL_MS,
+};
+
+/**
+ * The timings now: the defaults at once, and those the setting names once it
+ * has been read (`read` settles then; a setting that cannot be read leaves the
+ * defaults).
+ */
+export function engineTimings(db: FlowbenchDb): { now: () => EngineTimings; read: Promise<void> } {
+  let timings = DEFAULT_TIMINGS;
+  const read = readSetting(db, 'engineTimings').then(
+    (stored) => void (timings = { ...DEFAULT_TIMINGS, ...stored }),
+    () => undefined,
+  );
+  return { now: () => timings, read };
+}
