@@ -117,7 +117,8 @@ export const DEVICE_LOOPS = true;
  * graph capture: recorded once, replayed each step over fixed buffers) where
  * the library allows it; where it refuses, the loop runs uncaptured and the
  * node's log says why. The replays give the uncaptured loop's losses bit
- * for bit (e2e/graph-capture.spec.ts).
+ * for bit (`npm run bench:gpu`), and WASM's losses in the app
+ * (e2e/webgpu.spec.ts, e2e/images.spec.ts).
  */
 export const GRAPH_CAPTURE = true;
 
