@@ -185,14 +185,18 @@ test.describe('a loaded machine', { tag: '@alone' }, () => {
   // It loads the machine on purpose: nothing beside it. Its engine waits as people's do: a write
   // slow under this load is not a stall.
   test.use({ alone: true, engineTimings: null });
-  /** The runs of the check that found the stall: one in three stalled with threads beside the engine. */
-  const RUNS = 24;
+  /**
+   * Where the stall showed, one run in three stalled with threads beside the engine: twelve
+   * runs all end with odds of about one in a hundred had it come back (the check that found it
+   * ran 24).
+   */
+  const RUNS = 12;
 
   /** A process that keeps one core busy until killed, as a background build would. */
   const busy = (): ChildProcess =>
     spawn(process.execPath, ['-e', 'for (;;) {}'], { stdio: 'ignore' });
 
-  test('24 runs of the example under load all end: onnxruntime threads do not stall the engine storage', async ({
+  test('12 runs of the example under load all end: onnxruntime threads do not stall the engine storage', async ({
     params,
     runs,
     alerts,
