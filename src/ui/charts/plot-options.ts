@@ -93,7 +93,6 @@ export function plotOptions(
       y: {
         // uPlot's `Distr` is an ambient const enum, out of reach under
         // isolatedModules: 3 is logarithmic, 1 linear.
-        // eslint-disable-next-line @typescript-eslint/no-unsafe-enum-assignment
         distr: settings.log ? 3 : 1,
         log: 10,
         range: (_u, min, max) => view().yRange ?? (settings.log ? [1, 10] : [min, max]),
