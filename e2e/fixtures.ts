@@ -19,7 +19,8 @@ import type { Runs } from './pages/runs';
 import type { Toolbar } from './pages/toolbar';
 import { Workbench } from './pages/workbench';
 import { startPreview } from './support/preview';
-import { storeSetting, type EngineTimings } from './support/stored';
+import type { EngineTimings } from '../src/db/settings';
+import { storeSetting } from './support/stored';
 import { pageErrorText } from './support/tabs';
 import { takeTurn, type Turn } from './support/turns';
 

@@ -18,9 +18,9 @@ import { openTab } from './support/tabs';
 /** Two runs at once in two tabs and a lease to wait out: one such test at a time, beside ordinary ones. */
 const heavy = { tag: '@heavy' };
 
-/** How long a lease vouches for a run (workers/engine/run-driver.ts). */
+/** How long a lease vouches for a run (workers/engine/timings.ts, the default). */
 const LEASE_MS = 10_000;
-/** How often every open tab's engine sweeps and looks at the queue (workers/engine.worker.ts). */
+/** How often every open tab's engine sweeps and looks at the queue (the same, the default). */
 const SWEEP_MS = 5_000;
 /** How long two runs of this length at once may take to end (a wait, not a timing check). */
 const RUNS_MS = 120_000;

@@ -5,6 +5,7 @@
  * stopped writing.
  */
 import type { Page } from '@playwright/test';
+import type { EngineTimings } from '../../src/db/settings';
 
 export interface StoredRun {
   id: string;
@@ -102,22 +103,12 @@ export function storeSetting(page: Page, key: string, value: unknown): Promise<v
   );
 }
 
-/** The engine's waits, in ms (the `engineTimings` setting, workers/engine/timings.ts). */
-export interface EngineTimings {
-  /** How long a lease vouches for a run (its engine renews it every third of it). */
-  leaseMs: number;
-  /** How often every open tab's engine sweeps for runs whose engine died, and looks at the queue. */
-  sweepMs: number;
-  /** How long a write may wait before the run says storage does not answer. */
-  storageStallMs: number;
-}
-
 /**
  * Waits short enough that a test of what follows a fault (a run abandoned, a
  * lease run out, writes that wait) sees it in seconds, and long enough that
  * a live engine on a loaded machine renews its leases well in time.
  */
-export const SHORT_TIMINGS: EngineTimings = {
+export const SHORT_TIMINGS: Required<EngineTimings> = {
   leaseMs: 4_000,
   sweepMs: 1_000,
   storageStallMs: 5_000,

@@ -30,8 +30,11 @@ export type PoolBudgets = Partial<Record<Backend, number>>;
  * died, and a write's wait before the run says storage does not answer.
  */
 export interface EngineTimings {
+  /** How long a lease vouches for a run (its engine renews it every third of it). */
   leaseMs?: number;
+  /** How often every open tab's engine sweeps for runs whose engine died, and looks at the queue. */
   sweepMs?: number;
+  /** How long a write may wait before the run says storage does not answer. */
   storageStallMs?: number;
 }
 

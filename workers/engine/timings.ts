@@ -6,16 +6,13 @@
  * as it starts. Until then, and for any wait the setting leaves out, the
  * default applies.
  */
-import { readSetting } from '../../src/db/settings';
+import { readSetting, type EngineTimings as StoredTimings } from '../../src/db/settings';
 import type { FlowbenchDb } from '../../src/db/schema';
 import { LEASE_MS } from './run-driver';
 import { STORAGE_STALL_MS } from './storage-watch';
 
-export interface EngineTimings {
-  readonly leaseMs: number;
-  readonly sweepMs: number;
-  readonly storageStallMs: number;
-}
+/** Every wait, the setting's where it names one, the default's where not. */
+export type EngineTimings = Readonly<Required<StoredTimings>>;
 
 /** How often every open tab's engine sweeps for runs whose engine died, and looks at the queue, by default. */
 export const SWEEP_MS = 5_000;
