@@ -9,6 +9,7 @@ import { fixtureRunPath } from './support/files';
 import { pointSteps, pointValue, type RunFile } from './support/formats';
 import { StorageQuota } from './support/quota';
 import { openTab } from './support/tabs';
+import { Workbench } from './pages/workbench';
 
 /**
  * A hand-written run whose loss diverged: NaN, ±Infinity, -0, 1e308, the
@@ -139,34 +140,28 @@ test.describe('a malformed run file is refused whole, naming what is wrong', () 
  * the quota, with every point committed before the refusal, and the app runs
  * as before.
  *
- * Chromium checks a write against a figure of the room left that it keeps
- * for many seconds (about 20 here), so a quota forced on an open page bites
- * that much later: the run must still be writing then. It trains in batches
- * of 256 rows through 256 hidden units, which takes minutes, whatever its points weigh on
- * disk (a margin of bytes left was tried, and broke each time the storage of
- * points got leaner).
+ * Chromium checks a write against a figure of the room left that it keeps for
+ * up to 30 s (support/quota.ts), so a quota forced on an open page bites that
+ * much later, at a moment no test chooses. So the origin gets a bounded room
+ * before the app first writes, and once the quota is forced a write of that
+ * room makes Chromium look again: the run's next write is refused.
  */
-/** How long a quota forced on an open page may take to refuse a write (a wait, not a check). */
-const QUOTA_BITES_MS = 90_000;
-// A run of minutes in batches of 256 through 256 hidden units: one such test at a time.
+/** The origin's room before the app first writes: far more than the test writes, far less than a disk. */
+const ROOM = 64 * 1024 * 1024;
+// A run that trains until the quota stops it, in two tabs: one such test at a time.
 test.describe('storage that runs out', { tag: '@heavy' }, () => {
   test('storage quota exceeded mid-run: the run ends error naming it, its points kept', async ({
-    app,
     page,
+    baseURL,
   }) => {
-    // A real training run has to start (onnxruntime loads), then write for as long as the quota
-    // takes to bite.
-    test.setTimeout(240_000);
-    const quota = await StorageQuota.of(page);
+    // A real training run has to start (onnxruntime loads) and commit points first.
+    test.setTimeout(180_000);
+    const quota = await StorageQuota.of(page, new URL(baseURL!).origin);
+    await quota.force(ROOM);
+    const app = new Workbench(page);
+    await app.open();
     // Another tab of the same browser hears of the failure too, whichever tab's engine runs it.
     const other = await openTab(page.context());
-    // Batches of 256 rows through 256 hidden units: a 100,000-step run then trains for minutes,
-    // still writing when the quota bites, however fast a step gets (at 32 units it ended `ok`
-    // in under 30 s, before the quota bit).
-    await app.canvas.select('model');
-    await app.inspector.setParam('hidden', 256);
-    await app.canvas.select('train');
-    await app.inspector.setParam('batch_size', 256);
     await app.params.set('steps', 100000);
     await app.toolbar.run();
     const row = app.runs.newest;
@@ -178,11 +173,8 @@ test.describe('storage that runs out', { tag: '@heavy' }, () => {
     // however small. Forced at the usage itself, a run slowed by a busy machine had written so
     // little past it by the time the quota bit that its small ending still fitted.
     await quota.force(Math.floor((await quota.usage()) / 2));
-    // Chromium enforces a quota forced on an open page once it renews its figure of the room
-    // left, some 20 s later: the run is stopped then.
-    await expect(app.alerts.all.filter({ hasText: 'stopped' }).last()).toBeVisible({
-      timeout: QUOTA_BITES_MS,
-    });
+    await quota.enforce(ROOM);
+    await expect(app.alerts.all.filter({ hasText: 'stopped' }).last()).toBeVisible();
     for (const tab of [app, other.app])
       await tab.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');
     // While the quota stays full the record cannot say it ended; the run's page says why.

@@ -5,8 +5,11 @@
  * QuotaExceededError (Dexie reports it as an AbortError around it).
  *
  * Chromium checks a write against a cached figure of the room left, which
- * fades to nothing within seconds, so a quota forced while the app is open
- * takes effect a few seconds later; lifting it takes effect at the next write.
+ * fades to nothing over 30 s; only a write bigger than what is left of it
+ * makes Chromium ask the quota again. So a quota forced while the app is open
+ * takes effect up to 30 s later, unless a quota forced before the app first
+ * wrote bounded that figure and a write of that much is then tried (`enforce`);
+ * lifting it takes effect at the next write.
  */
 import type { CDPSession, Page } from '@playwright/test';
 
@@ -17,10 +20,42 @@ export class StorageQuota {
     private readonly origin: string,
   ) {}
 
-  /** The quota of the origin `page` is open on. */
-  static async of(page: Page): Promise<StorageQuota> {
+  /** The quota of the origin `page` is open on, or of `origin` (a page not yet there). */
+  static async of(page: Page, origin = new URL(page.url()).origin): Promise<StorageQuota> {
     const cdp = await page.context().newCDPSession(page);
-    return new StorageQuota(page, cdp, new URL(page.url()).origin);
+    return new StorageQuota(page, cdp, origin);
+  }
+
+  /**
+   * After `force`, make it bite now rather than when Chromium's cached figure
+   * fades: try one write of `room` bytes (the quota forced before the origin
+   * first wrote, more than the figure can hold), in a database of its own,
+   * which makes Chromium ask the quota anew. The write is refused, and so is
+   * every write after it while the quota stays forced.
+   */
+  async enforce(room: number): Promise<void> {
+    const refused = await this.page.evaluate(
+      (bytes) =>
+        new Promise<string>((resolve) => {
+          const open = indexedDB.open('quota-probe');
+          open.onupgradeneeded = () => open.result.createObjectStore('bytes');
+          open.onerror = () => resolve(open.error?.name ?? 'error');
+          open.onsuccess = () => {
+            const db = open.result;
+            const tx = db.transaction('bytes', 'readwrite');
+            tx.objectStore('bytes').put(new Uint8Array(bytes), 'room');
+            const end = (result: string) => {
+              db.close();
+              resolve(result);
+            };
+            tx.oncomplete = () => end('written');
+            tx.onabort = () => end(tx.error?.name ?? 'aborted');
+          };
+        }),
+      room,
+    );
+    if (refused === 'written')
+      throw new Error(`a write of ${room} bytes still fitted: the quota was not enforced`);
   }
 
   /** Bytes the origin uses now, as the page's `navigator.storage.estimate()` reports them. */
