@@ -41,22 +41,22 @@ export function engineWorker(page: Page): Worker {
 }
 
 /**
- * Keep the engine worker's thread busy for `ms`: no timer fires in it, so it
+ * Keep the engine worker's thread blocked for `ms`: no timer fires in it, so it
  * neither refreshes its leases nor flushes metrics, as when a browser starves
  * a background tab; but it stays alive and keeps the Web Locks it holds.
  *
  * A browser starves a tab between tasks, never inside an IndexedDB
  * transaction, and so does this. DevTools may run the call in the middle of
  * the worker's own JavaScript, and the engine may begin a write at any turn,
- * even between a transaction's commit and its `complete` event. Spinning
+ * even between a transaction's commit and its `complete` event. Blocking the thread
  * while one of its transactions waits to deliver a callback would keep that
  * transaction open and hold every other tab's reads of the run stores —
- * their sweeps included — until the spin ends (a trace showed a sweep's read
+ * their sweeps included — until the block ends (a trace showed a sweep's read
  * held for all 25 s). So the call watches every transaction the engine uses
  * from then on (Dexie binds `IDBDatabase.transaction` when it opens, but asks
  * each transaction for its stores as it goes), waits for a read-write
  * transaction over the run stores to commit (every write begun before is
- * done), and spins at the first moment after that when none it watches is
+ * done), and blocks at the first moment after that when none it watches is
  * open.
  */
 export function starveEngine(page: Page, ms: number): Promise<void> {
@@ -70,13 +70,12 @@ export function starveEngine(page: Page, ms: number): Promise<void> {
         const unwatch = () => {
           IDBTransaction.prototype.objectStore = objectStore;
         };
-        const spinIfIdle = () => {
+        const blockIfIdle = () => {
           if (!settled || watched.size > 0) return;
           unwatch();
-          const end = Date.now() + busyMs;
-          while (Date.now() < end) {
-            // spin
-          }
+          // Blocked, not spinning: no task gets in, and the core is left to everything else
+          // (the app is cross-origin isolated, so shared memory and Atomics.wait are there).
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, busyMs);
           resolve();
         };
         IDBTransaction.prototype.objectStore = function (this: IDBTransaction, name: string) {
@@ -85,7 +84,7 @@ export function starveEngine(page: Page, ms: number): Promise<void> {
             watched.add(this);
             const ended = () => {
               watched.delete(this);
-              spinIfIdle();
+              blockIfIdle();
             };
             this.addEventListener('complete', ended);
             this.addEventListener('abort', ended);
@@ -107,7 +106,7 @@ export function starveEngine(page: Page, ms: number): Promise<void> {
           settle.oncomplete = () => {
             db.close();
             settled = true;
-            spinIfIdle();
+            blockIfIdle();
           };
         };
       }),
