@@ -48,11 +48,11 @@ export function engineWorker(page: Page): Worker {
  * A browser starves a tab between tasks, never inside an IndexedDB
  * transaction, and so does this. DevTools may run the call in the middle of
  * the worker's own JavaScript, and the engine may begin a write at any turn,
- * even between a transaction's commit and its `complete` event. Blocking the thread
- * while one of its transactions waits to deliver a callback would keep that
- * transaction open and hold every other tab's reads of the run stores —
- * their sweeps included — until the block ends (a trace showed a sweep's read
- * held for all 25 s). So the call watches every transaction the engine uses
+ * even between a transaction's commit and its `complete` event. Blocking
+ * the thread while one of its transactions waits to deliver a callback would
+ * keep that transaction open and hold every other tab's reads of the run
+ * stores — their sweeps included — until the block ends (a trace showed a
+ * sweep's read held for all 25 s). So the call watches every transaction the engine uses
  * from then on (Dexie binds `IDBDatabase.transaction` when it opens, but asks
  * each transaction for its stores as it goes), waits for a read-write
  * transaction over the run stores to commit (every write begun before is
