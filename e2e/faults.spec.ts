@@ -157,7 +157,7 @@ test.describe('storage that runs out', { tag: '@heavy' }, () => {
     // A real training run has to start (onnxruntime loads) and commit points first.
     test.setTimeout(180_000);
     const quota = await StorageQuota.of(page, new URL(baseURL!).origin);
-    await quota.force(ROOM);
+    await quota.bound(ROOM);
     const app = new Workbench(page);
     await app.open();
     // Another tab of the same browser hears of the failure too, whichever tab's engine runs it.
@@ -173,7 +173,7 @@ test.describe('storage that runs out', { tag: '@heavy' }, () => {
     // however small. Forced at the usage itself, a run slowed by a busy machine had written so
     // little past it by the time the quota bit that its small ending still fitted.
     await quota.force(Math.floor((await quota.usage()) / 2));
-    await quota.enforce(ROOM);
+    await quota.enforce();
     await expect(app.alerts.all.filter({ hasText: 'stopped' }).last()).toBeVisible();
     for (const tab of [app, other.app])
       await tab.alerts.expectMessage('stopped', 'storage quota exceeded', 'QuotaExceededError');

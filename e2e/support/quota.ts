@@ -7,8 +7,8 @@
  * Chromium checks a write against a cached figure of the room left, which
  * fades to nothing over 30 s; only a write bigger than what is left of it
  * makes Chromium ask the quota again. So a quota forced while the app is open
- * takes effect up to 30 s later, unless a quota forced before the app first
- * wrote bounded that figure and a write of that much is then tried (`enforce`);
+ * takes effect up to 30 s later, unless the figure was bounded before the app
+ * first wrote (`bound`) and a write of that much is then tried (`enforce`);
  * lifting it takes effect at the next write.
  */
 import type { CDPSession, Page } from '@playwright/test';
@@ -20,6 +20,9 @@ export class StorageQuota {
     private readonly origin: string,
   ) {}
 
+  /** The room `bound` gave the origin before it first wrote, if it did. */
+  private room: number | null = null;
+
   /** The quota of the origin `page` is open on, or of `origin` (a page not yet there). */
   static async of(page: Page, origin = new URL(page.url()).origin): Promise<StorageQuota> {
     const cdp = await page.context().newCDPSession(page);
@@ -27,13 +30,25 @@ export class StorageQuota {
   }
 
   /**
-   * After `force`, make it bite now rather than when Chromium's cached figure
-   * fades: try one write of `room` bytes (the quota forced before the origin
-   * first wrote, more than the figure can hold), in a database of its own,
-   * which makes Chromium ask the quota anew. The write is refused, and so is
-   * every write after it while the quota stays forced.
+   * Before the origin first writes: give it `room` bytes, so that Chromium's
+   * cached figure of the room left can never be more (`enforce` relies on it).
    */
-  async enforce(room: number): Promise<void> {
+  async bound(room: number): Promise<void> {
+    await this.force(room);
+    this.room = room;
+  }
+
+  /**
+   * After `force`, make it bite now rather than when Chromium's cached figure
+   * fades: try one write of the room `bound` gave (more than the figure can
+   * hold), in a database of its own, which makes Chromium ask the quota anew.
+   * The write is refused, and so is every write after it while the quota
+   * stays forced.
+   */
+  async enforce(): Promise<void> {
+    const room = this.room;
+    if (room === null)
+      throw new Error('enforce needs the room bound before the origin first wrote');
     const refused = await this.page.evaluate(
       (bytes) =>
         new Promise<string>((resolve) => {
