@@ -8,7 +8,7 @@
  * to its last — and does nothing else: no IndexedDB, no timers. The engine
  * sends a loop's next K steps in one `steps` call (their batches, buffers
  * transferred) and gets back the value of each step's read outputs (the
- * loss), so a hop is paid per K steps, not per step. Every call is answered
+ * loss) and the batches' buffers, so a hop is paid per K steps, not per step. Every call is answered
  * exactly once, with its result or with the error, code kept. A loop's
  * cancel is a flag in shared memory the worker reads between two steps
  * (null where the page is not cross-origin isolated: the loop then stops at
@@ -56,10 +56,19 @@ export interface ModelCalls {
     };
     result: { loop: number };
   };
-  /** The loop's next steps, each its own feeds or null (a step that runs nothing). */
+  /**
+   * The loop's next steps, each its own feeds or null (a step that runs
+   * nothing). The steps come back with the values, their buffers moved back
+   * for the engine's next batches.
+   */
   steps: {
     params: { loop: number; steps: (Record<string, Tensor> | null)[] };
-    result: { ran: number; values: Record<string, Float32Array>; ms: number };
+    result: {
+      ran: number;
+      values: Record<string, Float32Array>;
+      ms: number;
+      steps: (Record<string, Tensor> | null)[];
+    };
   };
   /** The loop's carried inputs as they are now. */
   carried: { params: { loop: number; inputs: string[] }; result: Record<string, Tensor> };

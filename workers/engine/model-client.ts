@@ -198,6 +198,8 @@ async function openLoop(link: Connection, session: number, plan: StepLoopPlan): 
   });
   let closed = false;
   return {
+    // The worker takes a call's steps as soon as it has done the one before (model-host.ts).
+    ahead: 2,
     async run(steps: readonly LoopStepFeeds[], signal: AbortSignal) {
       const stop = () => flag !== null && Atomics.store(flag, 0, 1);
       if (signal.aborted) stop();

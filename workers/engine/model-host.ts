@@ -14,7 +14,13 @@ import type { ModelSession, Tensor, TensorRuntime } from '../../src/core/runtime
 import { isDeviceTensor, readTensor } from '../../src/core/runtime/tensor-runtime';
 import { SessionSteps } from '../../src/core/runtime/session-loop';
 import { serializeError } from '../../src/core/errors';
-import type { ModelCall, ModelCalls, ModelReply, ModelRequest } from '../model-protocol';
+import {
+  tensorBuffers,
+  type ModelCall,
+  type ModelCalls,
+  type ModelReply,
+  type ModelRequest,
+} from '../model-protocol';
 
 /** The model worker's end: its global scope, or a `MessagePort` in tests. */
 export interface ModelScope {
@@ -103,9 +109,11 @@ export function serveModels(scope: ModelScope, host: ModelHostRuntime): void {
       loops.set(id, { session, steps, cancel: cancel === null ? null : new Int32Array(cancel) });
       return Promise.resolve({ loop: id });
     },
-    steps({ loop: id, steps }) {
+    async steps({ loop: id, steps }) {
       const { cancel, steps: loop } = loopOf(id);
-      return loop.run(steps, () => cancel !== null && Atomics.load(cancel, 0) !== 0);
+      const done = await loop.run(steps, () => cancel !== null && Atomics.load(cancel, 0) !== 0);
+      // onnxruntime has copied the batches in: they go back, for the engine's next ones.
+      return { ...done, steps };
     },
     carried({ loop: id, inputs }) {
       return loopOf(id).steps.carried(inputs);
@@ -130,12 +138,7 @@ export function serveModels(scope: ModelScope, host: ModelHostRuntime): void {
     void (async () => {
       try {
         const result = (await call(request.params)) as ModelCalls[ModelCall]['result'];
-        const transfer =
-          request.call === 'steps'
-            ? Object.values((result as ModelCalls['steps']['result']).values).map(
-                (v) => v.buffer as ArrayBuffer,
-              )
-            : [];
+        const transfer = request.call === 'steps' ? stepsBuffers(result as StepsResult) : [];
         scope.postMessage({ id: request.id, ok: true, result }, { transfer });
       } catch (error) {
         scope.postMessage(
@@ -145,4 +148,14 @@ export function serveModels(scope: ModelScope, host: ModelHostRuntime): void {
       }
     })();
   });
+}
+
+type StepsResult = ModelCalls['steps']['result'];
+
+/** What a `steps` answer moves rather than copies: the values read, and the steps' batches. */
+function stepsBuffers(result: StepsResult): ArrayBuffer[] {
+  const fed = tensorBuffers(
+    result.steps.flatMap((step) => (step === null ? [] : Object.values(step))),
+  );
+  return [...Object.values(result.values).map((v) => v.buffer as ArrayBuffer), ...fed];
 }

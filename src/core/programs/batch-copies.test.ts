@@ -36,6 +36,23 @@ describe('batch copies', () => {
     expect([...next.data]).toEqual([3, 4]);
   });
 
+  it('keeps the buffers a worker handed back in place of those it took, and only those of its own copies', () => {
+    const copies = new BatchCopies();
+    const moved = copies.copy(batch(1, 2));
+    const foreign = batch(7, 8);
+    const sent = [{ x: moved, y: foreign }];
+    // As a model worker answers: the step's buffers moved there and back again.
+    const back = structuredClone(sent, {
+      transfer: [moved.data.buffer as ArrayBuffer, foreign.data.buffer as ArrayBuffer],
+    });
+    copies.giveBack(sent, back);
+    const next = copies.copy(batch(3, 4));
+    expect(next.data).toBe(back[0]!.x.data);
+    expect([...next.data]).toEqual([3, 4]);
+    // The one it did not make (the step's other feed) is not kept: the next copy is fresh.
+    expect(copies.copy(batch(5, 6)).data).not.toBe(back[0]!.y.data);
+  });
+
   it('gives each element type and length its own buffers', () => {
     const copies = new BatchCopies();
     const floats = copies.copy(batch(1, 2));

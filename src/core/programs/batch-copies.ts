@@ -10,7 +10,7 @@
  * where it is told (`into`, classifier-batches.ts) is handed two such
  * buffers (`spare`), and the batch is not copied at all. A model worker's
  * loop takes the buffers instead (they are transferred, and left detached
- * here): those are never kept.
+ * here) and hands them back with its answer: those are kept in their place.
  */
 import type { LoopStepFeeds, Tensor } from '../runtime/tensor-runtime.ts';
 
@@ -83,12 +83,22 @@ export class BatchCopies {
     return { type: t.type, data, dims: [...t.dims] };
   }
 
-  /** Takes back the buffers of `steps` once their call has resolved; a transferred one is left. */
-  giveBack(steps: readonly LoopStepFeeds[]): void {
-    for (const step of steps) {
-      if (step === null) continue;
-      for (const name in step) this.putBack(step[name]!.data);
-    }
+  /**
+   * Takes back the buffers of `steps` once their call has resolved; where
+   * they were transferred, those the call handed `back` in their place (a
+   * model worker's loop returns them), else none.
+   */
+  giveBack(steps: readonly LoopStepFeeds[], back: readonly LoopStepFeeds[] = steps): void {
+    steps.forEach((step, i) => {
+      if (step === null) return;
+      for (const name in step) {
+        const sent = step[name]!.data;
+        const returned = back[i]?.[name]?.data ?? sent;
+        if (!this.made.has(sent)) continue;
+        this.made.add(returned);
+        this.putBack(returned);
+      }
+    });
   }
 
   /** Frees `data` for later copies, if these copies made it and it was not transferred. */

@@ -195,6 +195,47 @@ describe('a train loop many steps per call', () => {
     expect(fake.closed()).toBe(true);
   });
 
+  it('keeps two messages on their way to a loop on another thread, and trains the same', async () => {
+    const fake = fakeLoop();
+    // A loop in a model worker: a call is answered once the worker has gone through it.
+    const answers: (() => void)[] = [];
+    const run = fake.loop.run.bind(fake.loop);
+    let outstanding = 0;
+    let most = 0;
+    const remote: StepLoop = {
+      ...fake.loop,
+      ahead: 2,
+      run(steps, signal) {
+        most = Math.max(most, ++outstanding);
+        const result = run(steps, signal);
+        return new Promise((resolve) =>
+          answers.push(() => {
+            outstanding--;
+            resolve(result);
+          }),
+        );
+      },
+    };
+    const answer = setInterval(() => answers.shift()?.(), 1);
+    try {
+      const { ctx, emitted } = context();
+      const body = aheadLoopBody(parts(20, source()), ctx, remote, new LoopPace({ targetMs: 10 }));
+      expect(await drive(body, 20)).toBe(20);
+      await body.end?.();
+      await body.dispose?.();
+      expect(emitted).toEqual(Array.from({ length: 20 }, (_, i) => i));
+    } finally {
+      clearInterval(answer);
+    }
+    // The next message's batches went while the worker had one to go through.
+    expect(most).toBe(2);
+    // Two single steps first (the pace had measured none yet), then as the pace says.
+    expect(fake.messages.map((m) => m.length)).toEqual([1, 1, 5, 5, 5, 3]);
+    expect(fake.messages.flat().map((s) => s![adamStep]!.data[0])).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+  });
+
   it("goes on from a trained model's optimizer state: Adam's count, and the state read back with the weights", async () => {
     const fake = fakeLoop();
     const { ctx, outputs } = context();

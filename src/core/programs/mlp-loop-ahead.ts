@@ -14,7 +14,10 @@
  * and a cancel between units read as before. The next message goes as soon
  * as one comes back, so the model works through it while the runner takes
  * the units just returned (the engine's turns, a busy machine's scheduling,
- * are hidden). Trade-off: it asks for batches ahead of the units that train
+ * are hidden). Where the model runs on a thread of its own (a model
+ * worker's loop, `StepLoop.ahead`), two messages are kept on their way: the
+ * next one's batches are gathered while the model works through one, and
+ * it starts on them as soon as it is done. Trade-off: it asks for batches ahead of the units that train
  * on them, so only a loop whose `batch(i)` depends on nothing but `i` may
  * take this path (`MlpTrainLoopOptions.batchesAhead`); a live source trains
  * one step a call.
@@ -105,8 +108,12 @@ export function aheadLoopBody(
   let next = 0;
   let sentTraining = parts.stepsBefore ?? 0;
   let sentEnd = false;
-  /** The message the model is working through, while the runner takes the one before. */
-  let inFlight: Promise<Gone[]> | null = null;
+  /**
+   * Messages sent and not yet taken, oldest first: the model works through
+   * them while the runner takes the one before (`StepLoop.ahead` of them).
+   */
+  const inFlight: Promise<Gone[]>[] = [];
+  const ahead = Math.max(1, opened.ahead ?? 1);
   let trained = 0;
   let ended = false;
   let closed = false;
@@ -206,7 +213,7 @@ export function aheadLoopBody(
       const result =
         steps.length === 0 ? { ran: 0, values: {}, ms: 0 } : await opened.run(steps, ctx.signal);
       if (steps.length > 0) pace.record(result.ran, result.ms);
-      copies.giveBack(steps);
+      copies.giveBack(steps, result.steps);
       if (result.transfers !== undefined) {
         uploaded += result.transfers.uploaded;
         readBack += result.transfers.readBack;
@@ -235,11 +242,16 @@ export function aheadLoopBody(
     return { sent };
   }
 
-  /** Lets the model finish (or stop at) the message it works on. */
+  /** Sends messages until `ahead` are on their way, while units are left to send. */
+  async function topUp(): Promise<void> {
+    while (inFlight.length < ahead && !sentEnd && next < parts.units && !ctx.signal.aborted)
+      inFlight.push((await launch()).sent);
+  }
+
+  /** Lets the model finish (or stop at) the messages it works on. */
   async function settle(): Promise<void> {
-    const pending = inFlight;
-    inFlight = null;
-    if (pending !== null) await pending.catch(() => undefined);
+    const pending = inFlight.splice(0);
+    for (const message of pending) await message.catch(() => undefined);
   }
 
   return {
@@ -248,13 +260,13 @@ export function aheadLoopBody(
       if (closed) throw programError('invalid-program', `${name}: unit after dispose`);
       // Units come in order, one at a time: the next one's result is in `waiting` or on its way.
       if (head >= waiting.length) {
-        inFlight ??= (await launch()).sent;
-        const pending = inFlight;
-        inFlight = null;
-        waiting = await pending;
+        if (inFlight.length === 0) inFlight.push((await launch()).sent);
+        // Where the model runs elsewhere, the next message's batches are gathered while it works.
+        await topUp();
+        waiting = await inFlight.shift()!;
         head = 0;
         // The next message goes now, so the model works while the runner takes these units.
-        if (!sentEnd && next < parts.units && !ctx.signal.aborted) inFlight = (await launch()).sent;
+        await topUp();
       }
       const gone = waiting[head++];
       if (gone === undefined || gone === 'skip') return;

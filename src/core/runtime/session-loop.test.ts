@@ -56,6 +56,26 @@ describe('a session loop', () => {
     await expect(loop.run([{ x: scalar(1) }], signal)).rejects.toThrow('after close');
   });
 
+  it('runs a call made while another runs after it, on its carried tensors', async () => {
+    const runs: Record<string, Feed>[] = [];
+    const loop = openSessionLoop(counter([], runs), {
+      carried: [{ input: 'w', output: 'next.w' }],
+      initial: { w: scalar(1) },
+      constants: { lr: scalar(1) },
+      read: ['loss'],
+    });
+    const signal = new AbortController().signal;
+    // Both made at once, as a loop that keeps two messages on their way makes them.
+    const [first, second] = await Promise.all([
+      loop.run([{ x: scalar(1) }, { x: scalar(2) }], signal),
+      loop.run([{ x: scalar(10) }], signal),
+    ]);
+    expect([...first.values.loss!]).toEqual([2, 4]);
+    expect([...second.values.loss!]).toEqual([14]);
+    expect(runs.map((r) => (r.x as Tensor).data[0])).toEqual([1, 2, 10]);
+    await loop.close();
+  });
+
   it('stops between two steps once cancelled, saying how many ran', async () => {
     const abort = new AbortController();
     const runs: Record<string, Feed>[] = [];

@@ -37,6 +37,8 @@ async function firstValue(value: Feed | undefined): Promise<number> {
 /** A loop's feeds and steps over one session; see the module comment. */
 export class SessionSteps {
   private readonly feeds: Record<string, Feed>;
+  /** The call running now, if any; the next waits for it. */
+  private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
     private readonly model: Pick<ModelSession, 'run'>,
@@ -50,8 +52,22 @@ export class SessionSteps {
     }
   }
 
-  /** Runs `steps` in order until `stopped()` says so before one; the read outputs' values per step. */
-  async run(steps: readonly LoopStepFeeds[], stopped: () => boolean): Promise<StepLoopResult> {
+  /**
+   * Runs `steps` in order until `stopped()` says so before one; the read
+   * outputs' values per step. A call made while another runs waits for it:
+   * calls run in the order they were made, each on the one before's carried
+   * tensors.
+   */
+  run(steps: readonly LoopStepFeeds[], stopped: () => boolean): Promise<StepLoopResult> {
+    const ran = this.queue.then(() => this.runNow(steps, stopped));
+    this.queue = ran.catch(() => undefined);
+    return ran;
+  }
+
+  private async runNow(
+    steps: readonly LoopStepFeeds[],
+    stopped: () => boolean,
+  ): Promise<StepLoopResult> {
     const { feeds, plan } = this;
     const values: Record<string, Float32Array> = {};
     for (const name of plan.read) values[name] = new Float32Array(steps.length).fill(Number.NaN);

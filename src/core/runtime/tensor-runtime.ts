@@ -164,6 +164,12 @@ export interface StepLoopResult {
   readonly ms: number;
   /** Bytes that crossed between the CPU and the device for these steps (a device loop only). */
   readonly transfers?: TransferCounts;
+  /**
+   * The steps' feeds, handed back where their buffers had moved to another
+   * thread (a model worker's loop): free to be filled again. Absent where
+   * they never left.
+   */
+  readonly steps?: readonly LoopStepFeeds[];
 }
 
 /** How a device loop's graph capture went (graph-capture.ts): the node's log line says it. */
@@ -183,6 +189,13 @@ export interface StepLoop {
    * absent: the pace's default, sized to pay for a hop to a worker.
    */
   readonly messageMs?: number;
+  /**
+   * Calls worth having made and not yet answered: 2 where the steps run on
+   * another thread (the next call's batches are gathered while that thread
+   * works through one, and it starts on them as soon as it is done), 1
+   * (the default) where they run on the caller's.
+   */
+  readonly ahead?: number;
   /** Whether the plan's `resident` inputs stay on the device: each step then feeds its rows alone. */
   readonly resident?: boolean;
   /** Bytes that crossed to open the loop (weights, constants, the resident dataset; a device loop only). */
