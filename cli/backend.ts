@@ -55,10 +55,25 @@ export async function loadOrt(backend: CliBackend, threads?: number): Promise<Or
       executionProviders: ['cpu'],
       intraOpNumThreads: threads ?? laneThreads(1, availableParallelism()),
       interOpNumThreads: 1,
-      // Its threads wait for work asleep, not spinning: between two runs of a training loop the
-      // engine's own work (and V8's collector and compiler) needs those cores, and a spinning pool
-      // took them (a CLI train step ran a quarter faster on 2 cores without it, on a third less CPU).
-      extra: { session: { intra_op: { allow_spinning: '0' }, inter_op: { allow_spinning: '0' } } },
+      extra: {
+        session: {
+          // Its threads wait for work asleep, not spinning: between two runs of a training loop
+          // the engine's own work (and V8's collector and compiler) needs those cores, and a
+          // spinning pool took them (a CLI train step ran a quarter faster on 2 cores without
+          // it, on a third less CPU).
+          intra_op: { allow_spinning: '0' },
+          inter_op: { allow_spinning: '0' },
+          // Denormal floats read and written as zero. A training's optimizer state decays
+          // towards zero, and every step over a denormal value is a slow one on the CPU: after
+          // some 1,000 steps of the bench's MLP with momentum, three quarters of its velocities
+          // were denormal and its steps took twice as long (2.78 ms against 1.41, steps 1–3,000).
+          // A denormal is below 1.2e-38, so nothing a run records moves beyond float rounding,
+          // and `cpu` agrees with WASM within a tolerance anyway, not bit for bit. onnxruntime
+          // sets the calling thread's flag once per process, from its first session (its own
+          // threads take each session's): every session of the command line opens here.
+          set_denormal_as_zero: '1',
+        },
+      },
     });
   return {
     ...(native as unknown as OrtModule),

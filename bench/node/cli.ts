@@ -18,9 +18,11 @@
  *   its engine warmed) on the clock, as a person's sweep starts them;
  * - queue overhead per trial: a trial enqueued on BullMQ with an idle
  *   `flowbench worker` waiting, from the job's creation to its start
- *   (BullMQ's own `timestamp` and `processedOn`), on a Redis started here.
+ *   (BullMQ's own `timestamp` and `processedOn`), on a Redis started here;
+ * - the train step late in a run (steps 2,000–2,400), each side in a process
+ *   of its own: what the command line's denormal flush gains (`lateRow`).
  *
- * `FLOWBENCH_CLI_ROWS=train` (or `sweep`, `sweep-cpu`, `queue`, `overhead`, comma
+ * `FLOWBENCH_CLI_ROWS=train` (or `late`, `sweep`, `sweep-cpu`, `queue`, `overhead`, comma
  * separated) measures only those rows.
  */
 import { spawn } from 'node:child_process';
@@ -125,6 +127,60 @@ async function trainRow(): Promise<BenchRow> {
     paired: true,
     target: ratioAtLeast(0.95),
     note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; each on its own default threads (the command line's ${laneThreads(1, availableParallelism())}, a core left to the engine, waiting asleep between runs, allow_spinning 0; the bare loop's onnxruntime's defaults, a thread per core, spinning), ours timed from its first step's report to its last (${WARM_STEPS + CLI_TIMED_STEPS} steps: its steps are reported a call of steps at a time, and only the first, which goes alone, and the last mark the end of a call), the bare loop ${CLI_TIMED_STEPS} steps after ${WARM_STEPS} warm ones, each from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
+  });
+}
+
+/** The late-step row's window: steps 2,000–2,400 of a run, where its optimizer state has decayed. */
+const LATE_FROM = 2_000;
+const LATE_STEPS = 400;
+
+/** Ms per step of one late-step side, in a fresh process (late-step.ts says why). */
+async function lateTrial(side: 'ours' | 'bare'): Promise<number> {
+  const child = spawn(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      path.join(repoRoot, 'bench/node/late-step.ts'),
+      side,
+      String(LATE_FROM),
+      String(LATE_STEPS),
+    ],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`late-step.ts ${side} exited ${String(code)}`);
+  return (JSON.parse(out) as { ms: number }).ms;
+}
+
+/**
+ * The train row's comparison late in a run: the same MLP with momentum, each
+ * side from fresh weights in a process of its own, timed over steps
+ * 2,000–2,400. By then most of the momentum's velocities are denormal
+ * floats, which the CPU computes slowly; the command line's sessions flush
+ * them to zero (cli/backend.ts) and a person's loop on onnxruntime's
+ * defaults does not. The issue sets no target for it: it says what a long
+ * run gains, where the train row measures the runner's own overhead.
+ */
+async function lateRow(): Promise<BenchRow> {
+  const trials = await alternate({
+    a: () => lateTrial('ours'),
+    b: () => lateTrial('bare'),
+    minTrials: 3,
+    maxTrials: 5,
+    budgetMs: 90_000,
+  });
+  return compareRow({
+    name: 'CLI train step late in a run (steps 2,000–2,400): flowbench run --backend cpu vs bare loop',
+    unit: 'steps/s',
+    lowerIsBetter: false,
+    ours: trials.a.map(stepsPerSecond),
+    reference: trials.b.map(stepsPerSecond),
+    paired: true,
+    target: noTarget,
+    note: `the train row's MLP and batches, each side from fresh weights in a fresh process (onnxruntime sets the calling thread's denormal flag from a process's first session), timed over steps ${LATE_FROM}–${LATE_FROM + LATE_STEPS}: ours runHeadless on the command line's sessions (denormals flushed to zero, ${laneThreads(1, availableParallelism())} thread, not spinning), the bare loop session.run on onnxruntime's defaults; ratio: the median of each pair's own; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end; the issue sets no target for it`,
   });
 }
 
@@ -394,6 +450,7 @@ async function queueRow(): Promise<BenchRow> {
 /** The rows `FLOWBENCH_CLI_ROWS` names (all when unset), in this order. */
 const rows: [string, string, () => Promise<BenchRow>][] = [
   ['train', 'train step', trainRow],
+  ['late', 'train step late in a run', lateRow],
   ['sweep', 'sweep throughput', sweepRow('wasm')],
   ['sweep-cpu', 'sweep throughput on cpu', sweepRow('cpu')],
   ['queue', 'sweep throughput on the queue', workerSweepRow],

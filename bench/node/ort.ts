@@ -191,8 +191,8 @@ export function nodeOrder(): Random {
   return random;
 }
 
-/** The bare loop's training: the node's MLP, its weights and its batches, `timedSteps` timed. */
-function bareTraining(timedSteps: number): BareTraining {
+/** The bare loop's training: the node's MLP, its weights and its batches, `timedSteps` timed after `warmSteps`. */
+function bareTraining(timedSteps: number, warmSteps = WARM_STEPS): BareTraining {
   const x = dataset.features.slice(0, BATCH * SPEC.inputSize);
   const y = new Float32Array(BATCH * SPEC.outputSize);
   for (let i = 0; i < BATCH; i++) y[i * SPEC.outputSize + dataset.labels[i]!] = 1;
@@ -203,7 +203,7 @@ function bareTraining(timedSteps: number): BareTraining {
     batches: () => classifierBatches(dataset, BATCH, nodeOrder),
     lr: LR,
     momentum: MOMENTUM,
-    warmSteps: WARM_STEPS,
+    warmSteps,
     timedSteps,
   };
 }
@@ -214,7 +214,8 @@ export const bareTrainer = (
   options: ortWeb.InferenceSession.SessionOptions,
   batches: 'prepared' | 'fixed',
   timedSteps = TIMED_STEPS,
-) => bareLoop(ort, options, batches, bareTraining(timedSteps));
+  warmSteps = WARM_STEPS,
+) => bareLoop(ort, options, batches, bareTraining(timedSteps, warmSteps));
 
 /** Ms to assemble one batch with the node's `classifierBatches` (both runner-row sides pay it). */
 function batchPrepMs(): number {
