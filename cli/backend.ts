@@ -17,26 +17,29 @@ export const cliBackends = ['wasm', 'cpu'] as const;
 export type CliBackend = (typeof cliBackends)[number];
 
 /**
- * Threads per session for each of `parallel` lanes on `cores` cores: the
- * cores shared out, at least one each, and one core left to the engine's own
- * thread when a single lane would take them all. onnxruntime-node's default,
- * a thread per core in every session, put two lanes' four threads on two
- * cores, each waiting on the others: a `--backend cpu` sweep of 8 trials, two
- * at once, ran in 15.4–22.6 s against 11.1–17.9 s with a thread per lane
- * (four pairs back to back). One run alone fought the same way, its session's
- * threads against the engine, V8's collector and the producers between two
- * steps: on 2 cores the bench's MLP train step took 1.07–1.10 ms on one
- * thread and 1.10–1.19 ms on two (3,000-step runs, three each, alternating),
- * on half the CPU.
+ * Threads per session for each of `parallel` lanes of a sweep on `cores`
+ * cores: the cores shared out, at least one each, and one core left to the
+ * engine's own thread when a single lane would take them all. onnxruntime-
+ * node's default, a thread per core in every session, put two lanes' four
+ * threads on two cores, each waiting on the others: a `--backend cpu` sweep
+ * of 8 trials, two at once, ran in 15.4–22.6 s against 11.1–17.9 s with a
+ * thread per lane (four pairs back to back). A lone `flowbench run` is no
+ * lane: it takes every core (`loadOrt`).
  */
 export function laneThreads(parallel: number, cores: number): number {
   return Math.max(1, Math.min(cores - 1, Math.floor(cores / parallel)));
 }
 
 /**
- * onnxruntime for `backend`, loaded once per process. `threads` sets the
- * native CPU provider's threads per session (default: one lane's,
- * `laneThreads`); the WASM build always runs on one (`WASM_THREADS`).
+ * onnxruntime for `backend`, loaded once per process; the WASM build always
+ * runs on one thread (`WASM_THREADS`). On `cpu`, `threads` is for a process
+ * that shares the machine (a sweep's lane, a queue worker, `--threads`):
+ * that many threads per session, which wait for work asleep between two
+ * runs. Without it the run has the machine: a thread per core that spins
+ * between runs, onnxruntime's own defaults. A lone `flowbench run` of the
+ * bench's MLP, 3,000 steps in a fresh process on 2 cores, took 1.12 ms a
+ * step so, against 1.44 on one thread and 1.27 on two asleep (three runs
+ * each), for a third more CPU.
  */
 export async function loadOrt(backend: CliBackend, threads?: number): Promise<OrtModule> {
   if (backend === 'wasm') {
@@ -49,19 +52,18 @@ export async function loadOrt(backend: CliBackend, threads?: number): Promise<Or
   native.env.logLevel = 'error';
   // The common API's types are the same package's; only the provider list differs.
   // The engine opens every session from bytes, with options (`OrtRuntime.createSession`).
+  const alone = threads === undefined;
   const create = (model: Uint8Array, options?: Ort.InferenceSession.SessionOptions) =>
     native.InferenceSession.create(model, {
       ...options,
       executionProviders: ['cpu'],
-      intraOpNumThreads: threads ?? laneThreads(1, availableParallelism()),
+      intraOpNumThreads: threads ?? availableParallelism(),
       interOpNumThreads: 1,
       extra: {
         session: {
-          // Its threads wait for work asleep, not spinning: between two runs of a training loop
-          // the engine's own work (and V8's collector and compiler) needs those cores, and a
-          // spinning pool took them (a CLI train step ran a quarter faster on 2 cores without
-          // it, on a third less CPU).
-          intra_op: { allow_spinning: '0' },
+          // Sharing the machine, its threads wait for work asleep, not spinning: between two runs
+          // of a training loop another lane's session and engine need those cores.
+          intra_op: { allow_spinning: alone ? '1' : '0' },
           inter_op: { allow_spinning: '0' },
           // Denormal floats read and written as zero. A training's optimizer state decays
           // towards zero, and every step over a denormal value is a slow one on the CPU: after

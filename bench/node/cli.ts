@@ -5,10 +5,9 @@
  *   (`runHeadless`: the run checked and journaled, the run driver, metrics
  *   and node outcomes written to its in-memory store, onnxruntime-node
  *   behind `OrtRuntime`) versus a bare onnxruntime-node loop on the same
- *   batches (ort.ts's `bareTrainer`), each on its own default threads
- *   (the command line's leave a core to the engine and do not spin between
- *   runs, cli/backend.ts; the bare loop keeps onnxruntime's defaults, a
- *   thread per core, as a person's loop would).
+ *   batches (ort.ts's `bareTrainer`), each on its own default threads (a
+ *   lone run's and onnxruntime's are the same: a thread per core, spinning,
+ *   cli/backend.ts) and each in a fresh process (train-window.ts).
  *   Its ratio is taken per pair and the row's is their median (see
  *   `trainRow`): on 2 shared cores one pair's sides see the same load, and
  *   the window means of separate trials swung 0.76–1.22× for a gap of 5 %;
@@ -33,7 +32,6 @@ import { Queue } from 'bullmq';
 import { builtinCatalog } from '../../src/core/nodes';
 import type { FlowDocument } from '../../src/core/flow/document';
 import { enqueueSweep } from '../../cli/enqueue';
-import { runHeadless } from '../../cli/headless-run';
 import { connectionOf } from '../../cli/queue';
 import { laneThreads, type CliBackend } from '../../cli/backend';
 import { runLocalSweep } from '../../cli/sweep';
@@ -49,75 +47,62 @@ import {
   type BenchRow,
 } from '../lib/rows';
 import { alternate, median, percentile } from '../lib/stats';
-import { bareTrainer, trainCatalog, trainFlow, WARM_STEPS } from './ort';
-import * as ortNode from 'onnxruntime-node';
+import { WARM_STEPS } from './ort';
 
 const repoRoot = path.resolve(import.meta.dirname, '..', '..');
 const stepsPerSecond = (msPerStep: number) => 1000 / msPerStep;
 /**
- * Steps timed per trial. onnxruntime-node takes well under a millisecond per
- * step on a quiet machine, so ort.ts's 40 steps would be a window of some
- * 25 ms, where one garbage collection landing in it or not decides the row;
- * and both sides pay a full (mark-compact) collection every few dozen steps,
- * for the output buffers onnxruntime-node makes each step (some 800 KB), so a
- * window must hold several of them.
+ * Steps timed per trial. onnxruntime-node takes about a millisecond per step
+ * on a quiet machine, so ort.ts's 40 steps would be a window of some 45 ms,
+ * where one garbage collection landing in it or not decides the row.
  */
 const CLI_TIMED_STEPS = 400;
-const gc = (globalThis as { gc?: () => void }).gc;
+/** The late row's window: steps 2,000–2,400 of a run, where its optimizer state has decayed. */
+const LATE_FROM = 2_000;
 
-/** One `runHeadless` run of the train flow on `cpu`; ms per step from its first unit to its last. */
-async function cliTrial(): Promise<number> {
-  const stamps: number[] = [];
-  const { status } = await runHeadless({
-    flow: trainFlow(WARM_STEPS + CLI_TIMED_STEPS + 1),
-    params: {},
-    catalog: trainCatalog,
-    backend: 'cpu',
-    signal: new AbortController().signal,
-    events: {
-      started: () => undefined,
-      progress: (node) => {
-        if (node === 'train') stamps.push(performance.now());
-      },
-      live: () => undefined,
-    },
-  });
-  if (status !== 'ok') throw new Error(`the train run ended ${status}`);
-  // A unit is told when the call that ran it comes back, with the call's other units
-  // (mlp-loop-ahead.ts): a window from one unit inside a call to another was off by up to a
-  // call's length (some 75 ms, of a 400 ms window). The first unit goes alone and the last ends
-  // the run, so the span between them holds whole calls.
-  return (stamps.at(-1)! - stamps[0]!) / (stamps.length - 1);
+/** Ms per step of one side over `steps` steps from step `from`, in a fresh process (train-window.ts says why). */
+async function windowTrial(side: 'ours' | 'bare', from: number, steps: number): Promise<number> {
+  const script = path.join(repoRoot, 'bench/node/train-window.ts');
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', script, side, String(from), String(steps)],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  let out = '';
+  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+  const code = await new Promise((resolve) => child.once('exit', resolve));
+  if (code !== 0) throw new Error(`train-window.ts ${side} exited ${String(code)}`);
+  return (JSON.parse(out) as { ms: number }).ms;
 }
 
+/** Ours against the bare loop over steps `from` to `from + steps`, pair by pair, each side a fresh process. */
+function windowPairs(from: number, steps: number, pairs: { min: number; max: number }) {
+  return alternate({
+    a: () => windowTrial('ours', from, steps),
+    b: () => windowTrial('bare', from, steps),
+    minTrials: pairs.min,
+    maxTrials: pairs.max,
+    budgetMs: 120_000,
+  });
+}
+
+const sides = (cores: number) =>
+  `ours runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) as a lone flowbench run has it: ${cores} threads spinning between runs, denormals flushed to zero; the bare loop session.run on onnxruntime's defaults (${cores} threads, spinning), on the same batches`;
+
 /**
- * Ours against the bare loop, pair by pair. Each trial is a whole window's
- * mean (every step's cost counts, ours' periodic ones too: no step is
- * dropped as an outlier), from fresh weights after the same warm steps on
- * both sides; the sides run back to back in `alternate`'s pairs (AB, BA, …),
- * each after a GC. The ratio is each pair's own (ours / bare in steps/s) and
- * the row's is their median: a pair's two windows lie within a second or two,
- * so a burst of load from another process lands on few pairs, and the median
- * leaves them out, on either side alike. The medians of each side, printed
- * beside it, still swing with the load.
+ * Ours against the bare loop, pair by pair, each side in a process of its
+ * own, as a person runs either. Each trial is a whole window's mean (every
+ * step's cost counts, ours' periodic ones too: no step is dropped as an
+ * outlier), from fresh weights after the same warm steps on both sides; the
+ * sides run back to back in `alternate`'s pairs (AB, BA, …). The ratio is
+ * each pair's own (ours / bare in steps/s) and the row's is their median: a
+ * pair's two windows lie within seconds, so a burst of load from another
+ * process lands on few pairs, and the median leaves them out, on either
+ * side alike. The medians of each side, printed beside it, still swing with
+ * the load.
  */
 async function trainRow(): Promise<BenchRow> {
-  const bare = await bareTrainer(
-    ortNode,
-    { executionProviders: ['cpu'] },
-    'prepared',
-    CLI_TIMED_STEPS,
-  );
-  const trials = await alternate({
-    a: cliTrial,
-    b: () => bare.trial(),
-    warmups: 1,
-    minTrials: 15,
-    maxTrials: 31,
-    budgetMs: 45_000,
-    before: () => gc?.(),
-  });
-  await bare.release();
+  const trials = await windowPairs(WARM_STEPS, CLI_TIMED_STEPS, { min: 9, max: 15 });
   return compareRow({
     name: 'CLI train step: flowbench run --backend cpu vs bare onnxruntime-node loop',
     unit: 'steps/s',
@@ -126,52 +111,20 @@ async function trainRow(): Promise<BenchRow> {
     reference: trials.b.map(stepsPerSecond),
     paired: true,
     target: ratioAtLeast(0.95),
-    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow); runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node) vs session.run in a loop on the same batches; each on its own default threads (the command line's ${laneThreads(1, availableParallelism())}, a core left to the engine, waiting asleep between runs, allow_spinning 0; the bare loop's onnxruntime's defaults, a thread per core, spinning), ours timed from its first step's report to its last (${WARM_STEPS + CLI_TIMED_STEPS} steps: its steps are reported a call of steps at a time, and only the first, which goes alone, and the last mark the end of a call), the bare loop ${CLI_TIMED_STEPS} steps after ${WARM_STEPS} warm ones, each from fresh weights, a GC before each; ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA), not the ratio of the two medians; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end`,
+    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow), steps ${WARM_STEPS}–${WARM_STEPS + CLI_TIMED_STEPS} from fresh weights, each side a fresh process (bench/node/train-window.ts: in one shared process the bare loop ran some 30 % slower after the engine had run); ${sides(availableParallelism())}; ours timed over whole calls (its steps are reported a call at a time); ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA); load average ${loadavg()[0]!.toFixed(2)} at the end`,
   });
-}
-
-/** The late-step row's window: steps 2,000–2,400 of a run, where its optimizer state has decayed. */
-const LATE_FROM = 2_000;
-const LATE_STEPS = 400;
-
-/** Ms per step of one late-step side, in a fresh process (late-step.ts says why). */
-async function lateTrial(side: 'ours' | 'bare'): Promise<number> {
-  const child = spawn(
-    process.execPath,
-    [
-      '--import',
-      'tsx',
-      path.join(repoRoot, 'bench/node/late-step.ts'),
-      side,
-      String(LATE_FROM),
-      String(LATE_STEPS),
-    ],
-    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
-  );
-  let out = '';
-  child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  const code = await new Promise((resolve) => child.once('exit', resolve));
-  if (code !== 0) throw new Error(`late-step.ts ${side} exited ${String(code)}`);
-  return (JSON.parse(out) as { ms: number }).ms;
 }
 
 /**
- * The train row's comparison late in a run: the same MLP with momentum, each
- * side from fresh weights in a process of its own, timed over steps
- * 2,000–2,400. By then most of the momentum's velocities are denormal
- * floats, which the CPU computes slowly; the command line's sessions flush
- * them to zero (cli/backend.ts) and a person's loop on onnxruntime's
- * defaults does not. The issue sets no target for it: it says what a long
- * run gains, where the train row measures the runner's own overhead.
+ * The train row's comparison late in a run, steps 2,000–2,400: by then most
+ * of the momentum's velocities are denormal floats, which the CPU computes
+ * slowly; the command line's sessions flush them to zero (cli/backend.ts)
+ * and a person's loop on onnxruntime's defaults does not. The issue sets no
+ * target for it: it says what a long run gains, where the train row
+ * measures the runner against the loop early in a run.
  */
 async function lateRow(): Promise<BenchRow> {
-  const trials = await alternate({
-    a: () => lateTrial('ours'),
-    b: () => lateTrial('bare'),
-    minTrials: 3,
-    maxTrials: 5,
-    budgetMs: 90_000,
-  });
+  const trials = await windowPairs(LATE_FROM, CLI_TIMED_STEPS, { min: 3, max: 5 });
   return compareRow({
     name: 'CLI train step late in a run (steps 2,000–2,400): flowbench run --backend cpu vs bare loop',
     unit: 'steps/s',
@@ -180,7 +133,7 @@ async function lateRow(): Promise<BenchRow> {
     reference: trials.b.map(stepsPerSecond),
     paired: true,
     target: noTarget,
-    note: `the train row's MLP and batches, each side from fresh weights in a fresh process (onnxruntime sets the calling thread's denormal flag from a process's first session), timed over steps ${LATE_FROM}–${LATE_FROM + LATE_STEPS}: ours runHeadless on the command line's sessions (denormals flushed to zero, ${laneThreads(1, availableParallelism())} thread, not spinning), the bare loop session.run on onnxruntime's defaults; ratio: the median of each pair's own; ${availableParallelism()} cores, load average ${loadavg()[0]!.toFixed(2)} at the end; the issue sets no target for it`,
+    note: `the train row's MLP, batches and processes, timed over steps ${LATE_FROM}–${LATE_FROM + CLI_TIMED_STEPS}; ${sides(availableParallelism())}; ratio: the median of each pair's own; load average ${loadavg()[0]!.toFixed(2)} at the end; the issue sets no target for it`,
   });
 }
 
