@@ -8,11 +8,11 @@
  * to its last — and does nothing else: no IndexedDB, no timers. The engine
  * sends a loop's next K steps in one `steps` call (their batches, buffers
  * transferred) and gets back the value of each step's read outputs (the
- * loss) and the batches' buffers, so a hop is paid per K steps, not per step. Every call is answered
- * exactly once, with its result or with the error, code kept. A loop's
- * cancel is a flag in shared memory the worker reads between two steps
- * (null where the page is not cross-origin isolated: the loop then stops at
- * the end of its message).
+ * loss) and the batches' buffers, so a hop is paid per K steps, not per
+ * step. Every call is answered exactly once, with its result or with the
+ * error, code kept. A loop's cancel is a flag in shared memory the worker
+ * reads between two steps (null where the page is not cross-origin
+ * isolated: the loop then stops at the end of its message).
  */
 import type { SerializedError } from '../src/core/errors';
 import type { Backend, Tensor } from '../src/core/runtime/tensor-runtime';
