@@ -9,6 +9,7 @@
  * and its actions: `npm run fuzz -- --seed S` replays it.
  */
 import type { BrowserContext, Page } from '@playwright/test';
+import { ENGINE_TIMING_DEFAULTS } from '../src/db/settings';
 import { expect, test } from './fixtures';
 import type { RunFile } from './support/formats';
 import {
@@ -42,9 +43,8 @@ import { Workbench } from './pages/workbench';
  */
 const heavy = process.env.FUZZ_SCENARIOS === undefined ? { tag: '@heavy' } : {};
 
-/** How long a lease vouches for a run, and how often every engine sweeps (workers/engine). */
-const LEASE_MS = 10_000;
-const SWEEP_MS = 5_000;
+/** How long a lease vouches for a run, and how often every engine sweeps. */
+const { leaseMs: LEASE_MS, sweepMs: SWEEP_MS } = ENGINE_TIMING_DEFAULTS;
 /** How long the survivors get to finish every run once the faults are over (a wait, not a check). */
 const SETTLE_MS = 120_000;
 /** How long a cancelled run may still end `ok` (a cancel as its last step runs may lose). */

@@ -8,6 +8,7 @@ import { chromium } from '@playwright/test';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { ENGINE_TIMING_DEFAULTS } from '../src/db/settings';
 import { expect, test } from './fixtures';
 import { Workbench } from './pages/workbench';
 import { baselineCode, noBrowserUi } from './support/browser';
@@ -18,10 +19,8 @@ import { openTab } from './support/tabs';
 /** Two runs at once in two tabs and a lease to wait out: one such test at a time, beside ordinary ones. */
 const heavy = { tag: '@heavy' };
 
-/** How long a lease vouches for a run (workers/engine/timings.ts, the default). */
-const LEASE_MS = 10_000;
-/** How often every open tab's engine sweeps and looks at the queue (the same, the default). */
-const SWEEP_MS = 5_000;
+/** How long a lease vouches for a run, and how often every open tab's engine sweeps and looks at the queue. */
+const { leaseMs: LEASE_MS, sweepMs: SWEEP_MS } = ENGINE_TIMING_DEFAULTS;
 /** How long two runs of this length at once may take to end (a wait, not a timing check). */
 const RUNS_MS = 120_000;
 

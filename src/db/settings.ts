@@ -38,6 +38,20 @@ export interface EngineTimings {
   storageStallMs?: number;
 }
 
+/**
+ * The engine's waits where the setting names none, in ms: what suits
+ * people's machines. The engine reads them with the setting
+ * (workers/engine/timings.ts); a test that waits on one imports them from
+ * here, where nothing of the engine comes with them.
+ */
+export const ENGINE_TIMING_DEFAULTS: Readonly<Required<EngineTimings>> = {
+  // Refreshed every third of it.
+  leaseMs: 10_000,
+  sweepMs: 5_000,
+  // Past the slowest healthy writes measured on a loaded 2-core machine (about 17 s).
+  storageStallMs: 30_000,
+};
+
 /** Every setting, by name, with the type of its value. */
 export interface Settings {
   /** The library flow open in the editor, reopened after a reload. */

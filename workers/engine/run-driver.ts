@@ -52,6 +52,7 @@ import { RunMetricWriter } from '../../src/db/metric-writer';
 import { putRunNodes } from '../../src/db/run-nodes';
 import { cancelRequested, claimRun, endRun, renewLease, updateRun } from '../../src/db/runs';
 import type { FlowbenchDb } from '../../src/db/schema';
+import { ENGINE_TIMING_DEFAULTS } from '../../src/db/settings';
 import { FlowbenchError, isFlowbenchError } from '../../src/core/errors';
 
 export interface RunDriverOptions {
@@ -98,7 +99,7 @@ export interface RunDriverOptions {
 }
 
 /** How long a lease vouches for a run, by default; it is refreshed every third of it. */
-export const LEASE_MS = 10_000;
+export const LEASE_MS = ENGINE_TIMING_DEFAULTS.leaseMs;
 
 /** How often a driver reads its run's record for a cancel request between renewals, by default. */
 export const CANCEL_POLL_MS = 500;

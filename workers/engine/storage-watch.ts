@@ -10,6 +10,8 @@
  * so the person learns that what the run records is held in memory and that
  * closing the tab now would lose it.
  */
+import { ENGINE_TIMING_DEFAULTS } from '../../src/db/settings';
+
 export interface StorageWatchOptions {
   now: () => number;
   /** Run `fire` after `ms`; returns a function that cancels it. */
@@ -23,7 +25,7 @@ export interface StorageWatchOptions {
 }
 
 /** Waits this long are past the slowest healthy writes measured on a loaded 2-core machine (about 17 s). */
-export const STORAGE_STALL_MS = 30_000;
+export const STORAGE_STALL_MS = ENGINE_TIMING_DEFAULTS.storageStallMs;
 
 export class StorageWatch {
   private readonly pending = new Map<number, number>();

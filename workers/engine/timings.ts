@@ -6,22 +6,20 @@
  * as it starts. Until then, and for any wait the setting leaves out, the
  * default applies.
  */
-import { readSetting, type EngineTimings as StoredTimings } from '../../src/db/settings';
+import {
+  ENGINE_TIMING_DEFAULTS,
+  readSetting,
+  type EngineTimings as StoredTimings,
+} from '../../src/db/settings';
 import type { FlowbenchDb } from '../../src/db/schema';
-import { LEASE_MS } from './run-driver';
-import { STORAGE_STALL_MS } from './storage-watch';
 
 /** Every wait, the setting's where it names one, the default's where not. */
 export type EngineTimings = Readonly<Required<StoredTimings>>;
 
 /** How often every open tab's engine sweeps for runs whose engine died, and looks at the queue, by default. */
-export const SWEEP_MS = 5_000;
+export const SWEEP_MS = ENGINE_TIMING_DEFAULTS.sweepMs;
 
-export const DEFAULT_TIMINGS: EngineTimings = {
-  leaseMs: LEASE_MS,
-  sweepMs: SWEEP_MS,
-  storageStallMs: STORAGE_STALL_MS,
-};
+export const DEFAULT_TIMINGS: EngineTimings = ENGINE_TIMING_DEFAULTS;
 
 /**
  * The timings now: the defaults at once, and those the setting names once it
