@@ -65,14 +65,15 @@ export async function loadOrt(backend: CliBackend, threads?: number): Promise<Or
           // of a training loop another lane's session and engine need those cores.
           intra_op: { allow_spinning: alone ? '1' : '0' },
           inter_op: { allow_spinning: '0' },
-          // Denormal floats read and written as zero. A training's optimizer state decays
-          // towards zero, and every step over a denormal value is a slow one on the CPU: after
-          // some 1,000 steps of the bench's MLP with momentum, three quarters of its velocities
-          // were denormal and its steps took twice as long (2.78 ms against 1.41, steps 1–3,000).
-          // A denormal is below 1.2e-38, so nothing a run records moves beyond float rounding,
-          // and `cpu` agrees with WASM within a tolerance anyway, not bit for bit. onnxruntime
-          // sets the calling thread's flag once per process, from its first session (its own
-          // threads take each session's): every session of the command line opens here.
+          // Denormal floats read and written as zero. Every step over a denormal value is a slow
+          // one on the CPU, and a training's optimizer state decays into them: this flag alone
+          // took the bench's MLP from 2.78 ms a step to 1.41 over 3,000 steps, before the train
+          // step made its state's denormal values zero itself (mlp-optim.ts); it still covers
+          // every other value, gradients and activations. A denormal is below 1.2e-38, so
+          // nothing a run records moves beyond float rounding, and `cpu` agrees with WASM within
+          // a tolerance anyway, not bit for bit. onnxruntime sets the calling thread's flag once
+          // per process, from its first session (its own threads take each session's): every
+          // session of the command line opens here.
           set_denormal_as_zero: '1',
         },
       },

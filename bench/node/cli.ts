@@ -19,7 +19,7 @@
  *   `flowbench worker` waiting, from the job's creation to its start
  *   (BullMQ's own `timestamp` and `processedOn`), on a Redis started here;
  * - the train step late in a run (steps 2,000–2,400), each side in a process
- *   of its own: what the command line's denormal flush gains (`lateRow`).
+ *   of its own (`lateRow`).
  *
  * `FLOWBENCH_CLI_ROWS=train` (or `late`, `sweep`, `sweep-cpu`, `queue`, `overhead`, comma
  * separated) measures only those rows.
@@ -117,11 +117,12 @@ async function trainRow(): Promise<BenchRow> {
 
 /**
  * The train row's comparison late in a run, steps 2,000–2,400: by then most
- * of the momentum's velocities are denormal floats, which the CPU computes
- * slowly; the command line's sessions flush them to zero (cli/backend.ts)
- * and a person's loop on onnxruntime's defaults does not. The issue sets no
- * target for it: it says what a long run gains, where the train row
- * measures the runner against the loop early in a run.
+ * of the momentum's velocities would be denormal floats, which the CPU
+ * computes slowly, but for the step that makes them zero (mlp-optim.ts; the
+ * bare loop runs the same step) and the command line's session flag
+ * (cli/backend.ts). It says how the two compare once the engine is warm and
+ * the state has decayed, where the train row measures them early in a run;
+ * the issue sets no target for it.
  */
 async function lateRow(): Promise<BenchRow> {
   const trials = await windowPairs(LATE_FROM, CLI_TIMED_STEPS, { min: 3, max: 5 });

@@ -376,7 +376,9 @@ async function train(
   const step = buildBlockTrainStep(spec, { optimizer, loss });
   // On WebGPU the step gathers its batch from the dataset kept on the device.
   const gpuStep =
-    backend === 'wasm' ? null : buildBlockTrainStep(spec, { optimizer, loss, residentRows: true });
+    backend === 'wasm'
+      ? null
+      : buildBlockTrainStep(spec, { optimizer, loss, residentRows: true, flushDenormals: false });
   // Its batches are a pure function of the step: its loop may run many steps per call.
   const trainStep = mlpTrainStepModel(ctx.node, step, backend, {
     loops: true,

@@ -9,7 +9,8 @@ import { trainingParams, trainingPorts, trainMlp } from './mlp-training';
 export const trainClassifier = defineNodeKind({
   kind: 'train.classifier',
   // 3: the trained model keeps its optimizer state, and a trained one fed in resumes it.
-  version: 3,
+  // 4: that state's denormal values are made zero each step (mlp-optim.ts).
+  version: 4,
   cache: 'backend',
   title: 'Train classifier',
   category: 'train',

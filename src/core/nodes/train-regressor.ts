@@ -23,7 +23,8 @@ const params = {
 export const trainRegressor = defineNodeKind({
   kind: 'train.regressor',
   // 3: the trained model keeps its optimizer state, and a trained one fed in resumes it.
-  version: 3,
+  // 4: that state's denormal values are made zero each step (mlp-optim.ts).
+  version: 4,
   cache: 'backend',
   title: 'Train regressor',
   category: 'train',

@@ -57,7 +57,8 @@ const LOOP = 'train';
 export const trainWorldModel = defineNodeKind({
   kind: 'train.world_model',
   // 2: the trained model keeps its optimizer state, and a trained one fed in resumes it.
-  version: 2,
+  // 3: that state's denormal values are made zero each step (mlp-optim.ts).
+  version: 3,
   // Never cached: it trains on windows a paced data engine serves.
   cache: 'never',
   title: 'Train world model',

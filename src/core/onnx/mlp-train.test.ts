@@ -258,3 +258,49 @@ describe('train steps reduce the loss on a fixed synthetic problem', () => {
     expect(after, `loss ${before} → ${after}`).toBeLessThan(0.3 * before);
   });
 });
+
+describe('optimizer state near zero', () => {
+  const spec: MlpSpec = { inputSize: 2, hidden: [3], outputSize: 2, activation: 'relu' };
+  // Feature 0 is zero in every row, so W0's first row gets no gradient: its state only decays.
+  const data = {
+    x: tensor(Float32Array.of(0, 1, 0, -2, 0, 0.5), [3, 2]),
+    y: tensor(Float32Array.of(1, 0, 0, 1, 1, 0), [3, 2]),
+  };
+  // Just above the least normal float32 (about 1.18e-38): halved or times 0.9 it is denormal,
+  // times 0.999 it is not.
+  const normal = Math.fround(1.25e-38);
+  /** W0's state after one step from `normal` everywhere (momentum 0.5; Adam's β's 0.9, 0.999). */
+  async function stepFrom(optimizer: MlpOptimizer, flushDenormals?: boolean) {
+    const step = buildMlpTrainStep(spec, {
+      optimizer,
+      loss: 'softmax_cross_entropy',
+      ...(flushDenormals !== undefined && { flushDenormals }),
+    });
+    const carried = initialCarried(step, randomWeights(spec, createRandom(4)), () => normal);
+    const run = await open(step.model);
+    return run({ ...data, ...stepFeeds(step, carried, { lr: 0.1, momentum: 0.5 }) });
+  }
+
+  it('is made zero where it decays below the least normal float, and kept where it does not', async () => {
+    const momentum = await stepFrom('momentum');
+    // W0 is [2, 3]: its first row (feature 0) had no gradient, so its state only decayed.
+    expect([...get(momentum, 'next.velocity.W0').subarray(0, 3)]).toEqual([0, 0, 0]);
+    expect(
+      get(momentum, 'next.velocity.W0')
+        .subarray(3)
+        .some((v) => v !== 0),
+    ).toBe(true);
+    const adam = await stepFrom('adam');
+    expect([...get(adam, 'next.m.W0').subarray(0, 3)]).toEqual([0, 0, 0]);
+    const decayed = Math.fround(Math.fround(0.999) * normal);
+    expect(decayed).toBeGreaterThan(1.1754943508222875e-38);
+    expect([...get(adam, 'next.v.W0').subarray(0, 3)]).toEqual([decayed, decayed, decayed]);
+  });
+
+  it('keeps its denormal values in a step built not to flush them', async () => {
+    const kept = get(await stepFrom('momentum', false), 'next.velocity.W0').subarray(0, 3);
+    const half = Math.fround(0.5 * normal);
+    expect(half).toBeLessThan(1.1754943508222875e-38);
+    expect([...kept]).toEqual([half, half, half]);
+  });
+});

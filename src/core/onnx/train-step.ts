@@ -49,6 +49,8 @@ export interface TrainStepOptions {
    * byte for byte as it always has.
    */
   readonly residentRows?: boolean;
+  /** Make the optimizer state's denormal values zero each step (`OptimizerOptions`); default true. */
+  readonly flushDenormals?: boolean;
 }
 
 /** The inputs of a train step built with `residentRows`. */
@@ -293,7 +295,9 @@ export function startTrainStep(
   );
   const { x, y, rows } = resident ? gatheredBatch(g, shapes) : declaredBatch(g, shapes);
   const weights = weightRefs(g, layout);
-  const optimizer = declareOptimizer(g, options.optimizer, layout);
+  const optimizer = declareOptimizer(g, options.optimizer, layout, {
+    ...(options.flushDenormals !== undefined && { flushDenormals: options.flushDenormals }),
+  });
   const emitGradients = options.emitGradients === true;
   return {
     g,
