@@ -1,8 +1,8 @@
 import 'fake-indexeddb/auto';
 import { describe, expect, it } from 'vitest';
-import { writeSetting } from '../../src/db/settings';
+import { ENGINE_TIMING_DEFAULTS, writeSetting } from '../../src/db/settings';
 import { testDatabases } from '../../src/db/testing';
-import { DEFAULT_TIMINGS, engineTimings } from './timings';
+import { engineTimings } from './timings';
 
 const { freshDb } = testDatabases('timings');
 
@@ -11,11 +11,11 @@ describe('engineTimings', () => {
     const db = freshDb();
     await writeSetting(db, 'engineTimings', { leaseMs: 4_000, storageStallMs: 5_000 });
     const timings = engineTimings(db);
-    expect(timings.now()).toEqual(DEFAULT_TIMINGS);
+    expect(timings.now()).toEqual(ENGINE_TIMING_DEFAULTS);
     await timings.read;
     expect(timings.now()).toEqual({
       leaseMs: 4_000,
-      sweepMs: DEFAULT_TIMINGS.sweepMs,
+      sweepMs: ENGINE_TIMING_DEFAULTS.sweepMs,
       storageStallMs: 5_000,
     });
   });

@@ -16,20 +16,15 @@ import type { FlowbenchDb } from '../../src/db/schema';
 /** Every wait, the setting's where it names one, the default's where not. */
 export type EngineTimings = Readonly<Required<StoredTimings>>;
 
-/** How often every open tab's engine sweeps for runs whose engine died, and looks at the queue, by default. */
-export const SWEEP_MS = ENGINE_TIMING_DEFAULTS.sweepMs;
-
-export const DEFAULT_TIMINGS: EngineTimings = ENGINE_TIMING_DEFAULTS;
-
 /**
  * The timings now: the defaults at once, and those the setting names once it
  * has been read (`read` settles then; a setting that cannot be read leaves the
  * defaults).
  */
 export function engineTimings(db: FlowbenchDb): { now: () => EngineTimings; read: Promise<void> } {
-  let timings = DEFAULT_TIMINGS;
+  let timings: EngineTimings = ENGINE_TIMING_DEFAULTS;
   const read = readSetting(db, 'engineTimings').then(
-    (stored) => void (timings = { ...DEFAULT_TIMINGS, ...stored }),
+    (stored) => void (timings = { ...ENGINE_TIMING_DEFAULTS, ...stored }),
     () => undefined,
   );
   return { now: () => timings, read };

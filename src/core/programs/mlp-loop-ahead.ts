@@ -17,10 +17,11 @@
  * are hidden). Where the model runs on a thread of its own (a model
  * worker's loop, `StepLoop.ahead`), two messages are kept on their way: the
  * next one's batches are gathered while the model works through one, and
- * it starts on them as soon as it is done. Trade-off: it asks for batches ahead of the units that train
- * on them, so only a loop whose `batch(i)` depends on nothing but `i` may
- * take this path (`MlpTrainLoopOptions.batchesAhead`); a live source trains
- * one step a call.
+ * it starts on them as soon as it is done. Trade-off: it asks for batches
+ * ahead of the units that train on them, so only a loop whose `batch(i)`
+ * depends on nothing but `i` may take this path
+ * (`MlpTrainLoopOptions.batchesAhead`); a live source trains one step a
+ * call.
  */
 import type { LoopBody, StepContext } from './program.ts';
 import type { LoopStepFeeds, StepLoop, StepLoopPlan, Tensor } from '../runtime/tensor-runtime.ts';
