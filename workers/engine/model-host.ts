@@ -10,9 +10,14 @@
  * but what it reads every step (the loss) and, when asked, its carried
  * tensors.
  */
-import type { ModelSession, Tensor, TensorRuntime } from '../../src/core/runtime/tensor-runtime';
+import type {
+  Feed,
+  ModelSession,
+  Tensor,
+  TensorRuntime,
+} from '../../src/core/runtime/tensor-runtime';
 import { isDeviceTensor, readTensor } from '../../src/core/runtime/tensor-runtime';
-import { SessionSteps } from '../../src/core/runtime/session-loop';
+import { modelSteps, SessionSteps } from '../../src/core/runtime/session-loop';
 import { serializeError } from '../../src/core/errors';
 import {
   tensorBuffers,
@@ -43,7 +48,7 @@ export interface Locks {
 
 interface OpenLoop {
   readonly session: number;
-  readonly steps: SessionSteps;
+  readonly steps: SessionSteps<Feed>;
   readonly cancel: Int32Array | null;
 }
 
@@ -104,7 +109,12 @@ export function serveModels(scope: ModelScope, host: ModelHostRuntime): void {
       return back;
     },
     open({ session, carried, initial, constants, read, cancel }) {
-      const steps = new SessionSteps(sessionOf(session), { carried, initial, constants, read });
+      const steps = new SessionSteps(modelSteps(sessionOf(session)), {
+        carried,
+        initial,
+        constants,
+        read,
+      });
       const id = ++next;
       loops.set(id, { session, steps, cancel: cancel === null ? null : new Int32Array(cancel) });
       return Promise.resolve({ loop: id });

@@ -72,6 +72,7 @@ import { TransferLedger } from '../../src/core/runtime/transfers';
 import { openDeviceLoop, type DeviceOps } from '../../src/core/runtime/device-loop';
 import { inTurn } from './ort-turns';
 import { openSessionLoop } from '../../src/core/runtime/session-loop';
+import { ortSteps } from './ort-steps';
 import { firstValuesGraph } from './device-graphs';
 import { copyGraph, openCapturedStep } from './captured-step';
 import {
@@ -407,7 +408,9 @@ export class OrtRuntime implements TensorRuntime {
         openLoop: (plan) => openDeviceLoop(runtime.deviceOps(run, model), plan, ledger.transfers),
       }),
       // A loop no worker hosts (the command line's) runs its steps here, K per call.
-      ...(loopsHere && { openLoop: (plan) => Promise.resolve(openSessionLoop(handle, plan)) }),
+      ...(loopsHere && {
+        openLoop: (plan) => Promise.resolve(openSessionLoop(ortSteps(ort, session), plan)),
+      }),
       async release() {
         sessions.delete(handle);
         const released = session.release();

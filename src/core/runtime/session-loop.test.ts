@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openSessionLoop } from './session-loop';
+import { modelSteps, openSessionLoop } from './session-loop';
 import type { DeviceTensor, Feed, Fetched, Tensor } from './tensor-runtime';
 
 const scalar = (v: number): Tensor => ({ type: 'float32', data: Float32Array.of(v), dims: [] });
@@ -35,7 +35,7 @@ describe('a session loop', () => {
   it('runs a call’s steps back to back, each fed the last one’s carried output', async () => {
     const disposed: number[] = [];
     const runs: Record<string, Feed>[] = [];
-    const loop = openSessionLoop(counter(disposed, runs), {
+    const loop = openSessionLoop(modelSteps(counter(disposed, runs)), {
       carried: [{ input: 'w', output: 'next.w' }],
       initial: { w: scalar(1) },
       constants: { lr: scalar(2) },
@@ -58,7 +58,7 @@ describe('a session loop', () => {
 
   it('runs a call made while another runs after it, on its carried tensors', async () => {
     const runs: Record<string, Feed>[] = [];
-    const loop = openSessionLoop(counter([], runs), {
+    const loop = openSessionLoop(modelSteps(counter([], runs)), {
       carried: [{ input: 'w', output: 'next.w' }],
       initial: { w: scalar(1) },
       constants: { lr: scalar(1) },
@@ -81,13 +81,13 @@ describe('a session loop', () => {
     const runs: Record<string, Feed>[] = [];
     const session = counter([], runs);
     const loop = openSessionLoop(
-      {
+      modelSteps({
         run: async (feeds) => {
           const out = await session.run(feeds);
           if (runs.length === 2) abort.abort();
           return out;
         },
-      },
+      }),
       {
         carried: [{ input: 'w', output: 'next.w' }],
         initial: { w: scalar(0) },

@@ -5,13 +5,14 @@
  * run beside the engine (`openSessionLoop`).
  *
  * Idea: the loop feeds one record, updated in place: its constants, the
- * step's own feeds, and the carried tensors. Each step's carried outputs
- * take the place of the inputs they replace, which are disposed when they
- * are device tensors (kept where the session runs). A call's steps go back
- * to back, with nothing between two runs but moving the carried tensors
- * and reading each `read` output's first value; the caller sees the call's
- * values together. Trade-off: a cancel is seen between two steps, not
- * inside one.
+ * step's own feeds, and the carried tensors, all in the session's own kind
+ * of tensor (`StepSession`: onnxruntime's, where the runtime offers it, so
+ * nothing is converted between two runs). Each step's carried outputs take
+ * the place of the inputs they replace, which are let go (a device tensor
+ * is disposed). A call's steps go back to back, with nothing between two
+ * runs but moving the carried tensors and reading each `read` output's
+ * first value; the caller sees the call's values together. Trade-off: a
+ * cancel is seen between two steps, not inside one.
  */
 import type {
   Feed,
@@ -27,28 +28,57 @@ import { isDeviceTensor, readTensor } from './tensor-runtime.ts';
 /** What a session loop needs of its plan (a dataset offered as `resident` is not kept apart here). */
 export type SessionLoopPlan = Pick<StepLoopPlan, 'carried' | 'initial' | 'constants' | 'read'>;
 
+/**
+ * A session as a loop drives it, in tensors of its own kind `T`: the
+ * engine's feeds (`modelSteps`), or onnxruntime's (the runtime's, so a
+ * step's outputs are fed to the next as they came).
+ */
+export interface StepSession<T> {
+  /** A CPU tensor as the session takes it. */
+  feed(tensor: Tensor): T;
+  run(feeds: Readonly<Record<string, T>>): Promise<Record<string, T>>;
+  /** An output's first value. */
+  first(value: T): number | Promise<number>;
+  /** A carried value as a CPU tensor (the trained weights at the end). */
+  tensor(value: T): Promise<Tensor>;
+  /** Lets go of a carried value the next step replaced, or the loop's last at close. */
+  release(value: T): void;
+}
+
 /** The first value of a fetched output, as a number. */
-async function firstValue(value: Feed | undefined): Promise<number> {
-  if (value === undefined) return Number.NaN;
+async function firstValue(value: Feed): Promise<number> {
   const tensor = await readTensor(value);
   return tensor.data[0] ?? Number.NaN;
 }
 
+/** Any model session as a loop drives it: its feeds and fetches as the engine's. */
+export function modelSteps(model: Pick<ModelSession, 'run'>): StepSession<Feed> {
+  return {
+    feed: (tensor) => tensor,
+    run: (feeds) => model.run(feeds),
+    first: firstValue,
+    tensor: readTensor,
+    release: (value) => {
+      if (isDeviceTensor(value)) value.dispose();
+    },
+  };
+}
+
 /** A loop's feeds and steps over one session; see the module comment. */
-export class SessionSteps {
-  private readonly feeds: Record<string, Feed>;
+export class SessionSteps<T> {
+  private readonly feeds: Record<string, T> = {};
   /** The call running now, if any; the next waits for it. */
   private queue: Promise<unknown> = Promise.resolve();
 
   constructor(
-    private readonly model: Pick<ModelSession, 'run'>,
+    private readonly session: StepSession<T>,
     private readonly plan: SessionLoopPlan,
   ) {
-    this.feeds = { ...plan.constants };
+    for (const name in plan.constants) this.feeds[name] = session.feed(plan.constants[name]!);
     for (const c of plan.carried) {
       const first = plan.initial[c.input];
       if (first === undefined) throw new Error(`a loop needs a first value of ${c.input}`);
-      this.feeds[c.input] = first;
+      this.feeds[c.input] = session.feed(first);
     }
   }
 
@@ -68,7 +98,7 @@ export class SessionSteps {
     steps: readonly LoopStepFeeds[],
     stopped: () => boolean,
   ): Promise<StepLoopResult> {
-    const { feeds, plan } = this;
+    const { feeds, plan, session } = this;
     const values: Record<string, Float32Array> = {};
     for (const name of plan.read) values[name] = new Float32Array(steps.length).fill(Number.NaN);
     const start = performance.now();
@@ -76,17 +106,19 @@ export class SessionSteps {
     for (const own of steps) {
       if (stopped()) break;
       if (own !== null) {
-        for (const name in own) feeds[name] = own[name]!;
-        const out = await this.model.run(feeds);
+        for (const name in own) feeds[name] = session.feed(own[name]!);
+        const out = await session.run(feeds);
         for (const c of plan.carried) {
           const consumed = feeds[c.input];
           const fresh = out[c.output];
           if (fresh === undefined) throw new Error(`the step returned no ${c.output}`);
           feeds[c.input] = fresh;
-          if (consumed !== fresh && consumed !== undefined && isDeviceTensor(consumed))
-            consumed.dispose();
+          if (consumed !== fresh && consumed !== undefined) session.release(consumed);
         }
-        for (const name of plan.read) values[name]![ran] = await firstValue(out[name]);
+        for (const name of plan.read) {
+          const value = out[name];
+          values[name]![ran] = value === undefined ? Number.NaN : await session.first(value);
+        }
       }
       ran++;
     }
@@ -99,16 +131,16 @@ export class SessionSteps {
     for (const input of inputs) {
       const value = this.feeds[input];
       if (value === undefined) throw new Error(`the loop carries no ${input}`);
-      back[input] = await readTensor(value);
+      back[input] = await this.session.tensor(value);
     }
     return back;
   }
 
-  /** Lets go of the carried device tensors. */
+  /** Lets go of the carried values. */
   close(): void {
     for (const c of this.plan.carried) {
       const t = this.feeds[c.input];
-      if (t !== undefined && isDeviceTensor(t)) t.dispose();
+      if (t !== undefined) this.session.release(t);
     }
   }
 }
@@ -123,9 +155,9 @@ export class SessionSteps {
  */
 export const SESSION_LOOP_MESSAGE_MS = 10;
 
-/** A loop over `model` run where it is, stopped between two steps by the call's signal. */
-export function openSessionLoop(model: Pick<ModelSession, 'run'>, plan: SessionLoopPlan): StepLoop {
-  const steps = new SessionSteps(model, plan);
+/** A loop over `session` run where it is, stopped between two steps by the call's signal. */
+export function openSessionLoop<T>(session: StepSession<T>, plan: SessionLoopPlan): StepLoop {
+  const steps = new SessionSteps(session, plan);
   let closed = false;
   return {
     messageMs: SESSION_LOOP_MESSAGE_MS,

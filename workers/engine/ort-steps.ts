@@ -1,0 +1,33 @@
+/**
+ * A loop's steps on onnxruntime's own tensors (session-loop.ts's
+ * `StepSession`), for the loops a runtime runs beside the engine (the
+ * command line's): a step's outputs are fed to the next as onnxruntime
+ * returned them, and its loss read from them, with nothing converted
+ * between two runs.
+ *
+ * Idea: the engine's session wrapper (`OrtRuntime`'s run) meets every kind
+ * of feed and fetch a node may hand it (GPU buffers, typed constants, a lost
+ * device, bytes to count); a loop on the CPU feeds only CPU tensors, and
+ * each step went through all of that twice, once in and once out. Measured
+ * on the command line's train row (fresh processes, steps 5–405 of the
+ * bench's MLP): 0.89× a bare onnxruntime-node loop through the wrapper,
+ * 0.95× here, most of it in the first few hundred steps, while V8 optimises
+ * the hot code on a core onnxruntime's threads also want.
+ */
+import type * as Ort from 'onnxruntime-common';
+import type { StepSession } from '../../src/core/runtime/session-loop';
+import { fromOrt } from './device-tensors';
+import { inTurn } from './ort-turns';
+import type { OrtModule } from './ort-loader';
+
+/** `session`'s steps on `ort`'s CPU tensors; runs take their turn on the module (ort-turns.ts). */
+export function ortSteps(ort: OrtModule, session: Ort.InferenceSession): StepSession<Ort.Tensor> {
+  return {
+    feed: (tensor) => new ort.Tensor(tensor.type, tensor.data, tensor.dims),
+    run: (feeds) => inTurn(ort, () => session.run(feeds)),
+    first: (value) => (value.data as ArrayLike<number>)[0] ?? Number.NaN,
+    tensor: (value) => Promise.resolve(fromOrt(value)),
+    // CPU memory, collected with the tensor.
+    release: () => undefined,
+  };
+}
