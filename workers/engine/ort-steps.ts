@@ -8,11 +8,12 @@
  * Idea: the engine's session wrapper (`OrtRuntime`'s run) meets every kind
  * of feed and fetch a node may hand it (GPU buffers, typed constants, a lost
  * device, bytes to count); a loop on the CPU feeds only CPU tensors, and
- * each step went through all of that twice, once in and once out. Measured
- * on the command line's train row (fresh processes, steps 5–405 of the
- * bench's MLP): 0.89× a bare onnxruntime-node loop through the wrapper,
- * 0.95× here, most of it in the first few hundred steps, while V8 optimises
- * the hot code on a core onnxruntime's threads also want.
+ * each step went through all of that twice, once in and once out. On the
+ * command line's train row (fresh processes, steps 5–405 of the bench's
+ * MLP), one after the other: 0.89× a bare onnxruntime-node loop through the
+ * wrapper, 0.95× here (0.91–0.95× over later runs). Most of it is in the
+ * first few hundred steps, while V8 optimises the hot code on a core
+ * onnxruntime's threads also want: 119 ms of compiling there, now 58.
  */
 import type * as Ort from 'onnxruntime-common';
 import type { StepSession } from '../../src/core/runtime/session-loop';
