@@ -45,6 +45,7 @@ import {
   ratioAtLeast,
   unmeasuredRow,
   type BenchRow,
+  type Target,
 } from '../lib/rows';
 import { alternate, median, percentile } from '../lib/stats';
 import { WARM_STEPS } from './ort';
@@ -75,14 +76,38 @@ async function windowTrial(side: 'ours' | 'bare', from: number, steps: number): 
   return (JSON.parse(out) as { ms: number }).ms;
 }
 
-/** Ours against the bare loop over steps `from` to `from + steps`, pair by pair, each side a fresh process. */
-function windowPairs(from: number, steps: number, pairs: { min: number; max: number }) {
-  return alternate({
+/**
+ * The row of ours against the bare loop over steps `from` to `from + steps`,
+ * pair by pair, each side a fresh process, in steps/s; the ratio each
+ * pair's own.
+ */
+async function windowRow(
+  from: number,
+  steps: number,
+  pairs: { readonly min: number; readonly max: number },
+  row: {
+    readonly name: string;
+    readonly target: Target;
+    /** Read once the pairs have run (it may say the load at the end). */
+    readonly note: () => string;
+  },
+): Promise<BenchRow> {
+  const trials = await alternate({
     a: () => windowTrial('ours', from, steps),
     b: () => windowTrial('bare', from, steps),
     minTrials: pairs.min,
     maxTrials: pairs.max,
     budgetMs: 120_000,
+  });
+  return compareRow({
+    name: row.name,
+    target: row.target,
+    note: row.note(),
+    unit: 'steps/s',
+    lowerIsBetter: false,
+    ours: trials.a.map(stepsPerSecond),
+    reference: trials.b.map(stepsPerSecond),
+    paired: true,
   });
 }
 
@@ -102,17 +127,17 @@ const sides = (cores: number) =>
  * the load.
  */
 async function trainRow(): Promise<BenchRow> {
-  const trials = await windowPairs(WARM_STEPS, CLI_TIMED_STEPS, { min: 9, max: 15 });
-  return compareRow({
-    name: 'CLI train step: flowbench run --backend cpu vs bare onnxruntime-node loop',
-    unit: 'steps/s',
-    lowerIsBetter: false,
-    ours: trials.a.map(stepsPerSecond),
-    reference: trials.b.map(stepsPerSecond),
-    paired: true,
-    target: ratioAtLeast(0.95),
-    note: `MLP 784→128→10, batch 256, momentum (ort.ts's train flow), steps ${WARM_STEPS}–${WARM_STEPS + CLI_TIMED_STEPS} from fresh weights, each side a fresh process (bench/node/train-window.ts: in one shared process the bare loop ran some 30 % slower after the engine had run); ${sides(availableParallelism())}; ours timed over whole calls (its steps are reported a call at a time); ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA); load average ${loadavg()[0]!.toFixed(2)} at the end`,
-  });
+  return windowRow(
+    WARM_STEPS,
+    CLI_TIMED_STEPS,
+    { min: 9, max: 15 },
+    {
+      name: 'CLI train step: flowbench run --backend cpu vs bare onnxruntime-node loop',
+      target: ratioAtLeast(0.95),
+      note: () =>
+        `MLP 784→128→10, batch 256, momentum (ort.ts's train flow), steps ${WARM_STEPS}–${WARM_STEPS + CLI_TIMED_STEPS} from fresh weights, each side a fresh process (bench/node/train-window.ts: in one shared process the bare loop ran some 30 % slower after the engine had run); ${sides(availableParallelism())}; ours timed over whole calls (its steps are reported a call at a time); ratio: the median over pairs of each pair's own ratio of window means (pairs run back to back, AB then BA); load average ${loadavg()[0]!.toFixed(2)} at the end`,
+    },
+  );
 }
 
 /**
@@ -125,17 +150,17 @@ async function trainRow(): Promise<BenchRow> {
  * the issue sets no target for it.
  */
 async function lateRow(): Promise<BenchRow> {
-  const trials = await windowPairs(LATE_FROM, CLI_TIMED_STEPS, { min: 3, max: 5 });
-  return compareRow({
-    name: 'CLI train step late in a run (steps 2,000–2,400): flowbench run --backend cpu vs bare loop',
-    unit: 'steps/s',
-    lowerIsBetter: false,
-    ours: trials.a.map(stepsPerSecond),
-    reference: trials.b.map(stepsPerSecond),
-    paired: true,
-    target: noTarget,
-    note: `the train row's MLP, batches and processes, timed over steps ${LATE_FROM}–${LATE_FROM + CLI_TIMED_STEPS}; ${sides(availableParallelism())}; ratio: the median of each pair's own; load average ${loadavg()[0]!.toFixed(2)} at the end; the issue sets no target for it`,
-  });
+  return windowRow(
+    LATE_FROM,
+    CLI_TIMED_STEPS,
+    { min: 3, max: 5 },
+    {
+      name: 'CLI train step late in a run (steps 2,000–2,400): flowbench run --backend cpu vs bare loop',
+      target: noTarget,
+      note: () =>
+        `the train row's MLP, batches and processes, timed over steps ${LATE_FROM}–${LATE_FROM + CLI_TIMED_STEPS}; ${sides(availableParallelism())}; ratio: the median of each pair's own; load average ${loadavg()[0]!.toFixed(2)} at the end; the issue sets no target for it`,
+    },
+  );
 }
 
 const spirals = path.join(repoRoot, 'src/examples/spirals-mlp.flow.json');
