@@ -2,13 +2,16 @@
  * The files a run reads, given on the command line as the app's inspector
  * gives them: `--file name=path` picks `path` for the file param `name`
  * (`node.param`; a node with one file param; a param name only one node
- * has; or a flow input a file param is bound to), and a bare `--file path` only makes the file there
- * available to file params that already name its digest (a shipped
- * example's model). A picked file changes the flow the run records, as a
- * pick in the inspector does, so the record names the bytes it ran on.
+ * has; or a flow input a file param is bound to), and a bare `--file path`
+ * only makes the file there available to file params that already name its
+ * digest. A file the flow names by digest and no `--file` gives is looked
+ * for beside the flow file, by its bytes (a shipped example's dataset or
+ * model), else the run is refused before it starts. A picked file changes
+ * the flow the run records, as a pick in the inspector does, so the record
+ * names the bytes it ran on.
  */
-import { readFile } from 'node:fs/promises';
-import { basename, extname } from 'node:path';
+import { readdir, readFile, stat } from 'node:fs/promises';
+import { basename, extname, join, relative } from 'node:path';
 import type { Catalog } from '../src/core/catalog/catalog';
 import { FlowbenchError } from '../src/core/errors';
 import type { FlowDocument } from '../src/core/flow/document';
@@ -28,12 +31,16 @@ const mediaTypes: Record<string, string> = {
   '.parquet': 'application/vnd.apache.parquet',
 };
 
+/** The file at `path` of `bytes`, as the app stores a picked one. */
+function givenFile(path: string, bytes: Uint8Array): GivenFile {
+  const mediaType = mediaTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
+  return { name: basename(path), bytes, mediaType };
+}
+
 /** The file at `path`; `bad-import` naming it when it cannot be read. */
 export async function readGivenFile(path: string): Promise<GivenFile> {
   try {
-    const bytes = new Uint8Array(await readFile(path));
-    const mediaType = mediaTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
-    return { name: basename(path), bytes, mediaType };
+    return givenFile(path, new Uint8Array(await readFile(path)));
   } catch (error) {
     const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
     throw new FlowbenchError('bad-import', {
@@ -94,43 +101,107 @@ function targetOf(flow: FlowDocument, catalog: Catalog, name: string): Target {
     : { node: match.node, param: match.param };
 }
 
+/** A file the flow names by digest that no `--file` gave, found beside the flow. */
+export interface FileBeside {
+  /** The file param, `node.param`. */
+  readonly at: string;
+  readonly path: string;
+}
+
 /**
  * The flow and params with every `--file` applied, and the files the run's
- * store must hold. Throws `bad-option` for a name that names no file param
- * (or several) and `bad-import` for a file that cannot be read; nothing is
- * run then.
+ * store must hold. A file the flow names by digest that no `--file` gave is
+ * taken from `near` (the flow file's folder) where a file there has those
+ * very bytes (`beside`): a shipped example runs as it is. Throws
+ * `bad-option` for a name that names no file param (or several) or a named
+ * file found nowhere, and `bad-import` for a file that cannot be read;
+ * nothing is run then.
  */
 export async function applyFiles(
   flow: FlowDocument,
   params: Record<string, unknown>,
   given: readonly string[],
   catalog: Catalog,
-): Promise<{ flow: FlowDocument; params: Record<string, unknown>; files: GivenFile[] }> {
+  near?: string,
+): Promise<{
+  flow: FlowDocument;
+  params: Record<string, unknown>;
+  files: GivenFile[];
+  beside: FileBeside[];
+}> {
   const picked = new Map<string, string>();
   const inputs: Record<string, unknown> = {};
   const files: GivenFile[] = [];
+  const digests = new Set<string>();
   for (const text of given) {
     const named = NAMED.exec(text);
     const target = named ? targetOf(flow, catalog, named[1]!) : null;
     const file = await readGivenFile(named ? named[2]! : text);
     files.push(file);
-    if (!target) continue;
     const digest = `sha256:${await sha256Hex(file.bytes)}`;
+    digests.add(digest);
+    if (!target) continue;
     if ('input' in target) inputs[target.input] = digest;
     else picked.set(`${target.node}.${target.param}`, digest);
   }
-  return {
-    flow: {
-      ...flow,
-      nodes: flow.nodes.map((node) => {
-        const mine = [...picked].filter(([at]) => at.startsWith(`${node.id}.`));
-        if (mine.length === 0) return node;
-        const params = { ...node.params };
-        for (const [at, digest] of mine) params[at.slice(node.id.length + 1)] = digest;
-        return { ...node, params };
-      }),
-    },
-    params: { ...params, ...inputs },
-    files,
+  const applied = {
+    ...flow,
+    nodes: flow.nodes.map((node) => {
+      const mine = [...picked].filter(([at]) => at.startsWith(`${node.id}.`));
+      if (mine.length === 0) return node;
+      const params = { ...node.params };
+      for (const [at, digest] of mine) params[at.slice(node.id.length + 1)] = digest;
+      return { ...node, params };
+    }),
   };
+  const all = { ...params, ...inputs };
+  const beside: FileBeside[] = [];
+  for (const { at, digest } of namedFiles(applied, all, catalog)) {
+    if (digests.has(digest)) continue;
+    const found = near === undefined ? undefined : await fileWithDigest(near, digest);
+    if (found === undefined)
+      throw new FlowbenchError('bad-option', {
+        option: '--file',
+        problem: `is missing for ${at}: flow '${flow.name}' reads file ${digest.slice(0, 19)}… there, and no file beside the flow has those bytes. Give it: --file ${at}=PATH`,
+      });
+    files.push(found.file);
+    digests.add(digest);
+    beside.push({ at, path: found.path });
+  }
+  return { flow: applied, params: all, files, beside };
+}
+
+/** Every file param whose value names a file by digest, as `node.param`, with the digest. */
+function namedFiles(flow: FlowDocument, params: Record<string, unknown>, catalog: Catalog) {
+  const named: { at: string; digest: string }[] = [];
+  for (const { node, param, input } of fileParams(flow, catalog)) {
+    const value =
+      input === undefined
+        ? flow.nodes.find((n) => n.id === node)?.params[param]
+        : (params[input] ?? flow.inputs.find((i) => i.name === input)?.default);
+    if (typeof value === 'string' && value.startsWith('sha256:'))
+      named.push({ at: `${node}.${param}`, digest: value });
+  }
+  return named;
+}
+
+/** Files larger than this beside a flow are not read to find a named file's bytes. */
+const NEAR_FILE_BYTES = 64 * 1024 * 1024;
+
+/** A file directly in `folder` whose bytes have `digest`, with its path from here, if one does. */
+async function fileWithDigest(
+  folder: string,
+  digest: string,
+): Promise<{ path: string; file: GivenFile } | undefined> {
+  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    if (!entry.isFile()) continue;
+    const path = join(folder, entry.name);
+    if ((await stat(path)).size > NEAR_FILE_BYTES) continue;
+    const bytes = new Uint8Array(await readFile(path));
+    if (`sha256:${await sha256Hex(bytes)}` !== digest) continue;
+    const here = relative(process.cwd(), path);
+    return { path: here.startsWith('..') ? path : here, file: givenFile(path, bytes) };
+  }
+  return undefined;
 }

@@ -8,10 +8,17 @@
 import { MultiBar, Presets, type SingleBar } from 'cli-progress';
 import type { RunExport } from '../src/core/run/export';
 import type { RunId, RunStatus } from '../src/core/run/record';
+import type { FileBeside } from './files';
 
 /** Every event `--json` prints, one object a line. */
 export type RunEvent =
-  | { event: 'started'; runId: RunId; flow: string }
+  | {
+      event: 'started';
+      runId: RunId;
+      flow: string;
+      /** Files the flow names by digest that were found beside it, not given by `--file`. */
+      beside?: readonly FileBeside[];
+    }
   | { event: 'progress'; node: string; done: number; total: number; stepsPerSecond: number | null }
   | { event: 'live'; node: string; port: string; value: number }
   | { event: 'finished'; runId: RunId; status: RunStatus; statusReason: string; file: string }
@@ -62,8 +69,11 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
   const printedTenth = new Map<string, number>();
   return {
     event(event) {
-      if (event.event === 'started') out.write(`run ${event.runId} of '${event.flow}'\n`);
-      else if (event.event === 'live') {
+      if (event.event === 'started') {
+        out.write(`run ${event.runId} of '${event.flow}'\n`);
+        for (const { at, path } of event.beside ?? [])
+          out.write(`${at}: ${path}, found beside the flow (the bytes it names)\n`);
+      } else if (event.event === 'live') {
         const ports = latest.get(event.node) ?? new Map<string, number>();
         ports.set(event.port, event.value);
         latest.set(event.node, ports);

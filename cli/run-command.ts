@@ -3,7 +3,7 @@
  * progress reported as it goes (report.ts), its run file written into `--out`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hasCategory } from '../src/core/errors';
 import { builtinCatalog } from '../src/core/nodes';
@@ -19,7 +19,7 @@ import {
   readFlowFile,
   runOptions,
 } from './args';
-import { applyFiles } from './files';
+import { applyFiles, type FileBeside } from './files';
 import { runHeadless, type HeadlessRun } from './headless-run';
 import { progressGate } from './progress-gate';
 import type { Reporter } from './report';
@@ -44,11 +44,12 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
     const seed = parseSeed(values.seed);
     const threads = parseThreads(values.threads);
     const read = await readFlowFile(positionals[0]!);
-    const { flow, params, files } = await applyFiles(
+    const { flow, params, files, beside } = await applyFiles(
       read,
       parseParams(read, values.param),
       values.file,
       builtinCatalog,
+      dirname(resolve(positionals[0]!)),
     );
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
@@ -65,6 +66,7 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
       },
       out,
       report,
+      beside,
     );
   } catch (error) {
     report.event(errorEvent(error));
@@ -77,25 +79,21 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
  * Run to its end, reporting as it goes, and write its run file into `out`;
  * resolves with the exit status its end calls for. Ctrl+C (or SIGTERM)
  * cancels the run, which then ends its record; a second one leaves at once.
- * With `signal`, that signal cancels it instead and the process's are left alone.
+ * `beside`: the files it reads that were found beside the flow (said as it starts).
  */
 export async function runToFile(
   run: Omit<HeadlessRun, 'signal' | 'events'>,
   out: string,
   report: Reporter,
-  signal?: AbortSignal,
+  beside: readonly FileBeside[] = [],
 ): Promise<number> {
   const cancel = new AbortController();
   const onInterrupt = () => {
     if (cancel.signal.aborted) process.exit(EXIT.cancelled);
     cancel.abort();
   };
-  // A caller that passes its own signal owns the process's signals (a worker running several).
-  if (signal) signal.addEventListener('abort', () => cancel.abort(), { once: true });
-  else {
-    process.on('SIGINT', onInterrupt);
-    process.on('SIGTERM', onInterrupt);
-  }
+  process.on('SIGINT', onInterrupt);
+  process.on('SIGTERM', onInterrupt);
   const steps = new Map<string, { at: number; done: number }>();
   const printable = progressGate();
   try {
@@ -103,7 +101,13 @@ export async function runToFile(
       ...run,
       signal: cancel.signal,
       events: {
-        started: (runId: RunId) => report.event({ event: 'started', runId, flow: run.flow.name }),
+        started: (runId: RunId) =>
+          report.event({
+            event: 'started',
+            runId,
+            flow: run.flow.name,
+            ...(beside.length > 0 && { beside }),
+          }),
         progress(node, done, total, perSecond) {
           if (!printable(node, done, total)) return;
           const now = performance.now();

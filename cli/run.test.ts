@@ -79,10 +79,13 @@ describe('flowbench run', () => {
     expect(fingerprint.browser.hardwareConcurrency).toBeGreaterThan(0);
   });
 
-  // Each shipped example, few steps, with the files it names given as the app's gallery gives them.
+  // Each other shipped example, few steps. The files they name are found beside them, or given by
+  // a bare --file (iris-table's), as a person may give a file the flow names by digest.
   it.each([
+    ['digits-cnn', ['--param', 'epochs=1']],
+    ['digits-images', ['--param', 'epochs=1']],
+    ['iris-attention', ['--param', 'epochs=1']],
     ['iris-table', ['--param', 'epochs=2', '--file', join(root, 'src/examples/iris.csv')]],
-    ['onnx-inference', ['--file', join(root, 'src/examples/blobs-sign.onnx')]],
     ['pendulum-world-model', ['--param', 'steps=5']],
     ['spirals-lr-sweep', ['--param', 'steps=5']],
   ])('runs the %s example to ok', async (name, args) => {
@@ -132,6 +135,37 @@ describe('flowbench run', () => {
     expect(run.engine?.backend).toBe('cpu');
     expect(run.fingerprint?.backend).toBe('cpu');
     expect(run.fingerprint?.ort).toMatch(/^onnxruntime-node \d/);
+  });
+
+  it('takes a file the flow names by digest from beside the flow, saying so, and refuses the flow elsewhere with exit 2', async () => {
+    const out = outDir();
+    const flow = join(root, 'src/examples/onnx-inference.flow.json');
+    const ended = await flowbench(['run', flow, '--out', out, '--json']);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    const started = ended.stdout
+      .split('\n')
+      .map((line) => (line === '' ? null : (JSON.parse(line) as RunEvent)))
+      .find((event) => event?.event === 'started');
+    expect(started).toMatchObject({
+      beside: [{ at: 'infer.file', path: join('src', 'examples', 'blobs-sign.onnx') }],
+    });
+    const { run } = importedRun(out);
+    expect(run.status).toBe('ok');
+    const onnx = readFileSync(join(root, 'src/examples/blobs-sign.onnx'));
+    const digest = `sha256:${createHash('sha256').update(onnx).digest('hex')}`;
+    expect(run.flowSnapshot.nodes.find((n) => n.id === 'infer')?.params.file).toBe(digest);
+
+    // The same flow in a folder without that file: refused before it runs, saying what to give.
+    const alone = join(outDir(), 'onnx-inference.flow.json');
+    writeFileSync(alone, readFileSync(flow));
+    const runs = outDir();
+    const refused = await flowbenchHere(['run', alone, '--out', runs]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      `--file is missing for infer.file: flow 'onnx-inference' reads file ${digest.slice(0, 19)}… there, and no file beside the flow has those bytes. Give it: --file infer.file=PATH`,
+    );
+    expect(readdirSync(runs)).toEqual([]);
   });
 
   it('refuses a --file that names no file param, or a file that is missing, and --backend it lacks, with exit 2', async () => {

@@ -9,7 +9,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hasCategory } from '../src/core/errors';
 import { builtinCatalog } from '../src/core/nodes';
@@ -70,7 +70,13 @@ export async function sweepCommand(args: string[]): Promise<number> {
     const fields = sweepFields(read, values.param);
     if (seed !== undefined && fields.seed === undefined) fields.seed = String(seed);
     // The files are applied here only to check every trial as it will run; each trial reads them again.
-    const { flow, files } = await applyFiles(read, {}, values.file, builtinCatalog);
+    const { flow, files } = await applyFiles(
+      read,
+      {},
+      values.file,
+      builtinCatalog,
+      dirname(flowPath),
+    );
     const trials = planTrials(flow, fields, builtinCatalog, backend);
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
