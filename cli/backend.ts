@@ -24,7 +24,10 @@ export type CliBackend = (typeof cliBackends)[number];
  * threads on two cores, each waiting on the others: a `--backend cpu` sweep
  * of 8 trials, two at once, ran in 15.4–22.6 s against 11.1–17.9 s with a
  * thread per lane (four pairs back to back). A lone `flowbench run` is no
- * lane: it takes every core (`loadOrt`).
+ * lane: it takes every core (`loadOrt`). A lone lane keeps to one thread,
+ * as the README's sweeps of small models want: a 20,000-step spirals-mlp
+ * trial took 3.2–3.4 s on one thread, 3.5–3.6 s on every core spinning and
+ * 4.0 s on two asleep (a larger model is given `--threads`).
  */
 export function laneThreads(parallel: number, cores: number): number {
   return Math.max(1, Math.min(cores - 1, Math.floor(cores / parallel)));
