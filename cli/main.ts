@@ -26,11 +26,13 @@ const usage = `Usage: flowbench run <flow.json> [--param name=value …] [--seed
   --seed N            the run's seed (a non-negative integer)
   --file name=path    pick the file at path for file param name (node.param, or a param name one
                       node has), as the inspector picks it; a bare path only supplies a file the
-                      flow already names by digest (repeat for more)
+                      flow already names by digest (repeat for more). A file the flow names by
+                      digest and no --file gives is taken from beside the flow file, by its bytes
   --backend wasm|cpu  wasm (default): onnxruntime-web's WASM engine, the browser's, for series
                       the browser reproduces; cpu: onnxruntime-node's native CPU provider
-  --threads N         onnxruntime threads per session on --backend cpu (default: the cores
-                      less one, at least one)
+  --threads N         onnxruntime threads per session on --backend cpu, asleep between steps
+                      (default: run, every core, spinning between steps; sweep, the cores shared
+                      out among the lanes, at least one and at most all but one)
   --out DIR           where <run id>.run.json is written (default: the current directory)
   --json              one JSON object per event on stdout, instead of progress lines
 
@@ -70,7 +72,8 @@ export async function main(args: string[]): Promise<number> {
     json
       ? jsonReporter((line) => process.stdout.write(line + '\n'))
       : textReporter(process.stdout, process.stderr);
-  if (command === undefined || command === '--help' || command === '-h') {
+  const help = (arg: string) => arg === '--help' || arg === '-h';
+  if (command === undefined || help(command) || rest.some(help)) {
     process.stdout.write(usage);
     return command === undefined ? EXIT.badInput : EXIT.ok;
   }
@@ -95,7 +98,14 @@ export async function main(args: string[]): Promise<number> {
     // parseArgs refuses an unknown or malformed option before anything runs.
     const report = reporter();
     const message = error instanceof Error ? error.message : String(error);
-    report.event(errorEvent(badOption(command, `refused its arguments: ${message}`)));
+    report.event(
+      errorEvent(
+        badOption(
+          command,
+          `refused its arguments: ${message} (flowbench --help lists every option)`,
+        ),
+      ),
+    );
     return EXIT.badInput;
   }
 }

@@ -197,6 +197,19 @@ describe('flowbench run', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  it('prints its usage for --help after any command (exit 0), and points an unknown option to it (exit 2)', async () => {
+    for (const args of [['--help'], ['serve', '--help'], ['run', example, '-h']]) {
+      const help = await flowbenchHere(args);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(/^Usage: flowbench run <flow\.json>/);
+      expect(help.stdout).toContain('--threads N');
+    }
+    const unknown = await flowbenchHere(['serve', '--frob']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("serve refused its arguments: Unknown option '--frob'");
+    expect(unknown.stderr).toContain('(flowbench --help lists every option)');
+  });
+
   it('refuses a malformed or missing flow file with exit 2, naming the file', async () => {
     const dir = outDir();
     const broken = join(dir, 'broken.flow.json');
