@@ -9,19 +9,17 @@
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { Queue } from 'bullmq';
 import type { FlowDocument } from '../src/core/flow/document';
 import { canonicalJson, sha256Hex } from '../src/core/run/digest';
 import type { RunId } from '../src/core/run/record';
 import type { CliBackend } from './backend';
 import type { GivenFile } from './files';
 import {
-  connectionOf,
   keysOf,
+  queueOn,
   redisClient,
   storeFiles,
   type QueuedRunFile,
-  type TrialJob,
   type TrialResult,
 } from './queue';
 import { newSweepId, type Trial } from './trials';
@@ -48,9 +46,7 @@ export async function enqueueSweep(
   sweep: QueuedSweep,
 ): Promise<{ sweepId: string; trials: Trial[]; again: boolean }> {
   const redis = redisClient(sweep.redis);
-  const queue = new Queue<TrialJob, TrialResult>(sweep.queue, {
-    connection: connectionOf(sweep.redis),
-  });
+  const queue = queueOn(sweep.queue, sweep.redis);
   try {
     const files = await Promise.all(
       sweep.files.map(async (file) => ({
@@ -125,9 +121,7 @@ export async function waitForSweep(
   signal: AbortSignal,
 ): Promise<QueuedEnd[]> {
   const redis = redisClient(where.redis);
-  const queue = new Queue<TrialJob, TrialResult>(where.queue, {
-    connection: connectionOf(where.redis),
-  });
+  const queue = queueOn(where.queue, where.redis);
   const keys = keysOf(where.queue);
   const ends = new Map<RunId, QueuedEnd>();
   try {

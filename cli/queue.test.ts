@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import { connectionOf, type LiveMessage } from './queue';
 import { serve, type RemoteRun } from './serve-command';
-import { flowbench, importedRuns, outDir, root, testNodeFlags } from './testing';
+import { flowbench, flowbenchHere, importedRuns, outDir, root, testNodeFlags } from './testing';
 import { startRedis, type TestRedis } from './testing-redis';
 
 const spirals = join(root, 'src/examples/spirals-mlp.flow.json');
@@ -284,5 +284,26 @@ describe('flowbench sweep --redis and flowbench worker', () => {
     } finally {
       await server.stop();
     }
+  });
+
+  it('refuses a Redis that does not answer (exit 1) or is no Redis URL (exit 2), saying which and why', async () => {
+    // Nothing listens on port 1 of the loopback.
+    const gone = 'redis://127.0.0.1:1';
+    for (const args of [
+      ['worker', '--redis', gone],
+      ['serve', '--redis', gone],
+      ['sweep', spirals, '--param', 'seed=0..1', '--redis', gone],
+    ]) {
+      const ended = await flowbenchHere(args);
+      expect(ended.code).toBe(1);
+      expect(ended.stderr).toBe(
+        `flowbench: Could not reach Redis at ${gone} (connect ECONNREFUSED 127.0.0.1:1): expected a Redis server answering there. Is it running, at that address?\n`,
+      );
+    }
+    const malformed = await flowbenchHere(['worker', '--redis', 'localhost:6379']);
+    expect(malformed.code).toBe(2);
+    expect(malformed.stderr).toContain(
+      "--redis expects a Redis URL such as redis://host:6379, got 'localhost:6379'",
+    );
   });
 });

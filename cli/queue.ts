@@ -18,7 +18,10 @@
  *   publishes its `LiveMessage`s (thinned as the browser thins live values),
  *   for `flowbench serve` to stream to browsers.
  */
+import { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
+import { FlowbenchError } from '../src/core/errors';
+import { messageOf } from '../src/core/programs/errors';
 import type { FlowDocument } from '../src/core/flow/document';
 import type { RunExport } from '../src/core/run/export';
 import type { RunId } from '../src/core/run/record';
@@ -76,8 +79,75 @@ export function keysOf(queue: string) {
   };
 }
 
-/** A plain Redis client for the keys beside the queue. */
-export const redisClient = (url: string) => new Redis(url, { maxRetriesPerRequest: 3 });
+/** How long a command waits for its Redis to answer before it says it cannot reach it, ms. */
+const REACH_MS = 5_000;
+
+/**
+ * Checks, before a command builds on it, that a Redis answers at `url`:
+ * `bad-option` for what is no Redis URL, `redis-unreachable` naming the URL
+ * and why for a Redis that does not answer. Without it, a command on a
+ * Redis that was not there went on as if it were, its clients retrying for
+ * ever and printing an error at every try.
+ */
+export async function reachRedis(url: string): Promise<void> {
+  const protocol = URL.canParse(url) ? new URL(url).protocol : null;
+  if (protocol !== 'redis:' && protocol !== 'rediss:')
+    throw new FlowbenchError('bad-option', {
+      option: '--redis',
+      problem: `expects a Redis URL such as redis://host:6379, got '${url}'`,
+    });
+  const client = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: REACH_MS,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  // Why it failed (refused, no such host) comes as an event; the connect then only says "closed".
+  const first: { cause?: Error } = {};
+  client.on('error', (error: Error) => (first.cause ??= error));
+  try {
+    await client.connect();
+    await client.ping();
+  } catch (error) {
+    throw new FlowbenchError('redis-unreachable', {
+      url,
+      problem: messageOf(first.cause ?? error),
+    });
+  } finally {
+    client.disconnect();
+  }
+}
+
+/** How often a command says its Redis is still gone, ms; and when it last said so, by URL. */
+const LOST_EVERY_MS = 30_000;
+const lastSaid = new Map<string, number>();
+
+/**
+ * Says on stderr when a Redis client of a running command (or a BullMQ
+ * queue or worker on one) loses its Redis: once for all of a command's
+ * clients of that Redis, then every half minute while it stays gone; the
+ * clients retry meanwhile. Without a listener,
+ * ioredis printed every failed try with its stack. Returns `client`.
+ */
+export function sayRedisTrouble<
+  C extends { on(event: 'error', listener: (error: Error) => void): unknown },
+>(client: C, url: string): C {
+  client.on('error', (error) => {
+    const now = Date.now();
+    if (now - (lastSaid.get(url) ?? Number.NEGATIVE_INFINITY) < LOST_EVERY_MS) return;
+    lastSaid.set(url, now);
+    process.stderr.write(`flowbench: Redis at ${url}: ${error.message}; retrying\n`);
+  });
+  return client;
+}
+
+/** A plain Redis client for the keys beside the queue; a lost Redis is said (`sayRedisTrouble`). */
+export const redisClient = (url: string) =>
+  sayRedisTrouble(new Redis(url, { maxRetriesPerRequest: 3 }), url);
+
+/** Queue `name` on the Redis at `url`; a lost Redis is said (`sayRedisTrouble`). */
+export const queueOn = (name: string, url: string) =>
+  sayRedisTrouble(new Queue<TrialJob, TrialResult>(name, { connection: connectionOf(url) }), url);
 
 /** Store each file once, by digest. */
 export async function storeFiles(

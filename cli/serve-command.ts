@@ -20,17 +20,10 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { parseArgs } from 'node:util';
-import { Queue, type JobType } from 'bullmq';
+import type { JobType } from 'bullmq';
 import { hasCategory } from '../src/core/errors';
 import { badOption, errorEvent, EXIT } from './args';
-import {
-  connectionOf,
-  DEFAULT_QUEUE,
-  keysOf,
-  redisClient,
-  type TrialJob,
-  type TrialResult,
-} from './queue';
+import { DEFAULT_QUEUE, keysOf, queueOn, reachRedis, redisClient, type TrialResult } from './queue';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 /**
@@ -66,9 +59,7 @@ export interface ServeOptions {
 
 /** Start serving; resolves with the address it listens on and a way to stop. */
 export async function serve(options: ServeOptions) {
-  const queue = new Queue<TrialJob, TrialResult>(options.queue, {
-    connection: connectionOf(options.redis),
-  });
+  const queue = queueOn(options.queue, options.redis);
   const redis = redisClient(options.redis);
   const subscriber = redisClient(options.redis);
   const keys = keysOf(options.queue);
@@ -249,6 +240,7 @@ export async function serveCommand(args: string[]): Promise<number> {
         '--host',
         `${values.host} is reachable from other machines: give a --token (or FLOWBENCH_TOKEN) that requests must carry`,
       );
+    await reachRedis(values.redis);
     const server = await serve({
       redis: values.redis,
       queue: values.queue,

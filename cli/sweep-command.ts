@@ -25,7 +25,7 @@ import {
 } from './args';
 import { applyFiles } from './files';
 import { enqueueSweep, waitForSweep, type QueuedSweep } from './enqueue';
-import { DEFAULT_QUEUE } from './queue';
+import { DEFAULT_QUEUE, reachRedis } from './queue';
 import { laneThreads } from './backend';
 import { runLocalSweep, sweepTable, type TrialEnd } from './sweep';
 import { describeTrial, newSweepId, planTrials, sweepFields } from './trials';
@@ -166,6 +166,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
  */
 async function queuedSweep(sweep: QueuedSweep, out: string | null, json: boolean): Promise<number> {
   const print = (line: string) => process.stdout.write(line + '\n');
+  await reachRedis(sweep.redis);
   const { sweepId, trials, again } = await enqueueSweep(sweep);
   if (json)
     print(

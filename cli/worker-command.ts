@@ -32,7 +32,9 @@ import {
   connectionOf,
   DEFAULT_QUEUE,
   keysOf,
+  reachRedis,
   redisClient,
+  sayRedisTrouble,
   type LiveMessage,
   type QueuedRunFile,
   type TrialJob,
@@ -78,6 +80,7 @@ export async function workerCommand(args: string[]): Promise<number> {
     if (values.redis === undefined)
       throw badOption('--redis', 'is needed: the Redis URL of the queue, e.g. redis://host:6379');
     const url = values.redis;
+    await reachRedis(url);
     const concurrency = positive('--concurrency', values.concurrency);
     const lockMs = positive('--lock-ms', values['lock-ms']);
     // A worker per core is the way to use a machine's cores (README): onnxruntime's default of a
@@ -196,14 +199,17 @@ export async function workerCommand(args: string[]): Promise<number> {
     };
 
     await warmUp('wasm');
-    worker = new Worker<TrialJob, TrialResult>(values.queue, processor, {
-      connection: connectionOf(url),
-      concurrency,
-      lockDuration: lockMs,
-      stalledInterval: lockMs,
-      // A trial whose worker died twice is still worth a third try; more is a pattern, not bad luck.
-      maxStalledCount: 2,
-    });
+    worker = sayRedisTrouble(
+      new Worker<TrialJob, TrialResult>(values.queue, processor, {
+        connection: connectionOf(url),
+        concurrency,
+        lockDuration: lockMs,
+        stalledInterval: lockMs,
+        // A trial whose worker died twice is still worth a third try; more is a pattern, not bad luck.
+        maxStalledCount: 2,
+      }),
+      url,
+    );
     worker.on('failed', (job, error) => {
       if (!job || error instanceof WaitingError) return;
       say(

@@ -109,6 +109,12 @@ export const errorCatalogue = {
     ({ url, origin }) =>
       `Could not reach ${url}: expected \`flowbench serve\` answering there. Is it running, at that address, started with --allow-origin ${origin}?`,
   ),
+  /** A command line's Redis (a sweep's queue) did not answer at the URL given. */
+  'redis-unreachable': spec<{ url: string; problem: string }>(
+    'environment',
+    ({ url, problem }) =>
+      `Could not reach Redis at ${url} (${problem}): expected a Redis server answering there. Is it running, at that address?`,
+  ),
   /** A run server refused the request: a missing or wrong token (401), or this page's origin (403). */
   'remote-refused': spec<{ url: string; status: number; reason: string }>(
     'bad-input',

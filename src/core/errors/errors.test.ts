@@ -28,6 +28,7 @@ const samples: { [C in ErrorCode]: ErrorData<C> } = {
   'bad-option': { option: '--seed', problem: "expects a non-negative integer, got 'x'" },
   'run-exists': { runId },
   'remote-unreachable': { url: 'http://127.0.0.1:8737/runs', origin: 'http://localhost:5173' },
+  'redis-unreachable': { url: 'redis://127.0.0.1:6379', problem: 'connect ECONNREFUSED' },
   'remote-refused': {
     url: 'http://127.0.0.1:8737/runs',
     status: 401,
