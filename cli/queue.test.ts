@@ -300,6 +300,11 @@ describe('flowbench sweep --redis and flowbench worker', () => {
         `flowbench: Could not reach Redis at ${gone} (connect ECONNREFUSED 127.0.0.1:1): expected a Redis server answering there. Is it running, at that address?\n`,
       );
     }
+    // A password in the URL is never shown.
+    const secret = await flowbenchHere(['worker', '--redis', 'redis://me:sesame@127.0.0.1:1']);
+    expect(secret.code).toBe(1);
+    expect(secret.stderr).toContain('Could not reach Redis at redis://me:***@127.0.0.1:1 (');
+    expect(secret.stderr).not.toContain('sesame');
     const malformed = await flowbenchHere(['worker', '--redis', 'localhost:6379']);
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toContain(

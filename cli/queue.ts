@@ -79,6 +79,14 @@ export function keysOf(queue: string) {
   };
 }
 
+/** `url` as a message may show it: its password, if any, left out. */
+function shown(url: string): string {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  if (parsed === null || parsed.password === '') return url;
+  parsed.password = '***';
+  return parsed.href;
+}
+
 /** How long a command waits for its Redis to answer before it says it cannot reach it, ms. */
 const REACH_MS = 5_000;
 
@@ -110,7 +118,7 @@ export async function reachRedis(url: string): Promise<void> {
     await client.ping();
   } catch (error) {
     throw new FlowbenchError('redis-unreachable', {
-      url,
+      url: shown(url),
       problem: messageOf(first.cause ?? error),
     });
   } finally {
@@ -126,8 +134,8 @@ const lastSaid = new Map<string, number>();
  * Says on stderr when a Redis client of a running command (or a BullMQ
  * queue or worker on one) loses its Redis: once for all of a command's
  * clients of that Redis, then every half minute while it stays gone; the
- * clients retry meanwhile. Without a listener,
- * ioredis printed every failed try with its stack. Returns `client`.
+ * clients retry meanwhile. Without a listener, ioredis printed every failed
+ * try with its stack. Returns `client`.
  */
 export function sayRedisTrouble<
   C extends { on(event: 'error', listener: (error: Error) => void): unknown },
@@ -136,7 +144,7 @@ export function sayRedisTrouble<
     const now = Date.now();
     if (now - (lastSaid.get(url) ?? Number.NEGATIVE_INFINITY) < LOST_EVERY_MS) return;
     lastSaid.set(url, now);
-    process.stderr.write(`flowbench: Redis at ${url}: ${error.message}; retrying\n`);
+    process.stderr.write(`flowbench: Redis at ${shown(url)}: ${error.message}; retrying\n`);
   });
   return client;
 }

@@ -80,13 +80,13 @@ export async function workerCommand(args: string[]): Promise<number> {
     if (values.redis === undefined)
       throw badOption('--redis', 'is needed: the Redis URL of the queue, e.g. redis://host:6379');
     const url = values.redis;
-    await reachRedis(url);
     const concurrency = positive('--concurrency', values.concurrency);
     const lockMs = positive('--lock-ms', values['lock-ms']);
     // A worker per core is the way to use a machine's cores (README): onnxruntime's default of a
     // thread per core in each would put N workers' N×N threads on N cores, each waiting on the others.
     const threads = positive('--threads', values.threads);
     const out = values.out === undefined ? null : resolve(values.out);
+    await reachRedis(url);
     if (out) await mkdir(out, { recursive: true });
     const me = `${hostname()}:${process.pid}`;
     const redis = redisClient(url);
