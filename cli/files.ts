@@ -56,9 +56,9 @@ const NAMED = /^([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)?)=(.+)$/s;
 /** Where a picked file goes: a node's file param, or the flow input one is bound to. */
 type Target = { node: string; param: string } | { input: string };
 
-/** Every file param of the flow, as `node.param`, with the flow input it is bound to, if any. */
+/** Every file param of the flow, as `node.param`, with its value and the flow input it is bound to, if any. */
 function fileParams(flow: FlowDocument, catalog: Catalog) {
-  const found: { node: string; param: string; input: string | undefined }[] = [];
+  const found: { node: string; param: string; value: unknown; input: string | undefined }[] = [];
   for (const node of flow.nodes) {
     const kind = catalog.get(node.kind);
     if (!kind) continue;
@@ -69,7 +69,7 @@ function fileParams(flow: FlowDocument, catalog: Catalog) {
         typeof value === 'object' && value !== null && !Array.isArray(value)
           ? value.$input
           : undefined;
-      found.push({ node: node.id, param, input });
+      found.push({ node: node.id, param, value, input });
     }
   }
   return found;
@@ -174,10 +174,10 @@ export async function applyFiles(
 /** Every file param whose value names a file by digest, as `node.param`, with the digest. */
 function namedFiles(flow: FlowDocument, params: Record<string, unknown>, catalog: Catalog) {
   const named: { at: string; digest: string }[] = [];
-  for (const { node, param, input } of fileParams(flow, catalog)) {
+  for (const { node, param, value: literal, input } of fileParams(flow, catalog)) {
     const value =
       input === undefined
-        ? flow.nodes.find((n) => n.id === node)?.params[param]
+        ? literal
         : (params[input] ?? flow.inputs.find((i) => i.name === input)?.default);
     if (typeof value === 'string' && value.startsWith('sha256:'))
       named.push({ at: `${node}.${param}`, digest: value });
