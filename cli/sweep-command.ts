@@ -70,7 +70,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
     const fields = sweepFields(read, values.param);
     if (seed !== undefined && fields.seed === undefined) fields.seed = String(seed);
     // The files are applied here only to check every trial as it will run; each trial reads them again.
-    const { flow, files } = await applyFiles(
+    const { flow, files, beside } = await applyFiles(
       read,
       {},
       values.file,
@@ -106,8 +106,9 @@ export async function sweepCommand(args: string[]): Promise<number> {
         flowPath,
         sweepId,
         trials,
-        // Trials start in this directory, so relative paths find the same files.
-        files: values.file,
+        // Trials start in this directory, so relative paths find the same files. Those found
+        // beside the flow go as bare --file paths: found once here, not looked for by every trial.
+        files: [...values.file, ...beside.map((found) => found.path)],
         backend,
         threads: threads ?? laneThreads(at, availableParallelism()),
         out,

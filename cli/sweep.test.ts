@@ -4,7 +4,8 @@
  * trial that the app imports, grouped under the sweep's id.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { laneThreads } from './backend';
@@ -72,6 +73,36 @@ describe('flowbench sweep', () => {
     const runs = importedRuns(out).map((record) => record.run);
     expect(runs.map((run) => run.status)).toEqual(['error', 'error']);
     expect(runs[0]!.statusReason).toContain('broken.csv, line 3');
+  });
+
+  it('gives every trial the file the flow names, found once beside the flow', async () => {
+    const out = outDir();
+    const ended = await flowbench([
+      'sweep',
+      iris,
+      '--param',
+      'epochs=1',
+      '--param',
+      'seed=0..1',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    // Each trial was given it: none looked beside the flow again.
+    const started = ended.stdout
+      .split('\n')
+      .filter((line) => line.includes('"event":"started"'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(started).toHaveLength(2);
+    for (const event of started) expect(event).not.toHaveProperty('beside');
+    const csv = readFileSync(join(root, 'src/examples/iris.csv'));
+    const digest = `sha256:${createHash('sha256').update(csv).digest('hex')}`;
+    const runs = importedRuns(out).map((record) => record.run);
+    expect(runs.map((run) => run.status)).toEqual(['ok', 'ok']);
+    for (const run of runs)
+      expect(run.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file).toBe(digest);
   });
 
   it('ends a trial whose process dies error, saying so, and runs the next in a fresh process', async () => {

@@ -44,7 +44,7 @@ export interface LocalSweep {
   flowPath: string;
   sweepId: string;
   trials: readonly Trial[];
-  /** `--file` as given, passed on to every trial. */
+  /** `--file` as given (and the files found beside the flow), passed on to every trial. */
   files: readonly string[];
   backend: CliBackend;
   /** onnxruntime-node's threads per session in every trial (`--backend cpu`; see backend.ts's `laneThreads`). */
