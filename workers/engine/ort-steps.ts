@@ -11,7 +11,7 @@
  * each step went through all of that twice, once in and once out. On the
  * command line's train row (fresh processes, steps 5–405 of the bench's
  * MLP), one after the other: 0.89× a bare onnxruntime-node loop through the
- * wrapper, 0.95× here (0.91–0.95× over later runs). Most of it is in the
+ * wrapper, 0.95× here (0.91–0.98× over later runs). Most of it is in the
  * first few hundred steps, while V8 optimises the hot code on a core
  * onnxruntime's threads also want: 119 ms of compiling there, now 58.
  */
