@@ -14,7 +14,15 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import { connectionOf, type LiveMessage } from './queue';
 import { serve, type RemoteRun } from './serve-command';
-import { flowbench, flowbenchHere, importedRuns, outDir, root, testNodeFlags } from './testing';
+import {
+  eventsOf,
+  flowbench,
+  flowbenchHere,
+  importedRuns,
+  outDir,
+  root,
+  testNodeFlags,
+} from './testing';
 import { startRedis, type TestRedis } from './testing-redis';
 
 const spirals = join(root, 'src/examples/spirals-mlp.flow.json');
@@ -98,12 +106,6 @@ const sweep = (queue: string, out: string, ...params: string[]) =>
     out,
     '--json',
   ]);
-
-const eventsOf = (stdout: string) =>
-  stdout
-    .trim()
-    .split('\n')
-    .map((line) => JSON.parse(line) as Record<string, unknown>);
 
 describe('flowbench sweep --redis and flowbench worker', () => {
   it('runs a 6-trial sweep over 2 worker processes, one record each; enqueued again, none runs twice', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import type { RunEvent } from './report';
-import { flowbench, flowbenchHere, outDir, root } from './testing';
+import { eventsOf, flowbench, flowbenchHere, outDir, root } from './testing';
 
 const example = join(root, 'src/examples/spirals-mlp.flow.json');
 
@@ -41,10 +41,7 @@ describe('flowbench run', () => {
     ]);
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
-    const events = ended.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as RunEvent);
+    const events = eventsOf(ended.stdout) as RunEvent[];
     expect(events[0]).toMatchObject({ event: 'started', flow: 'spirals-mlp' });
     expect(events).toContainEqual(
       expect.objectContaining({ event: 'progress', node: 'train', done: 10, total: 10 }),
@@ -143,10 +140,7 @@ describe('flowbench run', () => {
     const ended = await flowbench(['run', flow, '--out', out, '--json']);
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
-    const started = ended.stdout
-      .split('\n')
-      .map((line) => (line === '' ? null : (JSON.parse(line) as RunEvent)))
-      .find((event) => event?.event === 'started');
+    const started = eventsOf(ended.stdout).find((event) => event.event === 'started');
     expect(started).toMatchObject({
       beside: [{ at: 'infer.file', path: join('src', 'examples', 'blobs-sign.onnx') }],
     });

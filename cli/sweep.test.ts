@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { laneThreads } from './backend';
 import { trialArgs } from './sweep';
-import { flowbench, flowbenchHere, importedRuns, outDir, root } from './testing';
+import { eventsOf, flowbench, flowbenchHere, importedRuns, outDir, root } from './testing';
 import type { RunId } from '../src/core/run/record';
 import type { Trial } from './trials';
 
@@ -37,10 +37,7 @@ describe('flowbench sweep', () => {
     ]);
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
-    const events = ended.stdout
-      .trim()
-      .split('\n')
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const events = eventsOf(ended.stdout);
     const sweepId = events[0]!.sweepId;
     expect(events[0]).toMatchObject({ event: 'sweep', trials: 4, parallel: 2 });
     expect(events.at(-1)).toMatchObject({ event: 'sweep-finished', sweepId, ok: 4, error: 0 });
@@ -91,10 +88,7 @@ describe('flowbench sweep', () => {
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
     // Each trial was given it: none looked beside the flow again.
-    const started = ended.stdout
-      .split('\n')
-      .filter((line) => line.includes('"event":"started"'))
-      .map((line) => JSON.parse(line) as Record<string, unknown>);
+    const started = eventsOf(ended.stdout).filter((event) => event.event === 'started');
     expect(started).toHaveLength(2);
     for (const event of started) expect(event).not.toHaveProperty('beside');
     const csv = readFileSync(join(root, 'src/examples/iris.csv'));
@@ -223,7 +217,7 @@ describe('flowbench sweep', () => {
     );
     expect(interrupted).toBe(true);
     expect(ended.code).toBe(130);
-    const last = JSON.parse(ended.stdout.trim().split('\n').at(-1)!) as Record<string, unknown>;
+    const last = eventsOf(ended.stdout).at(-1)!;
     expect(last).toMatchObject({ event: 'sweep-finished', cancelled: 2, notRun: 1 });
     const runs = importedRuns(out).map((record) => record.run);
     expect(runs.map((run) => run.status)).toEqual(['cancelled', 'cancelled']);

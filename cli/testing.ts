@@ -80,6 +80,13 @@ export async function flowbenchHere(args: string[]): Promise<Ended> {
 
 export const outDir = () => mkdtempSync(join(tmpdir(), 'flowbench-run-'));
 
+/** The events a command printed with `--json`, one object a line. */
+export const eventsOf = (stdout: string) =>
+  stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
 /** Every run file in `dir`, each read by the app's importer (which throws on one it refuses). */
 export function importedRuns(dir: string) {
   return readdirSync(dir)
