@@ -114,7 +114,14 @@ export async function runHeadless(
       catalog,
       runtimeFor: (choice) =>
         Promise.resolve(
-          new OrtRuntime(info, () => Promise.resolve(ort), OrtRuntime.resolve(choice, info)),
+          new OrtRuntime(
+            info,
+            () => Promise.resolve(ort),
+            OrtRuntime.resolve(choice, info),
+            undefined,
+            // onnxruntime-node writes a loop's carried outputs where it is told (session-loop.ts).
+            { carriedInPlace: backend === 'cpu' },
+          ),
         ),
       producers: threadProducers,
       // What Node says of the machine, in a browser run's fingerprint fields (fingerprint.ts).

@@ -137,6 +137,12 @@ export interface TrainingLoopOptions {
    * takes them: the reference the loops are checked against.
    */
   readonly sessionLoops?: boolean;
+  /**
+   * Those loops have onnxruntime write each carried output over the tensor
+   * the step before read (session-loop.ts): onnxruntime-node's
+   * preallocated outputs. Default false.
+   */
+  readonly carriedInPlace?: boolean;
 }
 
 /** What an upload needs of a `GPUDevice`. */
@@ -211,6 +217,7 @@ export class OrtRuntime implements TensorRuntime {
     this.graphCapture = options.graphCapture ?? GRAPH_CAPTURE;
     this.residentDatasetBytes = options.residentDatasetBytes ?? RESIDENT_DATASET_BYTES;
     this.sessionLoops = options.sessionLoops ?? true;
+    this.carriedInPlace = options.carriedInPlace ?? false;
   }
 
   /** Whether WebGPU sessions driven in loops run their steps as device loops (device-loop.ts). */
@@ -221,6 +228,8 @@ export class OrtRuntime implements TensorRuntime {
   readonly residentDatasetBytes: number;
   /** Whether loops no worker hosts run K steps per call here (session-loop.ts). */
   readonly sessionLoops: boolean;
+  /** Whether those loops' carried outputs are written in place (onnxruntime-node). */
+  readonly carriedInPlace: boolean;
 
   /** Resolve a run's backend choice against what this engine has. */
   static resolve(choice: BackendChoice, info: EngineInfo): Backend {
@@ -409,7 +418,8 @@ export class OrtRuntime implements TensorRuntime {
       }),
       // A loop no worker hosts (the command line's) runs its steps here, K per call.
       ...(loopsHere && {
-        openLoop: (plan) => Promise.resolve(openSessionLoop(ortSteps(ort, session), plan)),
+        openLoop: (plan) =>
+          Promise.resolve(openSessionLoop(ortSteps(ort, session, this.carriedInPlace), plan)),
       }),
       async release() {
         sessions.delete(handle);

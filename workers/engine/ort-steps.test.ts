@@ -27,27 +27,41 @@ async function counterSession(): Promise<Ort.InferenceSession> {
 }
 
 describe('a session loop on onnxruntime’s own tensors', () => {
-  it('feeds each step the last one’s output and reads every step’s loss', async () => {
-    const session = await counterSession();
-    const initial = vector(1, 0);
-    const loop = openSessionLoop(ortSteps(ort, session), {
-      carried: [{ input: 'w', output: 'next.w' }],
-      initial: { w: initial },
-      constants: { lr: vector(2) },
-      read: ['loss'],
-    });
-    const signal = new AbortController().signal;
-    const result = await loop.run([{ x: vector(1, 0) }, null, { x: vector(3, 0) }], signal);
-    expect(result.ran).toBe(3);
-    expect([...result.values.loss!]).toEqual([3, Number.NaN, 9]);
-    const again = await loop.run([{ x: vector(0.5, 10) }], signal);
-    expect([...again.values.loss!]).toEqual([20]);
-    const { w } = await loop.carried(['w']);
-    expect(w).toMatchObject({ type: 'float32', dims: [2] });
-    expect([...w!.data]).toEqual([10, 20]);
-    // The first weights were fed, not written over.
-    expect([...initial.data]).toEqual([1, 0]);
-    await loop.close();
-    await session.release();
-  });
+  it.each([
+    ['as onnxruntime makes them', false],
+    ['written over the tensors the step before read', true],
+  ])(
+    'feeds each step the last one’s outputs, %s, and reads every step’s loss',
+    async (_, writesInto) => {
+      const session = await counterSession();
+      const initial = vector(1, 0);
+      const loop = openSessionLoop(ortSteps(ort, session, writesInto), {
+        carried: [{ input: 'w', output: 'next.w' }],
+        initial: { w: initial },
+        constants: { lr: vector(2) },
+        read: ['loss'],
+      });
+      const signal = new AbortController().signal;
+      const result = await loop.run([{ x: vector(1, 0) }, null, { x: vector(3, 0) }], signal);
+      expect(result.ran).toBe(3);
+      expect([...result.values.loss!]).toEqual([3, Number.NaN, 9]);
+      const again = await loop.run([{ x: vector(0.5, 10) }], signal);
+      expect([...again.values.loss!]).toEqual([20]);
+      const { w } = await loop.carried(['w']);
+      expect(w).toMatchObject({ type: 'float32', dims: [2] });
+      expect([...w!.data]).toEqual([10, 20]);
+      // Three more steps: the weights handed out are never a step's output after.
+      const more = await loop.run(
+        [{ x: vector(1, 1) }, { x: vector(1, 1) }, { x: vector(1, 1) }],
+        signal,
+      );
+      expect([...more.values.loss!]).toEqual([22, 24, 26]);
+      expect([...w!.data]).toEqual([10, 20]);
+      expect([...(await loop.carried(['w'])).w!.data]).toEqual([16, 26]);
+      // The first weights were fed, not written over.
+      expect([...initial.data]).toEqual([1, 0]);
+      await loop.close();
+      await session.release();
+    },
+  );
 });

@@ -21,11 +21,27 @@ import { fromOrt } from './device-tensors';
 import { inTurn } from './ort-turns';
 import type { OrtModule } from './ort-loader';
 
-/** `session`'s steps on `ort`'s CPU tensors; runs take their turn on the module (ort-turns.ts). */
-export function ortSteps(ort: OrtModule, session: Ort.InferenceSession): StepSession<Ort.Tensor> {
+/**
+ * `session`'s steps on `ort`'s CPU tensors; runs take their turn on the
+ * module (ort-turns.ts). `writesInto`: the session writes an output into a
+ * tensor given for it (onnxruntime-node does; onnxruntime-web's WASM copies
+ * it, so its loops are left as they are).
+ */
+export function ortSteps(
+  ort: OrtModule,
+  session: Ort.InferenceSession,
+  writesInto = false,
+): StepSession<Ort.Tensor> {
+  // Every output is fetched: those given a tensor into it, the rest as onnxruntime makes them.
+  const fetches: Record<string, Ort.Tensor | null> = {};
   return {
     feed: (tensor) => new ort.Tensor(tensor.type, tensor.data, tensor.dims),
-    run: (feeds) => inTurn(ort, () => session.run(feeds)),
+    run(feeds, into) {
+      if (into === undefined) return inTurn(ort, () => session.run(feeds));
+      for (const name of session.outputNames) fetches[name] = into[name] ?? null;
+      return inTurn(ort, () => session.run(feeds, fetches));
+    },
+    writesInto,
     first: (value) => (value.data as ArrayLike<number>)[0] ?? Number.NaN,
     tensor: (value) => Promise.resolve(fromOrt(value)),
     // CPU memory, collected with the tensor.
