@@ -55,6 +55,12 @@ export function parseSeed(text: string | undefined): number | undefined {
   return seed;
 }
 
+/** A number param's text as a number, or as it was when it is none (for the run's check to quote). */
+function numberOrText(text: string): number | string {
+  const value = Number(text);
+  return text.trim() === '' || !Number.isFinite(value) ? text : value;
+}
+
 /** `--param` values, typed by the flow input they set (a name the flow lacks is left for the run's check to name). */
 export function parseParams(flow: FlowDocument, given: readonly string[]): Record<string, unknown> {
   const params: Record<string, unknown> = {};
@@ -66,9 +72,7 @@ export function parseParams(flow: FlowDocument, given: readonly string[]): Recor
     const input = flow.inputs.find((i) => i.name === name);
     params[name] =
       input?.type === 'number' || input?.type === 'int'
-        ? value.trim() === ''
-          ? value
-          : Number(value)
+        ? numberOrText(value)
         : input?.type === 'boolean'
           ? value === 'true'
             ? true

@@ -191,6 +191,17 @@ describe('flowbench run', () => {
     expect(readdirSync(out)).toEqual([]);
   });
 
+  it('refuses a number --param that is no number with exit 2, quoting what was given', async () => {
+    for (const [param, quoted] of [
+      ['lr=abc', '"abc"'],
+      ['lr=1e999', '"1e999"'],
+    ]) {
+      const refused = await flowbenchHere(['run', example, '--param', param]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain(`'lr' expects a number from 0 to 10, got ${quoted}`);
+    }
+  });
+
   it('prints its usage for --help after any command (exit 0), and points an unknown option to it (exit 2)', async () => {
     for (const args of [['--help'], ['serve', '--help'], ['run', example, '-h']]) {
       const help = await flowbenchHere(args);
