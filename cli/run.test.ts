@@ -195,7 +195,7 @@ describe('flowbench run', () => {
     for (const [param, quoted] of [
       ['lr=abc', '"abc"'],
       ['lr=1e999', '"1e999"'],
-    ]) {
+    ] as const) {
       const refused = await flowbenchHere(['run', example, '--param', param]);
       expect(refused.code).toBe(2);
       expect(refused.stderr).toContain(`'lr' expects a number from 0 to 10, got ${quoted}`);
