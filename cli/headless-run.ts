@@ -15,6 +15,7 @@ import type { FlowDocument } from '../src/core/flow/document';
 import { toRunExport, type RunExport } from '../src/core/run/export';
 import type { RunId, RunStatus } from '../src/core/run/record';
 import { storeFile } from '../src/db/files';
+import { putRunNodes, runNodes } from '../src/db/run-nodes';
 import { journalRun, readRunRecord, updateRun } from '../src/db/runs';
 import { FlowbenchDb } from '../src/db/schema';
 import { checkRequest } from '../src/core/run/check';
@@ -61,6 +62,22 @@ export interface HeadlessRun {
 let databases = 0;
 
 /** A turn of Node's event loop: what a run lets in between its loop's units. */
+/**
+ * A `cpu` run's node logs and errors, saying `cpu` where they say where a
+ * session ran. The engine drives onnxruntime-node as the browser backend it
+ * stands in for, so a node's session says `wasm` ("training on wasm with
+ * adam", "94 of 120 rows right on wasm"), which the record of a run on
+ * onnxruntime-node's CPU provider must not.
+ */
+async function sayCpu(db: FlowbenchDb, runId: RunId): Promise<void> {
+  const onCpu = (text: string) => text.replace(/\bon wasm\b/g, 'on cpu');
+  const rows = await runNodes(db, runId);
+  await putRunNodes(
+    db,
+    rows.map((row) => ({ ...row, logs: onCpu(row.logs), error: onCpu(row.error) })),
+  );
+}
+
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
@@ -138,8 +155,10 @@ export async function runHeadless(
       ...headlessRecord,
     });
     // The engine knows only the browser's backends; the record says where a `cpu` run really ran.
-    if (backend === 'cpu')
+    if (backend === 'cpu') {
       await updateRun(db, runId, { engine: { backend: 'cpu', adapter: await cpuEngineLabel() } });
+      await sayCpu(db, runId);
+    }
     const record = await readRunRecord(db, runId);
     if (!record) throw new Error(`run ${runId} was driven but its record is gone`);
     return { status, file: toRunExport(record) };

@@ -125,13 +125,18 @@ describe('flowbench run', () => {
     ]);
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
-    const { run } = importedRun(runs);
+    const { run, nodes } = importedRun(runs);
     const digest = `sha256:${createHash('sha256').update(readFileSync(picked)).digest('hex')}`;
     expect(run.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file).toBe(digest);
     expect(run.status).toBe('ok');
     expect(run.engine?.backend).toBe('cpu');
     expect(run.fingerprint?.backend).toBe('cpu');
     expect(run.fingerprint?.ort).toMatch(/^onnxruntime-node \d/);
+    // The nodes' logs say where they ran as the record does: cpu, never the browser's wasm.
+    const logs = (node: string) => nodes.find((n) => n.node === node)?.logs ?? '';
+    expect(logs('train')).toMatch(/^training on cpu with /);
+    expect(logs('eval')).toMatch(/rows right on cpu/);
+    expect(nodes.map((n) => n.logs + n.error).join('\n')).not.toMatch(/\bwasm\b/);
   });
 
   it('takes a file the flow names by digest from beside the flow, saying so, and refuses the flow elsewhere with exit 2', async () => {
