@@ -36,12 +36,19 @@ function lossOf(ports: Map<string, number>): number | undefined {
   return ports.get('loss') ?? ports.values().next().value;
 }
 
-const format = (value: number | undefined) =>
-  value === undefined
-    ? '—'
-    : Math.abs(value) >= 1e4 || Math.abs(value) < 1e-3
-      ? value.toExponential(3)
-      : value.toPrecision(4);
+/**
+ * A value as the command's tables and progress lines show it: a number to
+ * four significant digits (so a column of them lines up: 0.9000 beside
+ * 0.9467), an integer whole, anything else as JSON, nothing as —.
+ */
+export function formatValue(value: unknown): string {
+  if (value === undefined) return '—';
+  if (typeof value !== 'number') return JSON.stringify(value);
+  if (Number.isInteger(value) && Math.abs(value) < 1e6) return String(value);
+  return Math.abs(value) >= 1e4 || Math.abs(value) < 1e-3
+    ? value.toExponential(3)
+    : value.toPrecision(4);
+}
 
 export function jsonReporter(write: (line: string) => void): Reporter {
   return {
@@ -81,7 +88,7 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
         const payload = {
           node: event.node,
           rate: event.stepsPerSecond === null ? '—' : event.stepsPerSecond.toFixed(1),
-          loss: format(lossOf(latest.get(event.node) ?? new Map<string, number>())),
+          loss: formatValue(lossOf(latest.get(event.node) ?? new Map<string, number>())),
         };
         if (bars) {
           const bar = nodeBars.get(event.node);
@@ -122,7 +129,7 @@ export function summaryTable(file: RunExport): string {
     const last = series.map(([name, points]) => {
       const point = points[points.length - 1];
       const value =
-        point === undefined ? undefined : point[1] === null ? point[3] : format(point[1]);
+        point === undefined ? undefined : point[1] === null ? point[3] : formatValue(point[1]);
       return `${name.slice(node.node.length + 1)}=${value ?? '—'}`;
     });
     return [

@@ -18,7 +18,7 @@ import { fileURLToPath } from 'node:url';
 import type { RunExport } from '../src/core/run/export';
 import type { RunStatus } from '../src/core/run/record';
 import type { CliBackend } from './backend';
-import type { RunEvent } from './report';
+import { formatValue, type RunEvent } from './report';
 import type { HostMessage, HostRequest } from './trial-host';
 import { describeTrial, type Trial } from './trials';
 
@@ -251,15 +251,6 @@ export async function runLocalSweep(sweep: LocalSweep): Promise<TrialEnd[]> {
   return ends.filter(Boolean);
 }
 
-const format = (value: unknown): string =>
-  typeof value !== 'number'
-    ? value === undefined
-      ? '—'
-      : JSON.stringify(value)
-    : Math.abs(value) >= 1e4 || (value !== 0 && Math.abs(value) < 1e-3)
-      ? value.toExponential(3)
-      : String(Number(value.toPrecision(4)));
-
 /** One row per trial: its params, how it ended, its time, the flow's outputs and its run id. */
 export function sweepTable(ends: readonly TrialEnd[]): string {
   const outputs = [...new Set(ends.flatMap((end) => Object.keys(end.run?.run.result ?? {})))];
@@ -268,7 +259,7 @@ export function sweepTable(ends: readonly TrialEnd[]): string {
     describeTrial(end.trial),
     end.status,
     end.run?.run.durationMs == null ? '—' : `${(end.run.run.durationMs / 1000).toFixed(2)} s`,
-    ...outputs.map((name) => format(end.run?.run.result[name])),
+    ...outputs.map((name) => formatValue(end.run?.run.result[name])),
     end.trial.runId,
   ]);
   const table = [['#', 'params', 'status', 'time', ...outputs, 'run'], ...rows];
