@@ -61,7 +61,6 @@ export interface HeadlessRun {
 
 let databases = 0;
 
-/** A turn of Node's event loop: what a run lets in between its loop's units. */
 /**
  * A `cpu` run's node logs and errors, saying `cpu` where they say where a
  * session ran. The engine drives onnxruntime-node as the browser backend it
@@ -78,6 +77,7 @@ async function sayCpu(db: FlowbenchDb, runId: RunId): Promise<void> {
   );
 }
 
+/** A turn of Node's event loop: what a run lets in between its loop's units. */
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
