@@ -24,8 +24,9 @@ import type { OrtModule } from './ort-loader';
 /**
  * `session`'s steps on `ort`'s CPU tensors; runs take their turn on the
  * module (ort-turns.ts). `writesInto`: the session writes an output into a
- * tensor given for it (onnxruntime-node does; onnxruntime-web's WASM copies
- * it, so its loops are left as they are).
+ * tensor given for it (onnxruntime-node does; onnxruntime-web's WASM build
+ * moves every tensor through its own heap anyway, so its loops are left as
+ * they are).
  */
 export function ortSteps(
   ort: OrtModule,
@@ -38,8 +39,11 @@ export function ortSteps(
     feed: (tensor) => new ort.Tensor(tensor.type, tensor.data, tensor.dims),
     run(feeds, into) {
       if (into === undefined) return inTurn(ort, () => session.run(feeds));
-      for (const name of session.outputNames) fetches[name] = into[name] ?? null;
-      return inTurn(ort, () => session.run(feeds, fetches));
+      return inTurn(ort, () => {
+        // Filled as the run starts: a run waiting for its turn sees its own `into`.
+        for (const name of session.outputNames) fetches[name] = into[name] ?? null;
+        return session.run(feeds, fetches);
+      });
     },
     writesInto,
     first: (value) => (value.data as ArrayLike<number>)[0] ?? Number.NaN,
