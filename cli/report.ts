@@ -119,9 +119,16 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
   };
 }
 
-/** Each node's outcome, time, steps (points of its first series) and the last value of each series. */
+/**
+ * Each node's outcome, time, steps (points of its first series) and the
+ * last value of each series, in the flow's order of its nodes (as drawn,
+ * not the record's, which is by name).
+ */
 export function summaryTable(file: RunExport): string {
-  const rows = file.nodes.map((node) => {
+  const order = new Map(file.flow.nodes.map((node, i) => [node.id, i]));
+  const at = (node: string) => order.get(node) ?? order.size;
+  const nodes = [...file.nodes].sort((a, b) => at(a.node) - at(b.node));
+  const rows = nodes.map((node) => {
     const series = Object.entries(file.metrics).filter(([name]) =>
       name.startsWith(`${node.node}.`),
     );
