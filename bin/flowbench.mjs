@@ -4,6 +4,12 @@
 import { register } from 'tsx/esm/api';
 
 register();
+// A reader that stops reading (`flowbench run … | head`) does not stop the command: the run goes
+// on and its run file is still written; what it would have printed goes nowhere.
+for (const stream of [process.stdout, process.stderr])
+  stream.on('error', (error) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
 const { main } = await import('../cli/main.ts');
 const code = await main(process.argv.slice(2));
 // When main resolves the command has done its work and written its output (to a file or a pipe

@@ -30,6 +30,8 @@ export interface QueuedSweep {
   flow: FlowDocument;
   /** The `--param` fields, as typed: with the flow, what makes two sweeps the same. */
   fields: Record<string, string>;
+  /** Params every trial runs with where its fields set none (a run bundle's run's). */
+  base?: Readonly<Record<string, unknown>>;
   backend: CliBackend;
   trials: readonly Trial[];
   files: readonly GivenFile[];
@@ -58,6 +60,7 @@ export async function enqueueSweep(
       canonicalJson({
         flow: sweep.flow,
         fields: sweep.fields,
+        ...(sweep.base && { base: sweep.base }),
         backend: sweep.backend,
         files: files.map((file) => file.digest),
       }),
@@ -81,7 +84,7 @@ export async function enqueueSweep(
           index: trial.index,
           runId: trial.runId,
           flow: sweep.flow,
-          params: trial.params,
+          params: { ...sweep.base, ...trial.params },
           ...(trial.seed !== undefined && { seed: trial.seed }),
           backend: sweep.backend,
           files: files.map(({ name, digest, mediaType }) => ({ name, digest, mediaType })),

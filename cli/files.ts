@@ -108,21 +108,29 @@ export interface FileBeside {
   readonly path: string;
 }
 
+/** Where a file the flow names by digest and no `--file` gives may be found. */
+export interface FileSources {
+  /** The files a run bundle carries, by digest (bundle.ts). */
+  readonly carried?: ReadonlyMap<string, GivenFile>;
+  /** The flow file's folder, for a file there with those very bytes. */
+  readonly near?: string;
+}
+
 /**
  * The flow and params with every `--file` applied, and the files the run's
  * store must hold. A file the flow names by digest that no `--file` gave is
- * taken from `near` (the flow file's folder) where a file there has those
- * very bytes (`beside`): a shipped example runs as it is. Throws
- * `bad-option` for a name that names no file param (or several) or a named
- * file found nowhere, and `bad-import` for a file that cannot be read;
- * nothing is run then.
+ * taken from the bundle the flow came in (`carried`), else from `near` (the
+ * flow file's folder) where a file there has those very bytes (`beside`): a
+ * shipped example runs as it is. Throws `bad-option` for a name that names
+ * no file param (or several) or a named file found nowhere, and
+ * `bad-import` for a file that cannot be read; nothing is run then.
  */
 export async function applyFiles(
   flow: FlowDocument,
   params: Record<string, unknown>,
   given: readonly string[],
   catalog: Catalog,
-  near?: string,
+  { carried, near }: FileSources = {},
 ): Promise<{
   flow: FlowDocument;
   params: Record<string, unknown>;
@@ -158,11 +166,17 @@ export async function applyFiles(
   const beside: FileBeside[] = [];
   for (const { at, digest } of namedFiles(applied, all, catalog)) {
     if (digests.has(digest)) continue;
+    const bundled = carried?.get(digest);
+    if (bundled !== undefined) {
+      files.push(bundled);
+      digests.add(digest);
+      continue;
+    }
     const found = near === undefined ? undefined : await fileWithDigest(near, digest);
     if (found === undefined)
       throw new FlowbenchError('bad-option', {
         option: '--file',
-        problem: `is missing for ${at}: flow '${flow.name}' reads file ${digest.slice(0, 19)}… there, and no file beside the flow has those bytes. Give it: --file ${at}=PATH`,
+        problem: `is missing for ${at}: flow '${flow.name}' reads file ${digest.slice(0, 19)}… there, and no file ${carried === undefined ? '' : 'in the bundle or '}beside the flow has those bytes. Give it: --file ${at}=PATH`,
       });
     files.push(found.file);
     digests.add(digest);

@@ -47,6 +47,8 @@ export interface HeadlessRun {
   runId?: RunId;
   /** The sweep it belongs to (the record's `groupId`, as the app's sweeps group runs); its cause is then `sweep`. */
   groupId?: string;
+  /** The run it runs again as it ran (a run bundle's, bundle.ts): the app compares their series. */
+  rerunOf?: RunId;
   /** The node kinds it may use; default the app's (a bench passes its own). */
   catalog?: Catalog;
   /** Where its sessions run (backend.ts); default `wasm`, the browser's engine. */
@@ -118,6 +120,7 @@ export async function runHeadless(
       backendChoice: backend === 'cpu' ? 'auto' : 'wasm',
       cause: run.groupId === undefined ? 'cli' : 'sweep',
       groupId: run.groupId ?? null,
+      ...(run.rerunOf !== undefined && { rerunOf: run.rerunOf }),
     };
     // As the app's journalRequest, with the id given when there is one.
     const runId = run.runId ?? (uuidv7() as RunId);

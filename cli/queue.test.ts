@@ -8,6 +8,7 @@
  * running one's live values and hands out its run file, to allowed origins.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -15,6 +16,7 @@ import { fromRunExport } from '../src/core/run/export';
 import { connectionOf, type LiveMessage } from './queue';
 import { serve, type RemoteRun } from './serve-command';
 import {
+  bundleOf,
   eventsOf,
   flowbench,
   flowbenchHere,
@@ -134,6 +136,60 @@ describe('flowbench sweep --redis and flowbench worker', () => {
       expect(finished).toHaveLength(6);
     } finally {
       await Promise.all(workers.map((worker) => worker.stop()));
+    }
+  });
+
+  it('runs a run bundle’s sweep: each trial on the bundle’s file and its run’s params, but for the grid', async () => {
+    const worker = startWorker('bundle');
+    try {
+      const dir = outDir();
+      const few = join(dir, 'few-flowers.csv');
+      const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
+      writeFileSync(few, lines.slice(0, 61).join('\n') + '\n');
+      const first = join(dir, 'first');
+      const iris = join(root, 'src/examples/iris-table.flow.json');
+      const made = await flowbench([
+        'run',
+        iris,
+        '--file',
+        `data=${few}`,
+        '--param',
+        'epochs=2',
+        '--seed',
+        '5',
+        '--out',
+        first,
+      ]);
+      expect(made.code).toBe(0);
+      const bundle = join(dir, 'iris.flowbench.zip');
+      await bundleOf(first, [few], bundle);
+      const out = join(dir, 'sweep');
+      const ended = await flowbench([
+        'sweep',
+        bundle,
+        '--param',
+        'seed=1..2',
+        '--redis',
+        redis.url,
+        '--queue',
+        'bundle',
+        '--wait',
+        '--out',
+        out,
+        '--json',
+      ]);
+      expect(ended.code).toBe(0);
+      const runs = importedRuns(out).map((record) => record.run);
+      expect(runs.map((run) => [run.status, run.params.epochs, run.seed]).sort()).toEqual([
+        ['ok', 2, 1],
+        ['ok', 2, 2],
+      ]);
+      const [bundled] = importedRuns(first).map((record) => record.run);
+      const fileOf = (run: typeof bundled) =>
+        run!.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file;
+      for (const run of runs) expect(fileOf(run)).toBe(fileOf(bundled));
+    } finally {
+      await worker.stop();
     }
   });
 

@@ -10,12 +10,20 @@ import type { RunExport } from '../src/core/run/export';
 import type { RunId, RunStatus } from '../src/core/run/record';
 import type { FileBeside } from './files';
 
+/** The run bundle a run runs again: the file, and the id of the run it holds. */
+export interface BundleSaid {
+  readonly file: string;
+  readonly runId: string;
+}
+
 /** Every event `--json` prints, one object a line. */
 export type RunEvent =
   | {
       event: 'started';
       runId: RunId;
       flow: string;
+      /** The run bundle it runs again (its run's flow, params, seed and files). */
+      bundle?: BundleSaid;
       /** Files the flow names by digest that were found beside it, not given by `--file`. */
       beside?: readonly FileBeside[];
     }
@@ -78,6 +86,10 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
     event(event) {
       if (event.event === 'started') {
         out.write(`run ${event.runId} of '${event.flow}'\n`);
+        if (event.bundle)
+          out.write(
+            `from ${event.bundle.file}: run ${event.bundle.runId}'s flow, params, seed and files\n`,
+          );
         for (const { at, path } of event.beside ?? [])
           out.write(`${at}: ${path}, found beside the flow (the bytes it names)\n`);
       } else if (event.event === 'live') {

@@ -16,13 +16,13 @@ import {
   parseParams,
   parseSeed,
   parseThreads,
-  readFlowFile,
   runOptions,
 } from './args';
+import { readFlowSource } from './bundle';
 import { applyFiles, type FileBeside } from './files';
 import { runHeadless, type HeadlessRun } from './headless-run';
 import { progressGate } from './progress-gate';
-import type { Reporter } from './report';
+import type { BundleSaid, Reporter } from './report';
 
 /** `flowbench run`'s arguments, run; resolves with its exit status. */
 export async function runCommand(args: string[], reporter: () => Reporter): Promise<number> {
@@ -41,15 +41,17 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
     if (positionals.length !== 1)
       throw badOption('run', `expects one flow file, got ${positionals.length}`);
     const backend = parseBackend(values.backend);
-    const seed = parseSeed(values.seed);
+    const givenSeed = parseSeed(values.seed);
     const threads = parseThreads(values.threads);
-    const read = await readFlowFile(positionals[0]!);
+    const { flow: read, bundled } = await readFlowSource(positionals[0]!);
+    // A bundle's run runs again as it ran, but for what the command line sets.
+    const seed = givenSeed ?? bundled?.seed;
     const { flow, params, files, beside } = await applyFiles(
       read,
-      parseParams(read, values.param),
+      { ...bundled?.params, ...parseParams(read, values.param) },
       values.file,
       builtinCatalog,
-      dirname(resolve(positionals[0]!)),
+      { near: dirname(resolve(positionals[0]!)), ...(bundled && { carried: bundled.carried }) },
     );
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
@@ -63,10 +65,18 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
         files,
         ...(values.group !== undefined && { groupId: values.group }),
         ...(values['run-id'] !== undefined && { runId: values['run-id'] as RunId }),
+        // Run again with nothing changed, it is the bundle's run's re-run, which the app checks.
+        ...(bundled &&
+          values.param.length === 0 &&
+          givenSeed === undefined &&
+          values.file.length === 0 && { rerunOf: bundled.id }),
       },
       out,
       report,
-      beside,
+      {
+        beside,
+        ...(bundled && { bundle: { file: positionals[0]!, runId: bundled.id } }),
+      },
     );
   } catch (error) {
     report.event(errorEvent(error));
@@ -79,14 +89,16 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
  * Run to its end, reporting as it goes, and write its run file into `out`;
  * resolves with the exit status its end calls for. Ctrl+C (or SIGTERM)
  * cancels the run, which then ends its record; a second one leaves at once.
- * `beside`: the files it reads that were found beside the flow (said as it starts).
+ * `from` is said as it starts: the files it reads that were found beside the
+ * flow, and the bundle it runs again.
  */
 export async function runToFile(
   run: Omit<HeadlessRun, 'signal' | 'events'>,
   out: string,
   report: Reporter,
-  beside: readonly FileBeside[] = [],
+  from: { readonly beside?: readonly FileBeside[]; readonly bundle?: BundleSaid } = {},
 ): Promise<number> {
+  const beside = from.beside ?? [];
   const cancel = new AbortController();
   const onInterrupt = () => {
     if (cancel.signal.aborted) process.exit(EXIT.cancelled);
@@ -106,6 +118,7 @@ export async function runToFile(
             event: 'started',
             runId,
             flow: run.flow.name,
+            ...(from.bundle && { bundle: from.bundle }),
             ...(beside.length > 0 && { beside }),
           }),
         progress(node, done, total, perSecond) {

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import type { RunEvent } from './report';
-import { eventsOf, flowbench, flowbenchHere, outDir, root } from './testing';
+import { bundleOf, eventsOf, flowbench, flowbenchHere, outDir, root } from './testing';
 
 const example = join(root, 'src/examples/spirals-mlp.flow.json');
 
@@ -167,6 +167,78 @@ describe('flowbench run', () => {
     expect(readdirSync(runs)).toEqual([]);
   });
 
+  it('runs a run bundle again as it ran: its flow, params, seed and the file it read, the same series', async () => {
+    const dir = outDir();
+    const few = join(dir, 'few-flowers.csv');
+    const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
+    writeFileSync(few, lines.slice(0, 61).join('\n') + '\n');
+    const first = join(dir, 'first');
+    const flow = join(root, 'src/examples/iris-table.flow.json');
+    const made = await flowbench([
+      'run',
+      flow,
+      '--file',
+      `data=${few}`,
+      '--param',
+      'epochs=2',
+      '--seed',
+      '5',
+      '--out',
+      first,
+    ]);
+    expect(made.code).toBe(0);
+    const bundle = join(dir, 'iris.flowbench.zip');
+    await bundleOf(first, [few], bundle);
+    const again = join(dir, 'again');
+    const ended = await flowbench(['run', bundle, '--out', again, '--json']);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    const before = importedRun(first);
+    const after = importedRun(again);
+    expect(eventsOf(ended.stdout)[0]).toMatchObject({
+      event: 'started',
+      bundle: { file: bundle, runId: before.run.id },
+    });
+    // The bundle's run's re-run, which the app compares series by series.
+    expect(after.run).toMatchObject({
+      params: { epochs: 2 },
+      seed: 5,
+      status: 'ok',
+      rerunOf: before.run.id,
+    });
+    const fileOf = (record: typeof before) =>
+      record.run.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file;
+    expect(fileOf(after)).toBe(fileOf(before));
+    // The same engine on the same bytes: every series bit for bit.
+    const series = (record: typeof before) =>
+      Object.fromEntries(record.metrics.map((m) => [`${m.name}#${m.step}`, m.value]));
+    expect(series(after)).toEqual(series(before));
+    // What the command line sets still wins.
+    const other = join(dir, 'other');
+    expect(
+      (await flowbench(['run', bundle, '--param', 'epochs=1', '--seed', '6', '--out', other])).code,
+    ).toBe(0);
+    expect(importedRun(other).run).toMatchObject({ params: { epochs: 1 }, seed: 6, rerunOf: null });
+  });
+
+  it('refuses a zip that is no run bundle as a flow, with exit 2', async () => {
+    const refused = await flowbenchHere(['run', join(root, 'src/examples/digits.zip')]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(
+      'digits.zip has no run.json: it is not a Flowbench run bundle',
+    );
+  });
+
+  it('goes on to write its run file when its reader stops reading (| head)', async () => {
+    const out = outDir();
+    const ended = await flowbench(
+      ['run', example, '--param', 'steps=20', '--out', out],
+      (_, child) => child.stdout?.destroy(),
+    );
+    expect(ended.code).toBe(0);
+    expect(importedRun(out).run.status).toBe('ok');
+  });
+
   it('refuses a --file that names no file param, or a file that is missing, and --backend it lacks, with exit 2', async () => {
     const flow = join(root, 'src/examples/iris-table.flow.json');
     const csv = join(root, 'src/examples/iris.csv');
@@ -211,7 +283,7 @@ describe('flowbench run', () => {
     for (const args of [['--help'], ['serve', '--help'], ['run', example, '-h']]) {
       const help = await flowbenchHere(args);
       expect(help.code).toBe(0);
-      expect(help.stdout).toMatch(/^Usage: flowbench run <flow\.json>/);
+      expect(help.stdout).toMatch(/^Usage: flowbench run <flow\.json \| run\.flowbench\.zip>/);
       expect(help.stdout).toContain('--threads N');
     }
     const unknown = await flowbenchHere(['serve', '--frob']);

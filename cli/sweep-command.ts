@@ -20,9 +20,9 @@ import {
   parseBackend,
   parseSeed,
   parseThreads,
-  readFlowFile,
   runOptions,
 } from './args';
+import { readFlowSource } from './bundle';
 import { applyFiles } from './files';
 import { enqueueSweep, waitForSweep, type QueuedSweep } from './enqueue';
 import { DEFAULT_QUEUE, reachRedis } from './queue';
@@ -66,31 +66,57 @@ export async function sweepCommand(args: string[]): Promise<number> {
         '--threads',
         "is a local sweep's: a queue's trials run on each worker's own (flowbench worker --threads)",
       );
-    const read = await readFlowFile(flowPath);
+    // A bundle's trials run as its run ran, but for the grid (each local trial opens the bundle).
+    const { flow: read, bundled } = await readFlowSource(flowPath);
     const fields = sweepFields(read, values.param);
-    if (seed !== undefined && fields.seed === undefined) fields.seed = String(seed);
+    const baseSeed = seed ?? bundled?.seed;
+    if (baseSeed !== undefined && fields.seed === undefined) fields.seed = String(baseSeed);
     // The files are applied here only to check every trial as it will run; each trial reads them again.
     const { flow, files, beside } = await applyFiles(
       read,
-      {},
+      { ...bundled?.params },
       values.file,
       builtinCatalog,
-      dirname(flowPath),
+      { near: dirname(flowPath), ...(bundled && { carried: bundled.carried }) },
     );
     const trials = planTrials(flow, fields, builtinCatalog, backend);
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
     if (values.redis !== undefined)
       return await queuedSweep(
-        { redis: values.redis, queue: values.queue, flow, fields, backend, trials, files },
+        {
+          redis: values.redis,
+          queue: values.queue,
+          flow,
+          fields,
+          ...(bundled && { base: bundled.params }),
+          backend,
+          trials,
+          files,
+        },
         values.wait ? out : null,
         json,
       );
     const sweepId = newSweepId();
     const at = Math.min(parallel, trials.length);
+    const bundle = bundled && { file: positionals[0]!, runId: bundled.id };
     if (json)
-      print(JSON.stringify({ event: 'sweep', sweepId, trials: trials.length, parallel: at }));
-    else print(`sweep ${sweepId}: ${trials.length} trials of '${flow.name}', ${at} at once`);
+      print(
+        JSON.stringify({
+          event: 'sweep',
+          sweepId,
+          trials: trials.length,
+          parallel: at,
+          ...(bundle && { bundle }),
+        }),
+      );
+    else {
+      print(`sweep ${sweepId}: ${trials.length} trials of '${flow.name}', ${at} at once`);
+      if (bundle)
+        print(
+          `from ${bundle.file}: run ${bundle.runId}'s flow, params, seed and files, but for the grid`,
+        );
+    }
 
     const cancel = new AbortController();
     const onInterrupt = () => {

@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { laneThreads } from './backend';
 import { trialArgs } from './sweep';
-import { eventsOf, flowbench, flowbenchHere, importedRuns, outDir, root } from './testing';
+import {
+  bundleOf,
+  eventsOf,
+  flowbench,
+  flowbenchHere,
+  importedRuns,
+  outDir,
+  root,
+} from './testing';
 import type { RunId } from '../src/core/run/record';
 import type { Trial } from './trials';
 
@@ -95,6 +103,57 @@ describe('flowbench sweep', () => {
     const digest = `sha256:${createHash('sha256').update(csv).digest('hex')}`;
     const runs = importedRuns(out).map((record) => record.run);
     expect(runs.map((run) => run.status)).toEqual(['ok', 'ok']);
+    for (const run of runs)
+      expect(run.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file).toBe(digest);
+  });
+
+  it('sweeps a run bundle: every trial on its run’s file and params, but for the grid', async () => {
+    const dir = outDir();
+    const few = join(dir, 'few-flowers.csv');
+    const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
+    writeFileSync(few, lines.slice(0, 61).join('\n') + '\n');
+    const first = join(dir, 'first');
+    const made = await flowbench([
+      'run',
+      iris,
+      '--file',
+      `data=${few}`,
+      '--param',
+      'epochs=2',
+      '--seed',
+      '5',
+      '--out',
+      first,
+    ]);
+    expect(made.code).toBe(0);
+    const bundle = join(dir, 'iris.flowbench.zip');
+    await bundleOf(first, [few], bundle);
+    const out = join(dir, 'sweep');
+    const ended = await flowbench([
+      'sweep',
+      bundle,
+      '--param',
+      'seed=1..2',
+      '--parallel',
+      '2',
+      '--out',
+      out,
+      '--json',
+    ]);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    const [bundled] = importedRuns(first).map((record) => record.run);
+    expect(eventsOf(ended.stdout)[0]).toMatchObject({
+      event: 'sweep',
+      trials: 2,
+      bundle: { file: bundle, runId: bundled!.id },
+    });
+    const digest = `sha256:${createHash('sha256').update(readFileSync(few)).digest('hex')}`;
+    const runs = importedRuns(out).map((record) => record.run);
+    expect(runs.map((run) => [run.status, run.params.epochs, run.seed]).sort()).toEqual([
+      ['ok', 2, 1],
+      ['ok', 2, 2],
+    ]);
     for (const run of runs)
       expect(run.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file).toBe(digest);
   });

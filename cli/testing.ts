@@ -3,11 +3,13 @@
  * its own, with what it prints, and fresh output directories.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
+import { packRunBundle } from '../src/core/run/bundle';
+import { sha256Hex } from '../src/core/run/digest';
 import { fromRunExport } from '../src/core/run/export';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -97,4 +99,21 @@ export function importedRuns(dir: string) {
       if (!imported.ok) throw new Error(`${name}: ${JSON.stringify(imported.issues)}`);
       return imported.record;
     });
+}
+
+/**
+ * The run bundle the app's Export bundle makes of the one run file in `dir`
+ * and the files at `files` (its flow's picked files), written to `path`.
+ */
+export async function bundleOf(dir: string, files: readonly string[], path: string): Promise<void> {
+  const [record] = importedRuns(dir);
+  if (!record) throw new Error(`no run file in ${dir}`);
+  const bundled = await Promise.all(
+    files.map(async (file) => {
+      const bytes = new Uint8Array(readFileSync(file));
+      const name = file.split('/').at(-1)!;
+      return { digest: `sha256:${await sha256Hex(bytes)}`, name, mediaType: 'text/csv', bytes };
+    }),
+  );
+  writeFileSync(path, packRunBundle(record, bundled));
 }
