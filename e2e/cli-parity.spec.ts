@@ -2,7 +2,9 @@
  * Parity between the command line and the browser: a run made by
  * `flowbench run --backend wasm` in Node (onnxruntime-web's WASM build, the
  * browser's own engine) is imported into the app, and Re-run there on WASM
- * trains again to the very same series, point for point.
+ * trains again to the very same series, point for point; and the other way
+ * round, a run exported from the app as a bundle is run again by
+ * `flowbench run`, whose record the app compares with the original.
  */
 import { spawn } from 'node:child_process';
 import { readdir } from 'node:fs/promises';
@@ -53,6 +55,29 @@ test('a run made by flowbench run on wasm, re-run in the browser on WASM, gives 
   await expect(runs.rows).toHaveCount(2);
   await runs.expectStatus(runs.newest, 'ok');
   await expect(runs.comparison).toContainText(`Compared with run ${cliId.slice(-8)}`);
+  await expect(
+    runs.comparison.getByRole('listitem').filter({ hasText: 'train.loss' }),
+  ).toContainText('train.loss: identical');
+  await expect(runs.comparison).not.toContainText('differs');
+  await expect(alerts.all).toHaveCount(0);
+});
+
+test('a run bundle from the app, run again by flowbench run and imported back, reproduces its run', async ({
+  toolbar,
+  runs,
+  alerts,
+}) => {
+  await toolbar.openExample('iris-table');
+  await toolbar.run();
+  await runs.expectStatus(runs.newest, 'ok');
+  const originalId = await runs.idOf(runs.newest);
+  const bundle = await runs.exportBundle();
+  const file = await cliRun([bundle.path, '--backend', 'wasm'], test.info().outputPath('again'));
+  await toolbar.importFile(file);
+  await expect(runs.rows).toHaveCount(2);
+  await runs.select(runs.newest);
+  expect(await runs.idOf(runs.newest)).not.toBe(originalId);
+  await expect(runs.comparison).toContainText(`Compared with run ${originalId.slice(-8)}`);
   await expect(
     runs.comparison.getByRole('listitem').filter({ hasText: 'train.loss' }),
   ).toContainText('train.loss: identical');
