@@ -8,7 +8,6 @@
  * running one's live values and hands out its run file, to allowed origins.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Queue } from 'bullmq';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -16,11 +15,11 @@ import { fromRunExport } from '../src/core/run/export';
 import { connectionOf, type LiveMessage } from './queue';
 import { serve, type RemoteRun } from './serve-command';
 import {
-  bundleOf,
   eventsOf,
   flowbench,
   flowbenchHere,
   importedRuns,
+  irisBundle,
   outDir,
   root,
   testNodeFlags,
@@ -143,26 +142,7 @@ describe('flowbench sweep --redis and flowbench worker', () => {
     const worker = startWorker('bundle');
     try {
       const dir = outDir();
-      const few = join(dir, 'few-flowers.csv');
-      const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
-      writeFileSync(few, lines.slice(0, 61).join('\n') + '\n');
-      const first = join(dir, 'first');
-      const iris = join(root, 'src/examples/iris-table.flow.json');
-      const made = await flowbench([
-        'run',
-        iris,
-        '--file',
-        `data=${few}`,
-        '--param',
-        'epochs=2',
-        '--seed',
-        '5',
-        '--out',
-        first,
-      ]);
-      expect(made.code).toBe(0);
-      const bundle = join(dir, 'iris.flowbench.zip');
-      await bundleOf(first, [few], bundle);
+      const { bundle, first } = await irisBundle(dir);
       const out = join(dir, 'sweep');
       const ended = await flowbench([
         'sweep',

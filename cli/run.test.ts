@@ -9,7 +9,15 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { fromRunExport } from '../src/core/run/export';
 import type { RunEvent } from './report';
-import { bundleOf, eventsOf, flowbench, flowbenchHere, outDir, root } from './testing';
+import {
+  eventsOf,
+  fewFlowers,
+  flowbench,
+  flowbenchHere,
+  irisBundle,
+  outDir,
+  root,
+} from './testing';
 
 const example = join(root, 'src/examples/spirals-mlp.flow.json');
 
@@ -103,10 +111,8 @@ describe('flowbench run', () => {
 
   it('--file name=path picks a file for a file param, recorded by digest; --backend cpu runs on onnxruntime-node', async () => {
     const out = outDir();
-    // Another table than the example's: the first 60 flowers, so the record must name these bytes.
-    const picked = join(out, 'few-flowers.csv');
-    const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
-    writeFileSync(picked, lines.slice(0, 61).join('\n') + '\n');
+    // Another table than the example's, so the record must name these bytes.
+    const picked = fewFlowers(out);
     const runs = join(out, 'runs');
     const flow = join(root, 'src/examples/iris-table.flow.json');
     const ended = await flowbench([
@@ -169,26 +175,7 @@ describe('flowbench run', () => {
 
   it('runs a run bundle again as it ran: its flow, params, seed and the file it read, the same series', async () => {
     const dir = outDir();
-    const few = join(dir, 'few-flowers.csv');
-    const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
-    writeFileSync(few, lines.slice(0, 61).join('\n') + '\n');
-    const first = join(dir, 'first');
-    const flow = join(root, 'src/examples/iris-table.flow.json');
-    const made = await flowbench([
-      'run',
-      flow,
-      '--file',
-      `data=${few}`,
-      '--param',
-      'epochs=2',
-      '--seed',
-      '5',
-      '--out',
-      first,
-    ]);
-    expect(made.code).toBe(0);
-    const bundle = join(dir, 'iris.flowbench.zip');
-    await bundleOf(first, [few], bundle);
+    const { bundle, first } = await irisBundle(dir);
     const again = join(dir, 'again');
     const ended = await flowbench(['run', bundle, '--out', again, '--json']);
     expect(ended.stderr).toBe('');

@@ -11,11 +11,11 @@ import { describe, expect, it } from 'vitest';
 import { laneThreads } from './backend';
 import { trialArgs } from './sweep';
 import {
-  bundleOf,
   eventsOf,
   flowbench,
   flowbenchHere,
   importedRuns,
+  irisBundle,
   outDir,
   root,
 } from './testing';
@@ -109,25 +109,7 @@ describe('flowbench sweep', () => {
 
   it('sweeps a run bundle: every trial on its run’s file and params, but for the grid', async () => {
     const dir = outDir();
-    const few = join(dir, 'few-flowers.csv');
-    const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
-    writeFileSync(few, lines.slice(0, 61).join('\n') + '\n');
-    const first = join(dir, 'first');
-    const made = await flowbench([
-      'run',
-      iris,
-      '--file',
-      `data=${few}`,
-      '--param',
-      'epochs=2',
-      '--seed',
-      '5',
-      '--out',
-      first,
-    ]);
-    expect(made.code).toBe(0);
-    const bundle = join(dir, 'iris.flowbench.zip');
-    await bundleOf(first, [few], bundle);
+    const { bundle, first, csv } = await irisBundle(dir);
     const out = join(dir, 'sweep');
     const ended = await flowbench([
       'sweep',
@@ -148,7 +130,7 @@ describe('flowbench sweep', () => {
       trials: 2,
       bundle: { file: bundle, runId: bundled!.id },
     });
-    const digest = `sha256:${createHash('sha256').update(readFileSync(few)).digest('hex')}`;
+    const digest = `sha256:${createHash('sha256').update(readFileSync(csv)).digest('hex')}`;
     const runs = importedRuns(out).map((record) => record.run);
     expect(runs.map((run) => [run.status, run.params.epochs, run.seed]).sort()).toEqual([
       ['ok', 2, 1],

@@ -101,19 +101,47 @@ export function importedRuns(dir: string) {
     });
 }
 
+/** The first 60 flowers of the iris example, written into `dir`: a table no example names. */
+export function fewFlowers(dir: string): string {
+  const path = join(dir, 'few-flowers.csv');
+  const lines = readFileSync(join(root, 'src/examples/iris.csv'), 'utf8').split('\n');
+  writeFileSync(path, lines.slice(0, 61).join('\n') + '\n');
+  return path;
+}
+
 /**
- * The run bundle the app's Export bundle makes of the one run file in `dir`
- * and the files at `files` (its flow's picked files), written to `path`.
+ * A run bundle, as the app's Export bundle makes one, of the command's run
+ * of iris-table on `fewFlowers` (epochs=2, seed 5): the bundle's path, the
+ * folder of the run's own file (`first`) and the table.
  */
-export async function bundleOf(dir: string, files: readonly string[], path: string): Promise<void> {
-  const [record] = importedRuns(dir);
-  if (!record) throw new Error(`no run file in ${dir}`);
-  const bundled = await Promise.all(
-    files.map(async (file) => {
-      const bytes = new Uint8Array(readFileSync(file));
-      const name = file.split('/').at(-1)!;
-      return { digest: `sha256:${await sha256Hex(bytes)}`, name, mediaType: 'text/csv', bytes };
-    }),
-  );
-  writeFileSync(path, packRunBundle(record, bundled));
+export async function irisBundle(
+  dir: string,
+): Promise<{ bundle: string; first: string; csv: string }> {
+  const csv = fewFlowers(dir);
+  const first = join(dir, 'first');
+  const iris = join(root, 'src/examples/iris-table.flow.json');
+  const made = await flowbench([
+    'run',
+    iris,
+    '--file',
+    `data=${csv}`,
+    '--param',
+    'epochs=2',
+    '--seed',
+    '5',
+    '--out',
+    first,
+  ]);
+  if (made.code !== 0) throw new Error(`the run to bundle exited ${made.code}: ${made.stderr}`);
+  const [record] = importedRuns(first);
+  const bytes = new Uint8Array(readFileSync(csv));
+  const file = {
+    digest: `sha256:${await sha256Hex(bytes)}`,
+    name: 'few-flowers.csv',
+    mediaType: 'text/csv',
+    bytes,
+  };
+  const bundle = join(dir, 'iris.flowbench.zip');
+  writeFileSync(bundle, packRunBundle(record!, [file]));
+  return { bundle, first, csv };
 }
