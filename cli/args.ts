@@ -3,11 +3,9 @@
  * that runs a flow, and reading those options and the flow file, each
  * refusal a catalogue error of category `bad-input` (exit 2, nothing run).
  */
-import { readFile } from 'node:fs/promises';
 import type { ParseArgsConfig } from 'node:util';
 import { FlowbenchError, isFlowbenchError } from '../src/core/errors';
 import type { FlowDocument } from '../src/core/flow/document';
-import { parseFlow } from '../src/core/flow/validate';
 import { cliBackends, type CliBackend } from './backend';
 
 /** 0 the run ended `ok`, 1 it ended `error` (or Flowbench failed), 2 bad input, 130 Ctrl+C. */
@@ -82,36 +80,6 @@ export function parseParams(flow: FlowDocument, given: readonly string[]): Recor
           : value;
   }
   return params;
-}
-
-/** The flow in a flow file, or a `bad-import` / `invalid-flow` error naming the file. */
-export async function readFlowFile(path: string): Promise<FlowDocument> {
-  let text: string;
-  try {
-    text = await readFile(path, 'utf8');
-  } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new FlowbenchError('bad-import', {
-      file: path,
-      problem: missing ? 'does not exist' : `cannot be read: ${(error as Error).message}`,
-    });
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (error) {
-    throw new FlowbenchError('bad-import', {
-      file: path,
-      problem: `is not JSON (${(error as Error).message}); expected a flow file`,
-    });
-  }
-  const parsed = parseFlow(json);
-  if (!parsed.ok)
-    throw new FlowbenchError('invalid-flow', {
-      issues: parsed.issues,
-      subject: `The flow file ${path} is`,
-    });
-  return parsed.flow;
 }
 
 export function errorEvent(error: unknown) {

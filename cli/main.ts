@@ -1,6 +1,6 @@
 /**
  * The `flowbench` command line. `flowbench run <flow.json>` runs a flow file
- * (what the app's flow export writes; or a run bundle, bundle.ts) headless and writes its run file
+ * (what the app's flow export writes; or a run file or bundle, flow-source.ts) headless and writes its run file
  * (`<id>.run.json`, what the app's run export writes) into `--out`;
  * `flowbench sweep` runs a grid of them, grouped as one sweep, here or, with
  * `--redis`, on `flowbench worker`s anywhere through a BullMQ queue.
@@ -16,14 +16,14 @@ import { jsonReporter, textReporter } from './report';
 
 export { EXIT } from './args';
 
-const usage = `Usage: flowbench run <flow.json | run.flowbench.zip> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--threads N] [--out DIR] [--json]
-       flowbench sweep <flow.json | run.flowbench.zip> --param name=values … [--parallel N] [run's other options]
-       flowbench sweep <flow.json | run.flowbench.zip> --param name=values … --redis URL [--queue NAME] [--wait]
+const usage = `Usage: flowbench run <flow.json | run.json | run.flowbench.zip> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--threads N] [--out DIR] [--json]
+       flowbench sweep <flow.json | run.json | run.flowbench.zip> --param name=values … [--parallel N] [run's other options]
+       flowbench sweep <flow.json | run.json | run.flowbench.zip> --param name=values … --redis URL [--queue NAME] [--wait]
        flowbench worker --redis URL [--queue NAME] [--concurrency N] [--threads N] [--out DIR] [--json]
        flowbench serve --redis URL [--queue NAME] [--port P] [--host H] [--allow-origin O …] [--token T]
 
-  A run bundle (the app's Export bundle) runs its run again: its flow, params, seed and the files
-  it read, but for what the options set
+  A run file (<id>.run.json) or run bundle (<id>.flowbench.zip, the app's Export bundle) runs its
+  run again: its flow, params and seed (and a bundle's files), but for what the options set
 
   --param name=value  set a flow input (repeat for more)
   --seed N            the run's seed (a non-negative integer)

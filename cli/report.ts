@@ -10,11 +10,18 @@ import type { RunExport } from '../src/core/run/export';
 import type { RunId, RunStatus } from '../src/core/run/record';
 import type { FileBeside } from './files';
 
-/** The run bundle a run runs again: the file, and the id of the run it holds. */
-export interface BundleSaid {
+/** Where a run's flow came from when it runs a recorded run again: the run file or bundle, and the run's id. */
+export interface RanFrom {
   readonly file: string;
   readonly runId: string;
+  /** Files a run bundle gave, of those the flow reads. */
+  readonly files: number;
 }
+
+/** `from X: run Y's flow, params and seed`, as a person reads it. */
+export const describeFrom = ({ file, runId, files }: RanFrom): string =>
+  `from ${file}: run ${runId}'s flow, params and seed` +
+  (files > 0 ? `, and the ${files === 1 ? 'file' : `${files} files`} it read` : '');
 
 /** Every event `--json` prints, one object a line. */
 export type RunEvent =
@@ -22,8 +29,8 @@ export type RunEvent =
       event: 'started';
       runId: RunId;
       flow: string;
-      /** The run bundle it runs again (its run's flow, params, seed and files). */
-      bundle?: BundleSaid;
+      /** The recorded run it runs again (its flow, params, seed and a bundle's files). */
+      from?: RanFrom;
       /** Files the flow names by digest that were found beside it, not given by `--file`. */
       beside?: readonly FileBeside[];
     }
@@ -86,10 +93,7 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
     event(event) {
       if (event.event === 'started') {
         out.write(`run ${event.runId} of '${event.flow}'\n`);
-        if (event.bundle)
-          out.write(
-            `from ${event.bundle.file}: run ${event.bundle.runId}'s flow, params, seed and files\n`,
-          );
+        if (event.from) out.write(`${describeFrom(event.from)}\n`);
         for (const { at, path } of event.beside ?? [])
           out.write(`${at}: ${path}, found beside the flow (the bytes it names)\n`);
       } else if (event.event === 'live') {

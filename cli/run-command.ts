@@ -18,11 +18,11 @@ import {
   parseThreads,
   runOptions,
 } from './args';
-import { readFlowSource } from './bundle';
+import { ranFrom, readFlowSource } from './flow-source';
 import { applyFiles, type FileBeside } from './files';
 import { runHeadless, type HeadlessRun } from './headless-run';
 import { progressGate } from './progress-gate';
-import type { BundleSaid, Reporter } from './report';
+import type { RanFrom, Reporter } from './report';
 
 /** `flowbench run`'s arguments, run; resolves with its exit status. */
 export async function runCommand(args: string[], reporter: () => Reporter): Promise<number> {
@@ -43,15 +43,18 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
     const backend = parseBackend(values.backend);
     const givenSeed = parseSeed(values.seed);
     const threads = parseThreads(values.threads);
-    const { flow: read, bundled } = await readFlowSource(positionals[0]!);
-    // A bundle's run runs again as it ran, but for what the command line sets.
-    const seed = givenSeed ?? bundled?.seed;
+    const { flow: read, recorded } = await readFlowSource(positionals[0]!);
+    // A recorded run runs again as it ran, but for what the command line sets.
+    const seed = givenSeed ?? recorded?.seed;
     const { flow, params, files, beside } = await applyFiles(
       read,
-      { ...bundled?.params, ...parseParams(read, values.param) },
+      { ...recorded?.params, ...parseParams(read, values.param) },
       values.file,
       builtinCatalog,
-      { near: dirname(resolve(positionals[0]!)), ...(bundled && { carried: bundled.carried }) },
+      {
+        near: dirname(resolve(positionals[0]!)),
+        ...(recorded && recorded.carried.size > 0 && { carried: recorded.carried }),
+      },
     );
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
@@ -65,17 +68,18 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
         files,
         ...(values.group !== undefined && { groupId: values.group }),
         ...(values['run-id'] !== undefined && { runId: values['run-id'] as RunId }),
-        // Run again with nothing changed, it is the bundle's run's re-run, which the app checks.
-        ...(bundled &&
+        // Run again with nothing changed (a bare --file only supplies bytes the flow names), it
+        // is the recorded run's re-run, which the app checks.
+        ...(recorded &&
           values.param.length === 0 &&
           givenSeed === undefined &&
-          values.file.length === 0 && { rerunOf: bundled.id }),
+          JSON.stringify(flow) === JSON.stringify(read) && { rerunOf: recorded.id }),
       },
       out,
       report,
       {
         beside,
-        ...(bundled && { bundle: { file: positionals[0]!, runId: bundled.id } }),
+        ...(recorded && { from: ranFrom(positionals[0]!, recorded, files) }),
       },
     );
   } catch (error) {
@@ -89,16 +93,16 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
  * Run to its end, reporting as it goes, and write its run file into `out`;
  * resolves with the exit status its end calls for. Ctrl+C (or SIGTERM)
  * cancels the run, which then ends its record; a second one leaves at once.
- * `from` is said as it starts: the files it reads that were found beside the
- * flow, and the bundle it runs again.
+ * `said` is said as it starts: the files it reads that were found beside the
+ * flow, and the recorded run it runs again.
  */
 export async function runToFile(
   run: Omit<HeadlessRun, 'signal' | 'events'>,
   out: string,
   report: Reporter,
-  from: { readonly beside?: readonly FileBeside[]; readonly bundle?: BundleSaid } = {},
+  said: { readonly beside?: readonly FileBeside[]; readonly from?: RanFrom } = {},
 ): Promise<number> {
-  const beside = from.beside ?? [];
+  const beside = said.beside ?? [];
   const cancel = new AbortController();
   const onInterrupt = () => {
     if (cancel.signal.aborted) process.exit(EXIT.cancelled);
@@ -118,7 +122,7 @@ export async function runToFile(
             event: 'started',
             runId,
             flow: run.flow.name,
-            ...(from.bundle && { bundle: from.bundle }),
+            ...(said.from && { from: said.from }),
             ...(beside.length > 0 && { beside }),
           }),
         progress(node, done, total, perSecond) {

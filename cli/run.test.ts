@@ -184,7 +184,7 @@ describe('flowbench run', () => {
     const after = importedRun(again);
     expect(eventsOf(ended.stdout)[0]).toMatchObject({
       event: 'started',
-      bundle: { file: bundle, runId: before.run.id },
+      from: { file: bundle, runId: before.run.id, files: 1 },
     });
     // The bundle's run's re-run, which the app compares series by series.
     expect(after.run).toMatchObject({
@@ -206,6 +206,35 @@ describe('flowbench run', () => {
       (await flowbench(['run', bundle, '--param', 'epochs=1', '--seed', '6', '--out', other])).code,
     ).toBe(0);
     expect(importedRun(other).run).toMatchObject({ params: { epochs: 1 }, seed: 6, rerunOf: null });
+  });
+
+  it('runs a run file again as it ran, its record the re-run of that run', async () => {
+    const first = outDir();
+    const made = await flowbench([
+      'run',
+      example,
+      '--param',
+      'steps=15',
+      '--seed',
+      '4',
+      '--out',
+      first,
+    ]);
+    expect(made.code).toBe(0);
+    const before = importedRun(first);
+    const again = outDir();
+    const runFile = join(first, `${before.run.id}.run.json`);
+    const ended = await flowbench(['run', runFile, '--out', again]);
+    expect(ended.stderr).toBe('');
+    expect(ended.code).toBe(0);
+    expect(ended.stdout).toContain(
+      `from ${runFile}: run ${before.run.id}'s flow, params and seed\n`,
+    );
+    const after = importedRun(again);
+    expect(after.run).toMatchObject({ params: { steps: 15 }, seed: 4, rerunOf: before.run.id });
+    const series = (record: typeof before) =>
+      Object.fromEntries(record.metrics.map((m) => [`${m.name}#${m.step}`, m.value]));
+    expect(series(after)).toEqual(series(before));
   });
 
   it('refuses a zip that is no run bundle as a flow, with exit 2', async () => {
@@ -270,7 +299,9 @@ describe('flowbench run', () => {
     for (const args of [['--help'], ['serve', '--help'], ['run', example, '-h']]) {
       const help = await flowbenchHere(args);
       expect(help.code).toBe(0);
-      expect(help.stdout).toMatch(/^Usage: flowbench run <flow\.json \| run\.flowbench\.zip>/);
+      expect(help.stdout).toMatch(
+        /^Usage: flowbench run <flow\.json \| run\.json \| run\.flowbench\.zip>/,
+      );
       expect(help.stdout).toContain('--threads N');
     }
     const unknown = await flowbenchHere(['serve', '--frob']);

@@ -22,7 +22,8 @@ import {
   parseThreads,
   runOptions,
 } from './args';
-import { readFlowSource } from './bundle';
+import { ranFrom, readFlowSource } from './flow-source';
+import { describeFrom } from './report';
 import { applyFiles } from './files';
 import { enqueueSweep, waitForSweep, type QueuedSweep } from './enqueue';
 import { DEFAULT_QUEUE, reachRedis } from './queue';
@@ -66,18 +67,21 @@ export async function sweepCommand(args: string[]): Promise<number> {
         '--threads',
         "is a local sweep's: a queue's trials run on each worker's own (flowbench worker --threads)",
       );
-    // A bundle's trials run as its run ran, but for the grid (each local trial opens the bundle).
-    const { flow: read, bundled } = await readFlowSource(flowPath);
+    // A recorded run's trials run as it ran, but for the grid (each local trial reads it again).
+    const { flow: read, recorded } = await readFlowSource(flowPath);
     const fields = sweepFields(read, values.param);
-    const baseSeed = seed ?? bundled?.seed;
+    const baseSeed = seed ?? recorded?.seed;
     if (baseSeed !== undefined && fields.seed === undefined) fields.seed = String(baseSeed);
     // The files are applied here only to check every trial as it will run; each trial reads them again.
     const { flow, files, beside } = await applyFiles(
       read,
-      { ...bundled?.params },
+      { ...recorded?.params },
       values.file,
       builtinCatalog,
-      { near: dirname(flowPath), ...(bundled && { carried: bundled.carried }) },
+      {
+        near: dirname(flowPath),
+        ...(recorded && recorded.carried.size > 0 && { carried: recorded.carried }),
+      },
     );
     const trials = planTrials(flow, fields, builtinCatalog, backend);
     const out = resolve(values.out);
@@ -89,7 +93,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
           queue: values.queue,
           flow,
           fields,
-          ...(bundled && { base: bundled.params }),
+          ...(recorded && { base: recorded.params }),
           backend,
           trials,
           files,
@@ -99,7 +103,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
       );
     const sweepId = newSweepId();
     const at = Math.min(parallel, trials.length);
-    const bundle = bundled && { file: positionals[0]!, runId: bundled.id };
+    const from = recorded && ranFrom(positionals[0]!, recorded, files);
     if (json)
       print(
         JSON.stringify({
@@ -107,15 +111,12 @@ export async function sweepCommand(args: string[]): Promise<number> {
           sweepId,
           trials: trials.length,
           parallel: at,
-          ...(bundle && { bundle }),
+          ...(from && { from }),
         }),
       );
     else {
       print(`sweep ${sweepId}: ${trials.length} trials of '${flow.name}', ${at} at once`);
-      if (bundle)
-        print(
-          `from ${bundle.file}: run ${bundle.runId}'s flow, params, seed and files, but for the grid`,
-        );
+      if (from) print(`${describeFrom(from)}, but for the grid`);
     }
 
     const cancel = new AbortController();

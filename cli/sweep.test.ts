@@ -128,7 +128,7 @@ describe('flowbench sweep', () => {
     expect(eventsOf(ended.stdout)[0]).toMatchObject({
       event: 'sweep',
       trials: 2,
-      bundle: { file: bundle, runId: bundled!.id },
+      from: { file: bundle, runId: bundled!.id, files: 1 },
     });
     const digest = `sha256:${createHash('sha256').update(readFileSync(csv)).digest('hex')}`;
     const runs = importedRuns(out).map((record) => record.run);
