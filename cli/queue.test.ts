@@ -159,6 +159,10 @@ describe('flowbench sweep --redis and flowbench worker', () => {
         '--json',
       ]);
       expect(ended.code).toBe(0);
+      expect(eventsOf(ended.stdout)[0]).toMatchObject({
+        event: 'enqueued',
+        from: { file: bundle, files: 1 },
+      });
       const runs = importedRuns(out).map((record) => record.run);
       expect(runs.map((run) => [run.status, run.params.epochs, run.seed]).sort()).toEqual([
         ['ok', 2, 1],

@@ -23,7 +23,7 @@ import {
   runOptions,
 } from './args';
 import { ranFrom, readFlowSource } from './flow-source';
-import { describeFrom } from './report';
+import { describeFrom, type RanFrom } from './report';
 import { applyFiles } from './files';
 import { enqueueSweep, waitForSweep, type QueuedSweep } from './enqueue';
 import { DEFAULT_QUEUE, reachRedis } from './queue';
@@ -86,6 +86,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
     const trials = planTrials(flow, fields, builtinCatalog, backend);
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });
+    const from = recorded && ranFrom(positionals[0]!, recorded, files);
     if (values.redis !== undefined)
       return await queuedSweep(
         {
@@ -100,10 +101,10 @@ export async function sweepCommand(args: string[]): Promise<number> {
         },
         values.wait ? out : null,
         json,
+        from,
       );
     const sweepId = newSweepId();
     const at = Math.min(parallel, trials.length);
-    const from = recorded && ranFrom(positionals[0]!, recorded, files);
     if (json)
       print(
         JSON.stringify({
@@ -192,7 +193,12 @@ export async function sweepCommand(args: string[]): Promise<number> {
  * (`out` set), followed until every trial has ended, its run files copied
  * into `out` and summed up as a local sweep's are.
  */
-async function queuedSweep(sweep: QueuedSweep, out: string | null, json: boolean): Promise<number> {
+async function queuedSweep(
+  sweep: QueuedSweep,
+  out: string | null,
+  json: boolean,
+  from: RanFrom | undefined,
+): Promise<number> {
   const print = (line: string) => process.stdout.write(line + '\n');
   await reachRedis(sweep.redis);
   const { sweepId, trials, again } = await enqueueSweep(sweep);
@@ -204,14 +210,17 @@ async function queuedSweep(sweep: QueuedSweep, out: string | null, json: boolean
         trials: trials.length,
         again,
         queue: sweep.queue,
+        ...(from && { from }),
       }),
     );
-  else
+  else {
     print(
       `sweep ${sweepId}: ${trials.length} trials of '${sweep.flow.name}' ${
         again ? 'were already enqueued (none added again)' : 'enqueued'
       } on queue '${sweep.queue}'`,
     );
+    if (from) print(`${describeFrom(from)}, but for the grid`);
+  }
   if (out === null) return EXIT.ok;
   const cancel = new AbortController();
   const onInterrupt = () => cancel.abort();
