@@ -12,7 +12,7 @@ import 'fake-indexeddb/auto';
 import type { Catalog } from '../src/core/catalog/catalog';
 import { builtinCatalog } from '../src/core/nodes';
 import type { FlowDocument } from '../src/core/flow/document';
-import { toRunExport, type RunExport } from '../src/core/run/export';
+import { toRunExport, type RunExport, type RunRecord } from '../src/core/run/export';
 import type { RunId, RunStatus } from '../src/core/run/record';
 import { storeFile } from '../src/db/files';
 import { putRunNodes, runNodes } from '../src/db/run-nodes';
@@ -104,7 +104,7 @@ const headlessRecord = {
  */
 export async function runHeadless(
   run: HeadlessRun,
-): Promise<{ status: RunStatus; file: RunExport }> {
+): Promise<{ status: RunStatus; file: RunExport; record: RunRecord }> {
   const backend = run.backend ?? 'wasm';
   const ort = await loadOrt(backend, run.threads);
   const db = new FlowbenchDb(`flowbench-cli-${process.pid}-${++databases}`);
@@ -164,7 +164,7 @@ export async function runHeadless(
     }
     const record = await readRunRecord(db, runId);
     if (!record) throw new Error(`run ${runId} was driven but its record is gone`);
-    return { status, file: toRunExport(record) };
+    return { status, file: toRunExport(record), record };
   } finally {
     await db.delete();
   }

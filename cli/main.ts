@@ -16,7 +16,7 @@ import { jsonReporter, textReporter } from './report';
 
 export { EXIT } from './args';
 
-const usage = `Usage: flowbench run <flow.json | run.json | run.flowbench.zip> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--threads N] [--out DIR] [--json]
+const usage = `Usage: flowbench run <flow.json | run.json | run.flowbench.zip> [--param name=value …] [--seed N] [--file name=path …] [--backend cpu|wasm] [--threads N] [--out DIR] [--bundle] [--json]
        flowbench sweep <flow.json | run.json | run.flowbench.zip> --param name=values … [--parallel N] [run's other options]
        flowbench sweep <flow.json | run.json | run.flowbench.zip> --param name=values … --redis URL [--queue NAME] [--wait]
        flowbench worker --redis URL [--queue NAME] [--concurrency N] [--threads N] [--out DIR] [--json]
@@ -37,6 +37,8 @@ const usage = `Usage: flowbench run <flow.json | run.json | run.flowbench.zip> [
                       (default: run, every core, spinning between steps; sweep, the cores shared
                       out among the lanes, at least one and at most all but one)
   --out DIR           where <run id>.run.json is written (default: the current directory)
+  --bundle            run: also write <run id>.flowbench.zip there, the run file with the files
+                      its flow read and its artifacts, as the app's Export bundle makes it
   --json              one JSON object per event on stdout, instead of progress lines
 
 sweep:

@@ -36,7 +36,15 @@ export type RunEvent =
     }
   | { event: 'progress'; node: string; done: number; total: number; stepsPerSecond: number | null }
   | { event: 'live'; node: string; port: string; value: number }
-  | { event: 'finished'; runId: RunId; status: RunStatus; statusReason: string; file: string }
+  | {
+      event: 'finished';
+      runId: RunId;
+      status: RunStatus;
+      statusReason: string;
+      file: string;
+      /** The run bundle written beside it (`--bundle`). */
+      bundle?: string;
+    }
   | { event: 'error'; code: string; category: string; message: string };
 
 /** Where the events of one run go. */
@@ -123,6 +131,7 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
         out.write(`run ${event.runId} ended ${event.status}`);
         out.write(event.statusReason ? `: ${event.statusReason}\n` : '\n');
         out.write(`wrote ${event.file}\n`);
+        if (event.bundle) out.write(`wrote ${event.bundle}\n`);
       } else {
         bars?.stop();
         err.write(`flowbench: ${event.message}\n`);

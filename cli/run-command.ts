@@ -19,7 +19,11 @@ import {
   runOptions,
 } from './args';
 import { ranFrom, readFlowSource } from './flow-source';
-import { applyFiles, type FileBeside } from './files';
+import { applyFiles, type FileBeside, type GivenFile } from './files';
+import { flowFileDigests, packRunBundle, type BundleFile } from '../src/core/run/bundle';
+import { sha256Hex } from '../src/core/run/digest';
+import type { RunRecord } from '../src/core/run/export';
+import type { Catalog } from '../src/core/catalog/catalog';
 import { runHeadless, type HeadlessRun } from './headless-run';
 import { progressGate } from './progress-gate';
 import type { RanFrom, Reporter } from './report';
@@ -31,6 +35,7 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
     allowPositionals: true,
     options: {
       ...runOptions,
+      bundle: { type: 'boolean', default: false },
       // Set by `flowbench sweep` for each of its trials: the sweep's id and the trial's run id.
       group: { type: 'string' },
       'run-id': { type: 'string' },
@@ -78,6 +83,7 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
       out,
       report,
       {
+        bundle: values.bundle,
         beside,
         ...(recorded && { from: ranFrom(positionals[0]!, recorded, files) }),
       },
@@ -100,7 +106,12 @@ export async function runToFile(
   run: Omit<HeadlessRun, 'signal' | 'events'>,
   out: string,
   report: Reporter,
-  said: { readonly beside?: readonly FileBeside[]; readonly from?: RanFrom } = {},
+  said: {
+    readonly beside?: readonly FileBeside[];
+    readonly from?: RanFrom;
+    /** Also write the run bundle: the run file with the files its flow read and its artifacts. */
+    readonly bundle?: boolean;
+  } = {},
 ): Promise<number> {
   const beside = said.beside ?? [];
   const cancel = new AbortController();
@@ -113,7 +124,7 @@ export async function runToFile(
   const steps = new Map<string, { at: number; done: number }>();
   const printable = progressGate();
   try {
-    const { status, file } = await runHeadless({
+    const { status, file, record } = await runHeadless({
       ...run,
       signal: cancel.signal,
       events: {
@@ -139,12 +150,19 @@ export async function runToFile(
     });
     const written = join(out, `${file.run.id}.run.json`);
     await writeFile(written, JSON.stringify(file, null, 2) + '\n');
+    const bundle = said.bundle === true ? join(out, `${file.run.id}.flowbench.zip`) : undefined;
+    if (bundle !== undefined)
+      await writeFile(
+        bundle,
+        await runBundle(record, run.files ?? [], run.catalog ?? builtinCatalog),
+      );
     report.event({
       event: 'finished',
       runId: file.run.id,
       status,
       statusReason: file.run.statusReason,
       file: written,
+      ...(bundle !== undefined && { bundle }),
     });
     report.close(file);
     return status === 'ok' ? EXIT.ok : status === 'cancelled' ? EXIT.cancelled : EXIT.error;
@@ -152,4 +170,24 @@ export async function runToFile(
     process.off('SIGINT', onInterrupt);
     process.off('SIGTERM', onInterrupt);
   }
+}
+
+/**
+ * The bundle the app's Export bundle makes of `record`: its run file, the
+ * files of `given` its flow names and its artifacts' bytes, so that a run on
+ * a person's own files imports, and re-runs, in a browser that lacks them.
+ */
+async function runBundle(
+  record: RunRecord,
+  given: readonly GivenFile[],
+  catalog: Catalog,
+): Promise<Uint8Array> {
+  const named = new Set(flowFileDigests(record.run.flowSnapshot, catalog));
+  const files: BundleFile[] = [];
+  for (const file of given) {
+    const digest = `sha256:${await sha256Hex(file.bytes)}`;
+    if (named.has(digest) && !files.some((f) => f.digest === digest))
+      files.push({ ...file, digest });
+  }
+  return packRunBundle(record, files);
 }

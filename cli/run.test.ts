@@ -7,6 +7,7 @@ import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { openRunBundle } from '../src/core/run/bundle';
 import { fromRunExport } from '../src/core/run/export';
 import type { RunEvent } from './report';
 import {
@@ -21,9 +22,9 @@ import {
 
 const example = join(root, 'src/examples/spirals-mlp.flow.json');
 
-/** The one run file in `dir`, read by the app's importer. */
+/** The one run file in `dir` (beside its bundle, if one was asked for), read by the app's importer. */
 function importedRun(dir: string) {
-  const files = readdirSync(dir);
+  const files = readdirSync(dir).filter((name) => !name.endsWith('.flowbench.zip'));
   expect(files).toHaveLength(1);
   expect(files[0]).toMatch(/\.run\.json$/);
   const imported = fromRunExport(JSON.parse(readFileSync(join(dir, files[0]!), 'utf8')));
@@ -176,6 +177,10 @@ describe('flowbench run', () => {
   it('runs a run bundle again as it ran: its flow, params, seed and the file it read, the same series', async () => {
     const dir = outDir();
     const { bundle, first } = await irisBundle(dir);
+    // --bundle wrote it as the app's Export bundle does: the table the flow read, the trained model.
+    const opened = await openRunBundle('iris', new Uint8Array(readFileSync(bundle)));
+    expect(opened.files.map((file) => file.name)).toEqual(['few-flowers.csv']);
+    expect(opened.artifacts.size).toBeGreaterThan(0);
     const again = join(dir, 'again');
     const ended = await flowbench(['run', bundle, '--out', again, '--json']);
     expect(ended.stderr).toBe('');

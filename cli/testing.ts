@@ -8,8 +8,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { vi } from 'vitest';
-import { packRunBundle } from '../src/core/run/bundle';
-import { sha256Hex } from '../src/core/run/digest';
 import { fromRunExport } from '../src/core/run/export';
 
 export const root = fileURLToPath(new URL('..', import.meta.url));
@@ -110,8 +108,8 @@ export function fewFlowers(dir: string): string {
 }
 
 /**
- * A run bundle, as the app's Export bundle makes one, of the command's run
- * of iris-table on `fewFlowers` (epochs=2, seed 5): the bundle's path, the
+ * A run bundle of the command's run of iris-table on `fewFlowers` (epochs=2,
+ * seed 5), written by `--bundle` beside its run file: the bundle's path, the
  * folder of the run's own file (`first`) and the table.
  */
 export async function irisBundle(
@@ -129,19 +127,11 @@ export async function irisBundle(
     'epochs=2',
     '--seed',
     '5',
+    '--bundle',
     '--out',
     first,
   ]);
   if (made.code !== 0) throw new Error(`the run to bundle exited ${made.code}: ${made.stderr}`);
   const [record] = importedRuns(first);
-  const bytes = new Uint8Array(readFileSync(csv));
-  const file = {
-    digest: `sha256:${await sha256Hex(bytes)}`,
-    name: 'few-flowers.csv',
-    mediaType: 'text/csv',
-    bytes,
-  };
-  const bundle = join(dir, 'iris.flowbench.zip');
-  writeFileSync(bundle, packRunBundle(record!, [file]));
-  return { bundle, first, csv };
+  return { bundle: join(first, `${record!.run.id}.flowbench.zip`), first, csv };
 }
