@@ -5,8 +5,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Catalog } from '../src/core/catalog/catalog';
 import { hasCategory } from '../src/core/errors';
 import { builtinCatalog } from '../src/core/nodes';
+import { flowFileDigests, packRunBundle, type BundleFile } from '../src/core/run/bundle';
+import { sha256Hex } from '../src/core/run/digest';
+import type { RunRecord } from '../src/core/run/export';
 import type { RunId } from '../src/core/run/record';
 import {
   badOption,
@@ -18,12 +22,8 @@ import {
   parseThreads,
   runOptions,
 } from './args';
-import { ranFrom, readFlowSource } from './flow-source';
 import { applyFiles, type FileBeside, type GivenFile } from './files';
-import { flowFileDigests, packRunBundle, type BundleFile } from '../src/core/run/bundle';
-import { sha256Hex } from '../src/core/run/digest';
-import type { RunRecord } from '../src/core/run/export';
-import type { Catalog } from '../src/core/catalog/catalog';
+import { ranFrom, readFlowSource } from './flow-source';
 import { runHeadless, type HeadlessRun } from './headless-run';
 import { progressGate } from './progress-gate';
 import type { RanFrom, Reporter } from './report';
@@ -99,8 +99,9 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
  * Run to its end, reporting as it goes, and write its run file into `out`;
  * resolves with the exit status its end calls for. Ctrl+C (or SIGTERM)
  * cancels the run, which then ends its record; a second one leaves at once.
- * `said` is said as it starts: the files it reads that were found beside the
- * flow, and the recorded run it runs again.
+ * `said`: what it says as it starts (the files it reads that were found
+ * beside the flow, the recorded run it runs again), and whether it writes
+ * the run's bundle beside its run file too.
  */
 export async function runToFile(
   run: Omit<HeadlessRun, 'signal' | 'events'>,
@@ -174,15 +175,18 @@ export async function runToFile(
 
 /**
  * The bundle the app's Export bundle makes of `record`: its run file, the
- * files of `given` its flow names and its artifacts' bytes, so that a run on
- * a person's own files imports, and re-runs, in a browser that lacks them.
+ * files of `given` it names and its artifacts' bytes, so that a run on a
+ * person's own files imports, and re-runs, in a browser that lacks them.
  */
 async function runBundle(
   record: RunRecord,
   given: readonly GivenFile[],
   catalog: Catalog,
 ): Promise<Uint8Array> {
+  // Named by a file param, or by a flow input a file param is bound to (its value in the params).
   const named = new Set(flowFileDigests(record.run.flowSnapshot, catalog));
+  for (const value of Object.values(record.run.params))
+    if (typeof value === 'string' && value.startsWith('sha256:')) named.add(value);
   const files: BundleFile[] = [];
   for (const file of given) {
     const digest = `sha256:${await sha256Hex(file.bytes)}`;
