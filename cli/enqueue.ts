@@ -50,19 +50,13 @@ export async function enqueueSweep(
   const redis = redisClient(sweep.redis);
   const queue = queueOn(sweep.queue, sweep.redis);
   try {
-    const files = await Promise.all(
-      sweep.files.map(async (file) => ({
-        ...file,
-        digest: `sha256:${await sha256Hex(file.bytes)}`,
-      })),
-    );
     const key = await sha256Hex(
       canonicalJson({
         flow: sweep.flow,
         fields: sweep.fields,
         ...(sweep.base && { base: sweep.base }),
         backend: sweep.backend,
-        files: files.map((file) => file.digest),
+        files: sweep.files.map((file) => file.digest),
       }),
     );
     const planned = {
@@ -75,7 +69,7 @@ export async function enqueueSweep(
       typeof planned | null;
     if (!stored) throw new Error(`the sweep's key ${keys.sweep(key)} vanished from Redis`);
     const trials = sweep.trials.map((trial, i) => ({ ...trial, runId: stored.runIds[i]! }));
-    await storeFiles(redis, sweep.queue, files);
+    await storeFiles(redis, sweep.queue, sweep.files);
     await queue.addBulk(
       trials.map((trial) => ({
         name: 'trial',
@@ -87,7 +81,7 @@ export async function enqueueSweep(
           params: { ...sweep.base, ...trial.params },
           ...(trial.seed !== undefined && { seed: trial.seed }),
           backend: sweep.backend,
-          files: files.map(({ name, digest, mediaType }) => ({ name, digest, mediaType })),
+          files: sweep.files.map(({ name, digest, mediaType }) => ({ name, digest, mediaType })),
         },
         opts: {
           jobId: trial.runId,

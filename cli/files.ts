@@ -17,11 +17,13 @@ import { FlowbenchError } from '../src/core/errors';
 import type { FlowDocument } from '../src/core/flow/document';
 import { sha256Hex } from '../src/core/run/digest';
 
-/** A file as the app stores a picked one. */
+/** A file as the app stores a picked one, with the digest it is named by (hashed once, when read). */
 export interface GivenFile {
   name: string;
   bytes: Uint8Array;
   mediaType: string;
+  /** `sha256:<hex>` of `bytes`. */
+  digest: string;
 }
 
 const mediaTypes: Record<string, string> = {
@@ -31,23 +33,30 @@ const mediaTypes: Record<string, string> = {
   '.parquet': 'application/vnd.apache.parquet',
 };
 
-/** The file at `path` of `bytes`, as the app stores a picked one. */
-function givenFile(path: string, bytes: Uint8Array): GivenFile {
+/** The file at `path` of `bytes` (whose digest is `digest`), as the app stores a picked one. */
+function givenFile(path: string, bytes: Uint8Array, digest: string): GivenFile {
   const mediaType = mediaTypes[extname(path).toLowerCase()] ?? 'application/octet-stream';
-  return { name: basename(path), bytes, mediaType };
+  return { name: basename(path), bytes, mediaType, digest };
+}
+
+/** The `bad-import` of a file at `path` that could not be read (`error`, as `readFile` threw it). */
+export function unreadable(path: string, error: unknown): FlowbenchError {
+  const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
+  return new FlowbenchError('bad-import', {
+    file: path,
+    problem: missing ? 'does not exist' : `cannot be read: ${(error as Error).message}`,
+  });
 }
 
 /** The file at `path`; `bad-import` naming it when it cannot be read. */
 export async function readGivenFile(path: string): Promise<GivenFile> {
+  let bytes: Uint8Array;
   try {
-    return givenFile(path, new Uint8Array(await readFile(path)));
+    bytes = new Uint8Array(await readFile(path));
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new FlowbenchError('bad-import', {
-      file: path,
-      problem: missing ? 'does not exist' : `cannot be read: ${(error as Error).message}`,
-    });
+    throw unreadable(path, error);
   }
+  return givenFile(path, bytes, `sha256:${await sha256Hex(bytes)}`);
 }
 
 /** `name=path` when the text before the first `=` reads as a param name, else a bare path. */
@@ -146,7 +155,7 @@ export async function applyFiles(
     const target = named ? targetOf(flow, catalog, named[1]!) : null;
     const file = await readGivenFile(named ? named[2]! : text);
     files.push(file);
-    const digest = `sha256:${await sha256Hex(file.bytes)}`;
+    const { digest } = file;
     digests.add(digest);
     if (!target) continue;
     if ('input' in target) inputs[target.input] = digest;
@@ -215,7 +224,7 @@ async function fileWithDigest(
     const bytes = new Uint8Array(await readFile(path));
     if (`sha256:${await sha256Hex(bytes)}` !== digest) continue;
     const here = relative(process.cwd(), path);
-    return { path: here.startsWith('..') ? path : here, file: givenFile(path, bytes) };
+    return { path: here.startsWith('..') ? path : here, file: givenFile(path, bytes, digest) };
   }
   return undefined;
 }

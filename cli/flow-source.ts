@@ -21,7 +21,7 @@ import { looksLikeZip, openRunBundle } from '../src/core/run/bundle';
 import { fromRunExport } from '../src/core/run/export';
 import { refuseImport } from '../src/core/run/import-file';
 import type { RunId } from '../src/core/run/record';
-import type { GivenFile } from './files';
+import { unreadable, type GivenFile } from './files';
 import type { RanFrom } from './report';
 
 /** The run a run file or bundle records: its id, the params and seed it ran with, the files it carries. */
@@ -52,11 +52,7 @@ export async function readFlowSource(path: string): Promise<FlowSource> {
   try {
     bytes = new Uint8Array(await readFile(path));
   } catch (error) {
-    const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
-    throw new FlowbenchError('bad-import', {
-      file: path,
-      problem: missing ? 'does not exist' : `cannot be read: ${(error as Error).message}`,
-    });
+    throw unreadable(path, error);
   }
   if (looksLikeZip(bytes)) {
     const file = basename(path);
@@ -64,7 +60,7 @@ export async function readFlowSource(path: string): Promise<FlowSource> {
     const carried = new Map(
       bundle.files.map(({ digest, name, bytes, mediaType }) => [
         digest,
-        { name, bytes, mediaType },
+        { name, bytes, mediaType, digest },
       ]),
     );
     return recordedIn(`${file} (run.json)`, bundle.runFile, carried);

@@ -161,7 +161,7 @@ export const queueOn = (name: string, url: string) =>
 export async function storeFiles(
   redis: Redis,
   queue: string,
-  files: readonly (GivenFile & { digest: string })[],
+  files: readonly GivenFile[],
 ): Promise<void> {
   const keys = keysOf(queue);
   for (const file of files) await redis.set(keys.file(file.digest), Buffer.from(file.bytes), 'NX');

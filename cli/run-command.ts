@@ -9,7 +9,6 @@ import type { Catalog } from '../src/core/catalog/catalog';
 import { hasCategory } from '../src/core/errors';
 import { builtinCatalog } from '../src/core/nodes';
 import { flowFileDigests, packRunBundle, type BundleFile } from '../src/core/run/bundle';
-import { sha256Hex } from '../src/core/run/digest';
 import type { RunRecord } from '../src/core/run/export';
 import type { RunId } from '../src/core/run/record';
 import {
@@ -153,10 +152,7 @@ export async function runToFile(
     await writeFile(written, JSON.stringify(file, null, 2) + '\n');
     const bundle = said.bundle === true ? join(out, `${file.run.id}.flowbench.zip`) : undefined;
     if (bundle !== undefined)
-      await writeFile(
-        bundle,
-        await runBundle(record, run.files ?? [], run.catalog ?? builtinCatalog),
-      );
+      await writeFile(bundle, runBundle(record, run.files ?? [], run.catalog ?? builtinCatalog));
     report.event({
       event: 'finished',
       runId: file.run.id,
@@ -178,20 +174,13 @@ export async function runToFile(
  * files of `given` it names and its artifacts' bytes, so that a run on a
  * person's own files imports, and re-runs, in a browser that lacks them.
  */
-async function runBundle(
-  record: RunRecord,
-  given: readonly GivenFile[],
-  catalog: Catalog,
-): Promise<Uint8Array> {
+function runBundle(record: RunRecord, given: readonly GivenFile[], catalog: Catalog): Uint8Array {
   // Named by a file param, or by a flow input a file param is bound to (its value in the params).
   const named = new Set(flowFileDigests(record.run.flowSnapshot, catalog));
   for (const value of Object.values(record.run.params))
     if (typeof value === 'string' && value.startsWith('sha256:')) named.add(value);
   const files: BundleFile[] = [];
-  for (const file of given) {
-    const digest = `sha256:${await sha256Hex(file.bytes)}`;
-    if (named.has(digest) && !files.some((f) => f.digest === digest))
-      files.push({ ...file, digest });
-  }
+  for (const file of given)
+    if (named.has(file.digest) && !files.some((f) => f.digest === file.digest)) files.push(file);
   return packRunBundle(record, files);
 }

@@ -101,7 +101,7 @@ export async function workerCommand(args: string[]): Promise<number> {
           if (known) return known;
           const bytes = await redis.getBuffer(keys.file(digest));
           if (!bytes) throw new UnrecoverableError(`file ${name} (${digest}) is not in Redis`);
-          const file = { name, bytes: new Uint8Array(bytes), mediaType };
+          const file = { name, bytes: new Uint8Array(bytes), mediaType, digest };
           fileCache.set(digest, file);
           return file;
         }),
