@@ -14,6 +14,7 @@ import { readdir, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join, relative } from 'node:path';
 import type { Catalog } from '../src/core/catalog/catalog';
 import { FlowbenchError } from '../src/core/errors';
+import { messageOf } from '../src/core/programs/errors';
 import type { FlowDocument } from '../src/core/flow/document';
 import { sha256Hex } from '../src/core/run/digest';
 
@@ -44,7 +45,7 @@ export function unreadable(path: string, error: unknown): FlowbenchError {
   const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
   return new FlowbenchError('bad-import', {
     file: path,
-    problem: missing ? 'does not exist' : `cannot be read: ${(error as Error).message}`,
+    problem: missing ? 'does not exist' : `cannot be read: ${messageOf(error)}`,
   });
 }
 
@@ -119,7 +120,7 @@ export interface FileBeside {
 
 /** Where a file the flow names by digest and no `--file` gives may be found. */
 export interface FileSources {
-  /** The files a run bundle carries, by digest (bundle.ts). */
+  /** The files a run bundle carries, by digest (flow-source.ts). */
   readonly carried?: ReadonlyMap<string, GivenFile>;
   /** The flow file's folder, for a file there with those very bytes. */
   readonly near?: string;

@@ -105,8 +105,8 @@ function recordedIn(
   };
 }
 
-/** What a run of `recorded`, read from `file`, says it runs: its files those of `files` the run file or bundle gave. */
+/** What a run of `recorded`, read from `file`, says it runs: of its `files`, those the bundle carries. */
 export function ranFrom(file: string, recorded: RecordedRun, files: readonly GivenFile[]): RanFrom {
-  const carried = new Set(recorded.carried.values());
-  return { file, runId: recorded.id, files: files.filter((f) => carried.has(f)).length };
+  const carried = files.filter((given) => recorded.carried.has(given.digest)).length;
+  return { file, runId: recorded.id, files: carried };
 }

@@ -47,7 +47,7 @@ export interface HeadlessRun {
   runId?: RunId;
   /** The sweep it belongs to (the record's `groupId`, as the app's sweeps group runs); its cause is then `sweep`. */
   groupId?: string;
-  /** The run it runs again as it ran (a run bundle's, bundle.ts): the app compares their series. */
+  /** The run it runs again as it ran (a run file's or bundle's, flow-source.ts): the app compares their series. */
   rerunOf?: RunId;
   /** The node kinds it may use; default the app's (a bench passes its own). */
   catalog?: Catalog;

@@ -1,7 +1,8 @@
 /**
  * The `flowbench` command line. `flowbench run <flow.json>` runs a flow file
- * (what the app's flow export writes; or a run file or bundle, flow-source.ts) headless and writes its run file
- * (`<id>.run.json`, what the app's run export writes) into `--out`;
+ * (what the app's flow export writes; or a run file or bundle, run again:
+ * flow-source.ts) headless and writes its run file (`<id>.run.json`, what
+ * the app's run export writes) into `--out`;
  * `flowbench sweep` runs a grid of them, grouped as one sweep, here or, with
  * `--redis`, on `flowbench worker`s anywhere through a BullMQ queue.
  *
@@ -11,6 +12,7 @@
  * `error` (or Flowbench failed), 2 bad input (nothing run), 130 cancelled by
  * Ctrl+C (the record ends `cancelled`, every point written).
  */
+import { messageOf } from '../src/core/programs/errors';
 import { badOption, errorEvent, EXIT } from './args';
 import { jsonReporter, textReporter } from './report';
 
@@ -102,12 +104,11 @@ export async function main(args: string[]): Promise<number> {
   } catch (error) {
     // parseArgs refuses an unknown or malformed option before anything runs.
     const report = reporter();
-    const message = error instanceof Error ? error.message : String(error);
     report.event(
       errorEvent(
         badOption(
           command,
-          `refused its arguments: ${message} (flowbench --help lists every option)`,
+          `refused its arguments: ${messageOf(error)} (flowbench --help lists every option)`,
         ),
       ),
     );
