@@ -139,8 +139,8 @@ export async function runHeadless(
             () => Promise.resolve(ort),
             OrtRuntime.resolve(choice, info),
             undefined,
-            // onnxruntime-node writes a loop's carried outputs where it is told (session-loop.ts).
-            { carriedInPlace: backend === 'cpu' },
+            // onnxruntime-node reads and writes a loop's tensors where they lie (session-loop.ts).
+            { inPlace: backend === 'cpu' },
           ),
         ),
       producers: threadProducers,

@@ -143,6 +143,8 @@ describe('flowbench run', () => {
     const logs = (node: string) => nodes.find((n) => n.node === node)?.logs ?? '';
     expect(logs('train')).toMatch(/^training on cpu with /);
     expect(logs('eval')).toMatch(/rows right on cpu/);
+    // onnxruntime-node gathers each step's batch from the table as it lies (session-loop.ts).
+    expect(logs('train')).toMatch(/each step's rows gathered from the dataset where it lies/);
     expect(nodes.map((n) => n.logs + n.error).join('\n')).not.toMatch(/\bwasm\b/);
   });
 

@@ -112,7 +112,7 @@ async function windowRow(
 }
 
 const sides = (cores: number) =>
-  `ours runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node, each carried output written over the buffer the step before read) as a lone flowbench run has it: ${cores} threads spinning between runs, denormals flushed to zero; the bare loop session.run on onnxruntime's defaults (${cores} threads, spinning), on the same batches`;
+  `ours runHeadless (journal, run driver, record writes to the in-memory store, OrtRuntime on onnxruntime-node, each carried output written over the buffer the step before read, each step's rows gathered by onnxruntime from the dataset fed where it lies) as a lone flowbench run has it: ${cores} threads spinning between runs, denormals flushed to zero; the bare loop session.run on onnxruntime's defaults (${cores} threads, spinning), on the same batches, assembled by the node's own batching code`;
 
 /**
  * Ours against the bare loop, pair by pair, each side in a process of its

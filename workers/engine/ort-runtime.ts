@@ -138,11 +138,14 @@ export interface TrainingLoopOptions {
    */
   readonly sessionLoops?: boolean;
   /**
-   * Those loops have onnxruntime write each carried output over the tensor
-   * the step before read (session-loop.ts): onnxruntime-node's
-   * preallocated outputs. Default false.
+   * The sessions read a CPU feed where it lies and write an output into a
+   * tensor they are given (onnxruntime-node; onnxruntime-web copies both
+   * ways). Those loops then have each carried output written over the
+   * tensor the step before read, and gather each step's rows from the whole
+   * dataset fed as it is (a model's `gatheringModel`, session-loop.ts).
+   * Default false.
    */
-  readonly carriedInPlace?: boolean;
+  readonly inPlace?: boolean;
 }
 
 /** What an upload needs of a `GPUDevice`. */
@@ -217,7 +220,8 @@ export class OrtRuntime implements TensorRuntime {
     this.graphCapture = options.graphCapture ?? GRAPH_CAPTURE;
     this.residentDatasetBytes = options.residentDatasetBytes ?? RESIDENT_DATASET_BYTES;
     this.sessionLoops = options.sessionLoops ?? true;
-    this.carriedInPlace = options.carriedInPlace ?? false;
+    this.inPlace = options.inPlace ?? false;
+    this.hostLoopsGather = this.inPlace && this.sessionLoops && loops === undefined;
   }
 
   /** Whether WebGPU sessions driven in loops run their steps as device loops (device-loop.ts). */
@@ -228,8 +232,10 @@ export class OrtRuntime implements TensorRuntime {
   readonly residentDatasetBytes: number;
   /** Whether loops no worker hosts run K steps per call here (session-loop.ts). */
   readonly sessionLoops: boolean;
-  /** Whether those loops' carried outputs are written in place (onnxruntime-node). */
-  readonly carriedInPlace: boolean;
+  /** Whether the sessions read and write CPU tensors in place (onnxruntime-node). */
+  readonly inPlace: boolean;
+  /** Whether loops beside the engine gather their rows from the dataset in place (`inPlace` loops). */
+  readonly hostLoopsGather: boolean;
 
   /** Resolve a run's backend choice against what this engine has. */
   static resolve(choice: BackendChoice, info: EngineInfo): Backend {
@@ -419,7 +425,7 @@ export class OrtRuntime implements TensorRuntime {
       // A loop no worker hosts (the command line's) runs its steps here, K per call.
       ...(loopsHere && {
         openLoop: (plan) =>
-          Promise.resolve(openSessionLoop(ortSteps(ort, session, this.carriedInPlace), plan)),
+          Promise.resolve(openSessionLoop(ortSteps(ort, session, this.inPlace), plan)),
       }),
       async release() {
         sessions.delete(handle);

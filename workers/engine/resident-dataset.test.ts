@@ -60,7 +60,7 @@ const floats = (bytes: number): Tensor => ({
 const def: ModelDef = {
   id: modelId('train/train-step'),
   model: new Uint8Array(),
-  webgpuModel: new Uint8Array(),
+  gatheringModel: new Uint8Array(),
   session: { loops: true },
   residentBytes: 0,
 };
@@ -74,7 +74,7 @@ async function decide(xBytes: number, yBytes: number) {
     undefined,
     { residentDatasetBytes: CAP },
   );
-  const session = await runtime.createSession(def.webgpuModel!, 'auto', def.session);
+  const session = await runtime.createSession(def.gatheringModel!, 'auto', def.session);
   const loop = await session.openLoop!({
     carried: [],
     initial: {},

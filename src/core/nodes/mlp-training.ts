@@ -310,11 +310,14 @@ function logResidency(
       `weights and optimizer state stayed in GPU buffers between steps: ${onGpu} of ${steps} ` +
         "steps were fed the step before's outputs on the device; read back once, at the end",
     );
-  else
+  else {
+    const gathered = result.outputs[transferOutputs(LOOP).residentRows] === 1;
     ctx.log(
       `weights and optimizer state passed from step to step without a copy on ${ran ?? 'the device'}` +
-        ` (${fed} of ${steps} steps); read back once, at the end`,
+        ` (${fed} of ${steps} steps); read back once, at the end` +
+        (gathered ? "; each step's rows gathered from the dataset where it lies, not copied" : ''),
     );
+  }
 }
 
 const bytes = (n: number): string =>
@@ -374,15 +377,20 @@ async function train(
   };
   const batches = classifierBatches(data, batch_size, orderStream, batchDims(spec, 1).slice(1));
   const step = buildBlockTrainStep(spec, { optimizer, loss });
-  // On WebGPU the step gathers its batch from the dataset kept on the device.
-  const gpuStep =
-    backend === 'wasm'
-      ? null
-      : buildBlockTrainStep(spec, { optimizer, loss, residentRows: true, flushDenormals: false });
+  // Where the loop keeps the whole dataset where its session reads it (on WebGPU, or on
+  // onnxruntime-node whatever backend the node names) the step gathers its own batch. Its state's
+  // denormal values are left be: a GPU flushes them, and so does every onnxruntime-node session
+  // the command line opens.
+  const gathering = buildBlockTrainStep(spec, {
+    optimizer,
+    loss,
+    residentRows: true,
+    flushDenormals: false,
+  });
   // Its batches are a pure function of the step: its loop may run many steps per call.
   const trainStep = mlpTrainStepModel(ctx.node, step, backend, {
     loops: true,
-    ...(gpuStep && { webgpuStep: gpuStep }),
+    gatheringStep: gathering,
   });
   const id = trainStep.id;
   // Filled in as the program runs (callbacks, so not narrowed by the compiler).
@@ -399,16 +407,14 @@ async function train(
     stateOutput: `${LOOP}.state`,
     batch: (index, into) => batches.batch(index, into),
     batchesAhead: true,
-    ...(gpuStep && {
-      resident: {
-        step: gpuStep,
-        rows: {
-          x: float32(data.features, batchDims(spec, data.count)),
-          y: float32(targetsOf(data), [data.count, spec.outputSize]),
-          rows: (index) => batches.rows(index),
-        },
+    resident: {
+      step: gathering,
+      rows: {
+        x: float32(data.features, batchDims(spec, data.count)),
+        y: float32(targetsOf(data), [data.count, spec.outputSize]),
+        rows: (index) => batches.rows(index),
       },
-    }),
+    },
     onGraphCapture: (report) => {
       const line = graphCaptureLine(report);
       if (line !== null) ctx.log(line);

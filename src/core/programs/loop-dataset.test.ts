@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildMlpTrainStep } from '../onnx/mlp';
 import type { AdapterInfo, Backend, TensorRuntime } from '../runtime/tensor-runtime';
+import { loadsGatheringModel } from './loop-dataset';
 import { mlpTrainStepModel } from './mlp-jobs';
 import { mlpTrainLoop } from './mlp-steps';
 import { DeviceMemoryPool, formatBytes, type PoolSnapshot } from './pool';
@@ -17,7 +18,7 @@ const spec = { inputSize: 2, hidden: [3], outputSize: 2, activation: 'relu' } as
 const options = { optimizer: 'momentum', loss: 'softmax_cross_entropy' } as const;
 const step = buildMlpTrainStep(spec, options);
 const gatheringStep = buildMlpTrainStep(spec, { ...options, residentRows: true });
-const model = mlpTrainStepModel('train', step, 'auto', { loops: true, webgpuStep: gatheringStep });
+const model = mlpTrainStepModel('train', step, 'auto', { loops: true, gatheringStep });
 /** 1000 rows of 2 features and 2 one-hot classes, float32; batches of 10 rows. */
 const ROWS = 1000;
 const BATCH = 10;
@@ -133,6 +134,21 @@ describe("a training loop's dataset in the device pool", () => {
       expect(result.status).toBe('ok');
       expect(reservations(started)).toEqual([weights]);
     }
+  });
+
+  it('is read where it lies, and reserved nowhere, by a loop beside the engine that gathers there', async () => {
+    const host: TensorRuntime = { ...runtimeOn('wasm'), hostLoopsGather: true };
+    expect(loadsGatheringModel(model, host)).toBe(true);
+    // Not where the runtime's loops copy batches, nor for a session that runs no loop.
+    expect(loadsGatheringModel(model, runtimeOn('wasm'))).toBe(false);
+    const unlooped = { ...model, session: { ...model.session, loops: false } };
+    expect(loadsGatheringModel(unlooped, host)).toBe(false);
+    const loop = trainLoop(true);
+    const { result, started } = await run(loop, host);
+    expect(result.status).toBe('ok');
+    expect(reservations(started)).toEqual([
+      { label: 'train: weights and optimizer state', bytes: loop.residentBytes },
+    ]);
   });
 
   it('fails a budget too small only because of it, with the numbers and its share', async () => {

@@ -33,20 +33,21 @@ function constantBytes(graph: Parameters<typeof estimateMemory>[0]): number {
  * loop: its session keeps the carried outputs (weights, optimizer state) on
  * the device between steps. `loops`: its loop asks for batches ahead, so the
  * runtime may host it where many steps run per call (`SessionOptions.loops`).
- * `webgpuStep`: the same step gathering its batch from a dataset on the
- * device (`residentRows`), loaded instead where the session runs on WebGPU.
+ * `gatheringStep`: the same step gathering its batch from the whole dataset
+ * (`residentRows`), loaded instead where the loop keeps the dataset where
+ * its session reads it (`loadsGatheringModel`).
  */
 export function mlpTrainStepModel(
   node: string,
   step: TrainStep,
   backend: NodeBackend,
-  options: { readonly loops?: boolean; readonly webgpuStep?: TrainStep } = {},
+  options: { readonly loops?: boolean; readonly gatheringStep?: TrainStep } = {},
 ): ModelDef {
   return {
     id: modelId(`${node}/train-step`),
     label: `${node} train step`,
     model: step.model,
-    ...(options.webgpuStep && { webgpuModel: options.webgpuStep.model }),
+    ...(options.gatheringStep && { gatheringModel: options.gatheringStep.model }),
     backend,
     session: { ...mlpTrainStepSession(step), ...(options.loops === true && { loops: true }) },
     residentBytes: constantBytes(step.graph),

@@ -302,7 +302,9 @@ export function aheadLoopBody(
         ctx.output(counted.readBackPerStep, readBack / stepsRun);
         ctx.output(counted.uploadedOnce, opened.opened.uploaded);
         ctx.output(counted.residentRows, opened.resident === true ? 1 : 0);
-      }
+      } else if (counted !== undefined && opened.resident === true && trained > 0)
+        // A loop beside the engine that read the dataset in place: no bytes crossed to count.
+        ctx.output(counted.residentRows, 1);
       parts.onPace?.(pace.summary());
       const capture = opened.graphCapture?.() ?? null;
       if (capture !== null) parts.onGraphCapture?.(capture);

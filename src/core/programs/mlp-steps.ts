@@ -98,8 +98,9 @@ export interface MlpTrainLoopOptions {
   readonly onGraphCapture?: (report: GraphCaptureReport) => void;
   /**
    * With `batchesAhead`, on a session that loads `step` (built with
-   * `residentRows`, the model's `webgpuModel`): the loop trains with it,
-   * offering the dataset to stay on the device and feeding each step its rows.
+   * `residentRows`, the model's `gatheringModel`): the loop trains with it,
+   * offering the dataset to stay where the session reads it (on the device,
+   * or in place) and feeding each step its rows.
    */
   readonly resident?: { readonly step: TrainStep; readonly rows: ResidentRows };
 }
@@ -239,7 +240,7 @@ export function mlpTrainLoop(o: MlpTrainLoopOptions): LoopStep {
         feeds[step.inputs.adam.epsilon] = scalar(h.epsilon ?? 1e-8);
       }
       if (o.batchesAhead === true && session.openLoop !== undefined) {
-        // The session loaded the step that gathers its rows (the model's `webgpuModel`).
+        // The session loaded the step that gathers its rows (the model's `gatheringModel`).
         const gathers =
           o.resident?.step.inputs.resident !== undefined &&
           session.inputNames.includes(o.resident.step.inputs.resident.rows)

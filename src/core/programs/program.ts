@@ -35,11 +35,12 @@ export interface ModelDef {
   /** ONNX model bytes. */
   readonly model: Uint8Array;
   /**
-   * Model bytes loaded instead of `model` where the session runs on WebGPU
-   * and the runtime runs device loops (`TensorRuntime.deviceLoops`): a
-   * train step that gathers its batch from a dataset kept on the device.
+   * Model bytes loaded instead of `model` where its loop keeps the whole
+   * dataset where the session reads it (`loadsGatheringModel`: on the
+   * device, or in host memory that onnxruntime-node reads in place): a
+   * train step that gathers its batch from that dataset by row index.
    */
-  readonly webgpuModel?: Uint8Array;
+  readonly gatheringModel?: Uint8Array;
   readonly backend?: NodeBackend;
   /** How its session treats outputs, e.g. which stay on the device between steps. */
   readonly session?: SessionOptions;
@@ -114,7 +115,7 @@ export interface LoopStep {
 
 /**
  * A loop's dataset that a train step gathers its batches from (one built
- * with `residentRows`, loaded as `model`'s `webgpuModel`): its bytes.
+ * with `residentRows`, loaded as `model`'s `gatheringModel`): its bytes.
  */
 export interface LoopDataset {
   /** The model whose session opens the loop. */

@@ -23,7 +23,7 @@
 import type { ModelSession, TensorRuntime } from '../runtime/tensor-runtime.ts';
 import { messageOf, type ProgramError, programError } from './errors.ts';
 import { formatBytes, type DeviceMemoryPool, type Holder, type PoolSnapshot } from './pool.ts';
-import { DATASET_SHARE, datasetDeviceBytes, loadsWebgpuModel } from './loop-dataset.ts';
+import { DATASET_SHARE, datasetDeviceBytes, loadsGatheringModel } from './loop-dataset.ts';
 import type { ModelDef, ModelId, ProgramRequest, ProgramStep, RequestId } from './program.ts';
 import type { LoadedModel, SharedModels } from './shared-models.ts';
 import {
@@ -241,7 +241,7 @@ export class ProgramRunner {
       try {
         const { runtime } = this.options;
         const choice = def.backend ?? 'auto';
-        const gpuModel = loadsWebgpuModel(def, runtime) ? def.webgpuModel : undefined;
+        const gpuModel = loadsGatheringModel(def, runtime) ? def.gatheringModel : undefined;
         const session = await runtime.createSession(gpuModel ?? def.model, choice, def.session);
         return { session, hold };
       } catch (error) {

@@ -65,7 +65,7 @@ export class ModelShelf implements SharedModels {
   private readonly kept = new Map<string, Kept[]>();
 
   private key(def: ModelDef): string {
-    const gpu = def.webgpuModel === undefined ? '' : `|${fingerprint(def.webgpuModel)}`;
+    const gpu = def.gatheringModel === undefined ? '' : `|${fingerprint(def.gatheringModel)}`;
     return `${def.backend ?? 'auto'}|${JSON.stringify(def.session ?? {})}|${fingerprint(def.model)}${gpu}`;
   }
 

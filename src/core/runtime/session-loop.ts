@@ -23,6 +23,16 @@
  * pairs' median ratio 0.976); its first 400 steps, slowed by V8 compiling,
  * did not move. Neither the first values (the caller's) nor a value
  * `carried` handed out (the caller may still read it) is written over.
+ *
+ * Such a session (onnxruntime-node) also reads a CPU feed where it lies, so
+ * a step that gathers its rows (a model's `gatheringModel`) is fed the
+ * whole dataset with the constants, as it is, and each step its row
+ * indices: the batch is gathered in onnxruntime's native code, where the
+ * engine would copy some 800 KB a step into a batch of its own (the MLP
+ * bench) that the session then reads from a buffer gone cold. That MLP run
+ * from the command line took 1.007 ms a step so over steps 5–405 against
+ * 1.174 on the engine's batches, and 0.857 against 0.986 over steps
+ * 1,000–2,000 (medians of 6 fresh processes each, alternating).
  */
 import type {
   Feed,
@@ -35,8 +45,16 @@ import type {
 } from './tensor-runtime.ts';
 import { isDeviceTensor, readTensor } from './tensor-runtime.ts';
 
-/** What a session loop needs of its plan (a dataset offered as `resident` is not kept apart here). */
-export type SessionLoopPlan = Pick<StepLoopPlan, 'carried' | 'initial' | 'constants' | 'read'>;
+/**
+ * What a session loop needs of its plan. A dataset offered as `resident`
+ * (to a step that gathers its rows) is fed with the constants every step:
+ * only a session that reads a CPU feed where it lies is given one
+ * (`TensorRuntime.hostLoopsGather`).
+ */
+export type SessionLoopPlan = Pick<
+  StepLoopPlan,
+  'carried' | 'initial' | 'constants' | 'read' | 'resident'
+>;
 
 /**
  * A session as a loop drives it, in tensors of its own kind `T`: the
@@ -99,6 +117,7 @@ export class SessionSteps<T> {
     private readonly plan: SessionLoopPlan,
   ) {
     for (const name in plan.constants) this.feeds[name] = session.feed(plan.constants[name]!);
+    for (const name in plan.resident) this.feeds[name] = session.feed(plan.resident[name]!);
     for (const c of plan.carried) {
       const first = plan.initial[c.input];
       if (first === undefined) throw new Error(`a loop needs a first value of ${c.input}`);
@@ -198,6 +217,8 @@ export function openSessionLoop<T>(session: StepSession<T>, plan: SessionLoopPla
   let closed = false;
   return {
     messageMs: SESSION_LOOP_MESSAGE_MS,
+    // Fed every step, its steps need only their rows.
+    resident: plan.resident !== undefined,
     run(feeds, signal) {
       if (closed) return Promise.reject(new Error('a session loop ran after close()'));
       return steps.run(feeds, () => signal.aborted);

@@ -144,9 +144,10 @@ export interface StepLoopPlan {
   readonly read: readonly string[];
   /**
    * Inputs that hold a whole dataset (`dataset.x`, `dataset.y` of a train
-   * step built with `residentRows`), offered to stay on the device for the
-   * loop: where they fit (`StepLoop.resident`) they are uploaded once and
-   * each step feeds only its row indices.
+   * step built with `residentRows`), offered to stay where the session
+   * reads them for the loop: where they fit (`StepLoop.resident`) they are
+   * uploaded once to the device, or fed in place by a loop beside the
+   * engine, and each step feeds only its row indices.
    */
   readonly resident?: Readonly<Record<string, Tensor>>;
 }
@@ -196,7 +197,7 @@ export interface StepLoop {
    * (the default) where they run on the caller's.
    */
   readonly ahead?: number;
-  /** Whether the plan's `resident` inputs stay on the device: each step then feeds its rows alone. */
+  /** Whether the plan's `resident` inputs stay where the session reads them: each step then feeds its rows alone. */
   readonly resident?: boolean;
   /** Bytes that crossed to open the loop (weights, constants, the resident dataset; a device loop only). */
   readonly opened?: TransferCounts;
@@ -270,9 +271,17 @@ export interface TensorRuntime {
   readonly transfers?: TransferLedger;
   /**
    * WebGPU sessions driven in loops run them on the device (`openLoop`), so
-   * a model's `webgpuModel` (a step that gathers its rows) may be loaded.
+   * a model's `gatheringModel` (a step that gathers its rows) may be loaded.
    */
   readonly deviceLoops?: boolean;
+  /**
+   * Other sessions driven in loops run beside the engine and read a CPU
+   * feed where it lies (onnxruntime-node), so their loops feed the whole
+   * dataset each step at no cost and a model's `gatheringModel` may be
+   * loaded: the rows are gathered in the session's native code, not copied
+   * into a batch by the engine.
+   */
+  readonly hostLoopsGather?: boolean;
   /**
    * The most bytes of a dataset a device loop keeps on the device; default
    * `RESIDENT_DATASET_BYTES` (resident-dataset.ts, the rule the pool admits by).
