@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 import type { Catalog } from '../src/core/catalog/catalog';
 import { hasCategory } from '../src/core/errors';
 import { builtinCatalog } from '../src/core/nodes';
-import { flowFileDigests, packRunBundle, type BundleFile } from '../src/core/run/bundle';
+import { packRunBundle, runFileDigests, type BundleFile } from '../src/core/run/bundle';
 import type { RunRecord } from '../src/core/run/export';
 import type { RunId } from '../src/core/run/record';
 import {
@@ -175,10 +175,7 @@ export async function runToFile(
  * person's own files imports, and re-runs, in a browser that lacks them.
  */
 function runBundle(record: RunRecord, given: readonly GivenFile[], catalog: Catalog): Uint8Array {
-  // Named by a file param, or by a flow input a file param is bound to (its value in the params).
-  const named = new Set(flowFileDigests(record.run.flowSnapshot, catalog));
-  for (const value of Object.values(record.run.params))
-    if (typeof value === 'string' && value.startsWith('sha256:')) named.add(value);
+  const named = new Set(runFileDigests(record.run, catalog));
   const files: BundleFile[] = [];
   for (const file of given)
     if (named.has(file.digest) && !files.some((f) => f.digest === file.digest)) files.push(file);

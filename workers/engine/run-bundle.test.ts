@@ -2,7 +2,7 @@ import 'fake-indexeddb/auto';
 import { readFileSync } from 'node:fs';
 import { unzipSync, zipSync } from 'fflate';
 import { describe, expect, it } from 'vitest';
-import { flowDocumentSchema } from '../../src/core/flow/document';
+import { flowDocumentSchema, type FlowDocument } from '../../src/core/flow/document';
 import { builtinCatalog } from '../../src/core/nodes';
 import { sha256Hex } from '../../src/core/run/digest';
 import { fromRunExport, type RunRecord } from '../../src/core/run/export';
@@ -24,14 +24,33 @@ const { freshDb } = testDatabases('bundle');
 
 const modelBytes = new Uint8Array([8, 7, 18, 3, 111, 114, 116]);
 
+/**
+ * The iris flow with its table named through a flow input, `table`: the
+ * run's params give its digest (the input has no default).
+ */
+const irisByInput: FlowDocument = {
+  ...irisFlow,
+  inputs: [...irisFlow.inputs, { name: 'table', type: 'string' }],
+  nodes: irisFlow.nodes.map((n) =>
+    n.id === 'data' ? { ...n, params: { ...n.params, file: { $input: 'table' } } } : n,
+  ),
+};
+
 /** A run of the iris table flow that kept a model, as stored in the browser that ran it. */
-async function ranHere(keepFile = true): Promise<{ db: FlowbenchDb; record: RunRecord }> {
+async function ranHere(
+  keepFile = true,
+  flow = irisFlow,
+): Promise<{ db: FlowbenchDb; record: RunRecord }> {
   const db = freshDb();
   const { record } = parsed as { record: RunRecord };
   const runId = record.run.id;
+  const params =
+    flow === irisByInput
+      ? { ...record.run.params, table: `sha256:${await sha256Hex(iris)}` }
+      : record.run.params;
   const withFiles: RunRecord = {
     ...record,
-    run: { ...record.run, flowSnapshot: irisFlow },
+    run: { ...record.run, flowSnapshot: flow, params },
     artifacts: [
       {
         runId,
@@ -68,6 +87,16 @@ describe('run bundles', () => {
     const file = await elsewhere.files.get(digest);
     expect(file).toMatchObject({ name: 'iris.csv', mediaType: 'text/csv' });
     expect(file?.bytes).toEqual(iris);
+  });
+
+  it('carry a file the flow names through a flow input, the run giving its digest', async () => {
+    const { db, record } = await ranHere(true, irisByInput);
+    const bundle = await exportRunBundle(db, builtinCatalog, record.run.id);
+    const elsewhere = freshDb();
+    await importFile(elsewhere, `${record.run.id}.flowbench.zip`, bundle);
+    const digest = `sha256:${await sha256Hex(iris)}`;
+    expect(JSON.stringify(irisByInput)).not.toContain(digest);
+    expect((await elsewhere.files.get(digest))?.bytes).toEqual(iris);
   });
 
   it('refuse a bundle whose file does not match its digest whole, storing nothing', async () => {

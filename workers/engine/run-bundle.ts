@@ -5,7 +5,7 @@
  */
 import type { Catalog } from '../../src/core/catalog/catalog';
 import { FlowbenchError } from '../../src/core/errors';
-import { flowFileDigests, openRunBundle, packRunBundle } from '../../src/core/run/bundle';
+import { openRunBundle, packRunBundle, runFileDigests } from '../../src/core/run/bundle';
 import { fromRunExport } from '../../src/core/run/export';
 import { refuseImport } from '../../src/core/run/import-file';
 import type { RunId } from '../../src/core/run/record';
@@ -22,7 +22,7 @@ export async function exportRunBundle(
   const record = await readRunRecord(db, runId);
   if (!record) throw new FlowbenchError('run-not-found', { runId });
   const files = await Promise.all(
-    flowFileDigests(record.run.flowSnapshot, catalog).map((digest) => readStoredFile(db, digest)),
+    runFileDigests(record.run, catalog).map((digest) => readStoredFile(db, digest)),
   );
   return new Blob([packRunBundle(record, files) as Uint8Array<ArrayBuffer>], {
     type: 'application/zip',

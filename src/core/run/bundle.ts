@@ -18,7 +18,8 @@ import { FILE_DIGEST } from '../catalog/params';
 import { issuesFromZod } from '../flow/issues';
 import { z } from '../schema';
 import { FlowbenchError } from '../errors';
-import type { FlowDocument } from '../flow/document';
+import { isInputRef } from '../flow/document';
+import { resolveRunParams, type RanFlow } from './params';
 import { sha256Hex } from './digest';
 import { toRunExport, type RunRecord } from './export';
 import { importRefused, refuseImport } from './import-file';
@@ -66,14 +67,21 @@ type Manifest = z.infer<typeof manifestSchema>;
 
 const hexOf = (digest: string) => digest.replace(/^sha256:/, '');
 
-/** The digests the file params of `flow` name (the files a bundle of its run must carry). */
-export function flowFileDigests(flow: FlowDocument, catalog: Catalog): string[] {
+/**
+ * The digests the file params of `run`'s flow name, each as it is or
+ * through a flow input (the run's value for it, else the input's default):
+ * the files a bundle of the run must carry.
+ */
+export function runFileDigests(run: RanFlow, catalog: Catalog): string[] {
+  const { values } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
   const digests = new Set<string>();
-  for (const node of flow.nodes) {
+  for (const node of run.flowSnapshot.nodes) {
     const kind = catalog.get(node.kind);
-    for (const [name, value] of Object.entries(node.params))
-      if (kind?.params[name]?.type === 'file' && typeof value === 'string' && value !== '')
-        digests.add(value);
+    for (const [name, raw] of Object.entries(node.params)) {
+      if (kind?.params[name]?.type !== 'file') continue;
+      const value = isInputRef(raw) ? values[raw.$input] : raw;
+      if (typeof value === 'string' && value !== '') digests.add(value);
+    }
   }
   return [...digests];
 }

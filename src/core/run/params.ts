@@ -108,17 +108,20 @@ export function effectiveParams(values: RunParams, seed: number | undefined): Ef
   return { params: values, seed: seed ?? 0 };
 }
 
+/** A stored run's flow and what it was given: its params and seed. */
+export interface RanFlow {
+  readonly flowSnapshot: FlowDocument;
+  readonly params: Readonly<Record<string, InputValue>>;
+  readonly seed: number;
+}
+
 /**
  * The values a stored run ran with, resolved as its driver resolves them
  * (its flow snapshot's defaults fill what the record left out, as runs
  * recorded before every value was kept did). A value that no longer
  * resolves is shown as recorded.
  */
-export function runValues(run: {
-  readonly flowSnapshot: FlowDocument;
-  readonly params: Readonly<Record<string, InputValue>>;
-  readonly seed: number;
-}): EffectiveParams {
+export function runValues(run: RanFlow): EffectiveParams {
   const { values } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
   const { params, seed } = effectiveParams({ ...run.params, ...values }, run.seed);
   return { params, seed };
