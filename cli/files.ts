@@ -174,6 +174,7 @@ export async function applyFiles(
   };
   const all = { ...params, ...inputs };
   const beside: FileBeside[] = [];
+  const nearby = near === undefined ? undefined : filesIn(near);
   for (const { at, digest } of namedFiles(applied, all, catalog)) {
     if (digests.has(digest)) continue;
     const bundled = carried?.get(digest);
@@ -182,7 +183,7 @@ export async function applyFiles(
       digests.add(digest);
       continue;
     }
-    const found = near === undefined ? undefined : await fileWithDigest(near, digest);
+    const found = await nearby?.(digest);
     if (found === undefined)
       throw new FlowbenchError('bad-option', {
         option: '--file',
@@ -212,20 +213,38 @@ function namedFiles(flow: FlowDocument, params: Record<string, unknown>, catalog
 /** Files larger than this beside a flow are not read to find a named file's bytes. */
 const NEAR_FILE_BYTES = 64 * 1024 * 1024;
 
-/** A file directly in `folder` whose bytes have `digest`, with its path from here, if one does. */
-async function fileWithDigest(
+/**
+ * A finder of the files directly in `folder` by their bytes' digest. Each
+ * file is read and hashed at most once however many digests are looked
+ * for (a flow naming two files beside it), and only until the one looked
+ * for is found; a file whose digest is known is read again when it is.
+ */
+function filesIn(
   folder: string,
-  digest: string,
-): Promise<{ path: string; file: GivenFile } | undefined> {
-  const entries = await readdir(folder, { withFileTypes: true }).catch(() => []);
-  for (const entry of entries) {
-    if (!entry.isFile()) continue;
-    const path = join(folder, entry.name);
-    if ((await stat(path)).size > NEAR_FILE_BYTES) continue;
-    const bytes = new Uint8Array(await readFile(path));
-    if (`sha256:${await sha256Hex(bytes)}` !== digest) continue;
+): (digest: string) => Promise<{ path: string; file: GivenFile } | undefined> {
+  let paths: Promise<string[]> | undefined;
+  let next = 0;
+  const hashed = new Map<string, string>();
+  const found = (path: string, bytes: Uint8Array, digest: string) => {
     const here = relative(process.cwd(), path);
     return { path: here.startsWith('..') ? path : here, file: givenFile(path, bytes, digest) };
-  }
-  return undefined;
+  };
+  return async (digest) => {
+    const known = hashed.get(digest);
+    if (known !== undefined) return found(known, new Uint8Array(await readFile(known)), digest);
+    paths ??= readdir(folder, { withFileTypes: true }).then(
+      (entries) => entries.filter((e) => e.isFile()).map((e) => join(folder, e.name)),
+      () => [],
+    );
+    const all = await paths;
+    while (next < all.length) {
+      const path = all[next++]!;
+      if ((await stat(path)).size > NEAR_FILE_BYTES) continue;
+      const bytes = new Uint8Array(await readFile(path));
+      const its = `sha256:${await sha256Hex(bytes)}`;
+      hashed.set(its, path);
+      if (its === digest) return found(path, bytes, digest);
+    }
+    return undefined;
+  };
 }
