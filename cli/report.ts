@@ -108,6 +108,8 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
         const ports = latest.get(event.node) ?? new Map<string, number>();
         ports.set(event.port, event.value);
         latest.set(event.node, ports);
+        // A bar shows the latest value as it comes, between two steps' reports too.
+        nodeBars.get(event.node)?.update({ loss: formatValue(lossOf(ports)) });
       } else if (event.event === 'progress') {
         const payload = {
           node: event.node,

@@ -8,8 +8,8 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { openRunBundle } from '../src/core/run/bundle';
-import { fromRunExport } from '../src/core/run/export';
-import type { RunEvent } from './report';
+import { fromRunExport, type RunExport } from '../src/core/run/export';
+import { formatValue, type RunEvent } from './report';
 import {
   eventsOf,
   fewFlowers,
@@ -103,6 +103,16 @@ describe('flowbench run', () => {
     expect(ended.stdout).toMatch(/ended ok/);
     const record = importedRun(out);
     expect(record.run).toMatchObject({ flow: name, status: 'ok' });
+    // A node's last progress line (every step done) shows its last loss, not an earlier one.
+    const file = JSON.parse(
+      readFileSync(join(out, `${record.run.id}.run.json`), 'utf8'),
+    ) as RunExport;
+    const lastLines = [...ended.stdout.matchAll(/^(\w+): (\d+)\/\2 steps · [^·]+ · loss (\S+)$/gm)];
+    expect(lastLines.length).toBeGreaterThan(0);
+    for (const [, node, , loss] of lastLines) {
+      const series = file.metrics[`${node}.loss`];
+      if (series) expect(loss, `${node}'s last line`).toBe(formatValue(series.at(-1)![1]));
+    }
     // A data engine's producers run in worker threads, as in Web Workers in the browser.
     if (name === 'pendulum-world-model')
       expect(record.nodes.find((node) => node.node === 'engine')?.logs).toContain(

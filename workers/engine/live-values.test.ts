@@ -24,3 +24,28 @@ it('publishes at most one value per port per interval, the latest, and the last 
   vi.advanceTimersByTime(5000);
   expect(published).toHaveLength(5);
 });
+
+it("publishes a node's waiting values at once when it is flushed, and no other node's", () => {
+  const published: string[] = [];
+  const live = liveValues(
+    (node, port, value) => published.push(`${node}.${port}=${value}`),
+    () => 1000,
+  );
+  live.push('train', 'loss', 1);
+  live.push('train', 'loss', 2);
+  live.push('train', 'val_loss', 5);
+  live.push('train', 'val_loss', 6);
+  live.push('sim', 'reward', 7);
+  live.push('sim', 'reward', 8);
+  live.flush('train');
+  expect(published).toEqual([
+    'train.loss=1',
+    'train.val_loss=5',
+    'sim.reward=7',
+    'train.loss=2',
+    'train.val_loss=6',
+  ]);
+  live.close();
+  expect(published.at(-1)).toBe('sim.reward=8');
+  expect(published).toHaveLength(6);
+});

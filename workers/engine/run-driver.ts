@@ -306,6 +306,8 @@ export async function driveClaimedRun(
           });
         },
         progress(node, done, total, perSecond) {
+          // Its last step shown with its last values, not those of up to an interval before.
+          if (done >= total) live.flush(node);
           options.onProgress?.(node, done, total, perSecond);
         },
         interval(_node, kind, start, end) {

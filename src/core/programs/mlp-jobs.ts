@@ -76,15 +76,27 @@ export function nodeRequest(node: string, step: ProgramStep, signal: AbortSignal
 
 /**
  * A job's `onTick` that reports the loop `loopName`'s units as the node's
- * progress, with the loop's rate once the runner has measured one.
+ * progress, with the loop's rate once the runner has measured one. A tick
+ * comes after a unit only while the request is still in the loop, so the
+ * loop's end is reported from the first tick past it: every unit done,
+ * unless the request failed or was cancelled there.
  */
 export function loopProgress(
   loopName: string,
   progress: (done: number, total: number, perSecond: number | null) => void,
 ): (tick: TickReport) => void {
+  let last: { done: number; total: number; perSecond: number | null } | null = null;
   return (tick) => {
     const request = tick.requests[0];
-    if (request?.step === loopName && request.units > 0)
-      progress(request.unitsDone, request.units, request.unitsPerSecond);
+    if (request === undefined) return;
+    if (request.step === loopName && request.units > 0) {
+      last = { done: request.unitsDone, total: request.units, perSecond: request.unitsPerSecond };
+      progress(last.done, last.total, last.perSecond);
+      return;
+    }
+    if (last === null || last.done >= last.total) return;
+    if (request.state === 'error' || request.state === 'cancelled') return;
+    last = { ...last, done: last.total };
+    progress(last.total, last.total, last.perSecond);
   };
 }
