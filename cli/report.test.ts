@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { fromRunExport, toRunExport } from '../src/core/run/export';
-import { formatValue, summaryTable } from './report';
+import { barSize, formatValue, summaryTable } from './report';
 
 describe('a value in the command line’s tables', () => {
   it('has four significant digits, so a column of them lines up', () => {
@@ -36,5 +36,16 @@ describe('the summary at the end of a run', () => {
       'eval',
     ]);
     expect(lines.find((line) => line.startsWith('eval'))).toMatch(/accuracy=\d\.\d{4}$/);
+  });
+});
+
+describe('a progress line on a terminal', () => {
+  it('fits an 80-column terminal with its loss, for a long run of a long-named node', () => {
+    const line = (columns: number) =>
+      ` pendulum ${'█'.repeat(barSize(columns))} 20000/20000 steps · 12345.6 steps/s · loss 0.02563`;
+    expect(line(80).length).toBeLessThanOrEqual(80);
+    // A wide terminal gets the full bar, a narrow one the smallest.
+    expect(barSize(200)).toBe(40);
+    expect(barSize(40)).toBe(10);
   });
 });

@@ -80,6 +80,17 @@ export function jsonReporter(write: (line: string) => void): Reporter {
   };
 }
 
+/**
+ * The width of a progress bar on a terminal `columns` wide: what the line's
+ * words leave (some 64 columns for a long node name, 20,000 steps and their
+ * rate and loss), 10 to 40. A line wider than the terminal is cut at its
+ * edge, and what is cut is the loss: at 80 columns a 40-wide bar left
+ * `train … 3000/3000 steps · 2768.1 steps/s` and no loss.
+ */
+export function barSize(columns: number | undefined): number {
+  return Math.max(10, Math.min(40, (columns ?? 80) - 64));
+}
+
 /** Lines for a person: bars on a terminal, plain lines elsewhere; errors go to stderr. */
 export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): Reporter {
   const latest = new Map<string, Map<string, number>>();
@@ -88,6 +99,7 @@ export function textReporter(out: NodeJS.WriteStream, err: NodeJS.WriteStream): 
     ? new MultiBar(
         {
           format: ' {node} {bar} {value}/{total} steps · {rate} steps/s · loss {loss}',
+          barsize: barSize(out.columns),
           hideCursor: true,
           clearOnComplete: false,
           stream: out,
