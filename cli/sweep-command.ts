@@ -32,6 +32,9 @@ import { runLocalSweep, sweepTable, type TrialEnd } from './sweep';
 import { describeTrial, newSweepId, planTrials, sweepFields } from './trials';
 
 /** `--parallel`'s value: a positive integer, default the machine's cores. */
+/** `n` trials, as a sentence says it ("1 trial", "6 trials"). */
+const trialsText = (n: number) => `${n} ${n === 1 ? 'trial' : 'trials'}`;
+
 function parseParallel(text: string | undefined): number {
   if (text === undefined) return availableParallelism();
   const n = Number(text);
@@ -116,7 +119,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
         }),
       );
     else {
-      print(`sweep ${sweepId}: ${trials.length} trials of '${flow.name}', ${at} at once`);
+      print(`sweep ${sweepId}: ${trialsText(trials.length)} of '${flow.name}', ${at} at once`);
       if (from) print(`${describeFrom(from)}, but for the grid`);
     }
 
@@ -215,8 +218,10 @@ async function queuedSweep(
     );
   else {
     print(
-      `sweep ${sweepId}: ${trials.length} trials of '${sweep.flow.name}' ${
-        again ? 'were already enqueued (none added again)' : 'enqueued'
+      `sweep ${sweepId}: ${trialsText(trials.length)} of '${sweep.flow.name}' ${
+        again
+          ? `${trials.length === 1 ? 'was' : 'were'} already enqueued (none added again)`
+          : 'enqueued'
       } on queue '${sweep.queue}'`,
     );
     if (from) print(`${describeFrom(from)}, but for the grid`);
