@@ -3,7 +3,6 @@
  * process of its own, on a shipped example, its exit status, what it prints
  * and the run file it leaves, read back by the app's importer.
  */
-import { createHash } from 'node:crypto';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -13,6 +12,7 @@ import { formatValue, type RunEvent } from './report';
 import {
   eventsOf,
   fewFlowers,
+  fileDigest,
   flowbench,
   flowbenchHere,
   irisBundle,
@@ -143,7 +143,7 @@ describe('flowbench run', () => {
     expect(ended.stderr).toBe('');
     expect(ended.code).toBe(0);
     const { run, nodes } = importedRun(runs);
-    const digest = `sha256:${createHash('sha256').update(readFileSync(picked)).digest('hex')}`;
+    const digest = fileDigest(picked);
     expect(run.flowSnapshot.nodes.find((n) => n.id === 'data')?.params.file).toBe(digest);
     expect(run.status).toBe('ok');
     expect(run.engine?.backend).toBe('cpu');
@@ -170,8 +170,7 @@ describe('flowbench run', () => {
     });
     const { run } = importedRun(out);
     expect(run.status).toBe('ok');
-    const onnx = readFileSync(join(root, 'src/examples/blobs-sign.onnx'));
-    const digest = `sha256:${createHash('sha256').update(onnx).digest('hex')}`;
+    const digest = fileDigest(join(root, 'src/examples/blobs-sign.onnx'));
     expect(run.flowSnapshot.nodes.find((n) => n.id === 'infer')?.params.file).toBe(digest);
 
     // The same flow in a folder without that file: refused before it runs, saying what to give.

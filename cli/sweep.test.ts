@@ -4,14 +4,14 @@
  * trial that the app imports, grouped under the sweep's id.
  */
 import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { laneThreads } from './backend';
 import { trialArgs } from './sweep';
 import {
   eventsOf,
+  fileDigest,
   flowbench,
   flowbenchHere,
   importedRuns,
@@ -99,8 +99,7 @@ describe('flowbench sweep', () => {
     const started = eventsOf(ended.stdout).filter((event) => event.event === 'started');
     expect(started).toHaveLength(2);
     for (const event of started) expect(event).not.toHaveProperty('beside');
-    const csv = readFileSync(join(root, 'src/examples/iris.csv'));
-    const digest = `sha256:${createHash('sha256').update(csv).digest('hex')}`;
+    const digest = fileDigest(join(root, 'src/examples/iris.csv'));
     const runs = importedRuns(out).map((record) => record.run);
     expect(runs.map((run) => run.status)).toEqual(['ok', 'ok']);
     for (const run of runs)
@@ -130,7 +129,7 @@ describe('flowbench sweep', () => {
       trials: 2,
       from: { file: bundle, runId: bundled!.id, files: 1 },
     });
-    const digest = `sha256:${createHash('sha256').update(readFileSync(csv)).digest('hex')}`;
+    const digest = fileDigest(csv);
     const runs = importedRuns(out).map((record) => record.run);
     expect(runs.map((run) => [run.status, run.params.epochs, run.seed]).sort()).toEqual([
       ['ok', 2, 1],

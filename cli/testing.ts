@@ -3,6 +3,7 @@
  * its own, with what it prints, and fresh output directories.
  */
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -97,6 +98,11 @@ export function importedRuns(dir: string) {
       if (!imported.ok) throw new Error(`${name}: ${JSON.stringify(imported.issues)}`);
       return imported.record;
     });
+}
+
+/** `sha256:<hex>` of the file at `path`: the digest a flow names it by. */
+export function fileDigest(path: string): string {
+  return `sha256:${createHash('sha256').update(readFileSync(path)).digest('hex')}`;
 }
 
 /** The first 60 flowers of the iris example, written into `dir`: a table no example names. */
