@@ -16,6 +16,7 @@ import type { Catalog } from '../src/core/catalog/catalog';
 import { FlowbenchError } from '../src/core/errors';
 import { messageOf } from '../src/core/programs/errors';
 import type { FlowDocument } from '../src/core/flow/document';
+import { flowFileParams } from '../src/core/run/bundle';
 import { sha256Hex } from '../src/core/run/digest';
 
 /** A file as the app stores a picked one, with the digest it is named by (hashed once, when read). */
@@ -41,7 +42,7 @@ function givenFile(path: string, bytes: Uint8Array, digest: string): GivenFile {
 }
 
 /** The `bad-import` of a file at `path` that could not be read (`error`, as `readFile` threw it). */
-export function unreadable(path: string, error: unknown): FlowbenchError {
+function unreadable(path: string, error: unknown): FlowbenchError {
   const missing = (error as NodeJS.ErrnoException).code === 'ENOENT';
   return new FlowbenchError('bad-import', {
     file: path,
@@ -49,14 +50,18 @@ export function unreadable(path: string, error: unknown): FlowbenchError {
   });
 }
 
-/** The file at `path`; `bad-import` naming it when it cannot be read. */
-export async function readGivenFile(path: string): Promise<GivenFile> {
-  let bytes: Uint8Array;
+/** The bytes of the file at `path`; `bad-import` naming it when it cannot be read. */
+export async function readBytes(path: string): Promise<Uint8Array> {
   try {
-    bytes = new Uint8Array(await readFile(path));
+    return new Uint8Array(await readFile(path));
   } catch (error) {
     throw unreadable(path, error);
   }
+}
+
+/** The file at `path`; `bad-import` naming it when it cannot be read. */
+export async function readGivenFile(path: string): Promise<GivenFile> {
+  const bytes = await readBytes(path);
   return givenFile(path, bytes, `sha256:${await sha256Hex(bytes)}`);
 }
 
@@ -66,28 +71,9 @@ const NAMED = /^([A-Za-z_][A-Za-z0-9_-]*(?:\.[A-Za-z_][A-Za-z0-9_-]*)?)=(.+)$/s;
 /** Where a picked file goes: a node's file param, or the flow input one is bound to. */
 type Target = { node: string; param: string } | { input: string };
 
-/** Every file param of the flow, as `node.param`, with its value and the flow input it is bound to, if any. */
-function fileParams(flow: FlowDocument, catalog: Catalog) {
-  const found: { node: string; param: string; value: unknown; input: string | undefined }[] = [];
-  for (const node of flow.nodes) {
-    const kind = catalog.get(node.kind);
-    if (!kind) continue;
-    for (const [param, spec] of Object.entries(kind.params)) {
-      if (spec.type !== 'file') continue;
-      const value = node.params[param];
-      const input =
-        typeof value === 'object' && value !== null && !Array.isArray(value)
-          ? value.$input
-          : undefined;
-      found.push({ node: node.id, param, value, input });
-    }
-  }
-  return found;
-}
-
 /** The one file param `name` names; `bad-option` saying what it could have named when none or several. */
 function targetOf(flow: FlowDocument, catalog: Catalog, name: string): Target {
-  const params = fileParams(flow, catalog);
+  const params = flowFileParams(flow, catalog);
   const listed = params.map((p) => `${p.node}.${p.param}`).join(', ') || 'none';
   const matches = name.includes('.')
     ? params.filter((p) => `${p.node}.${p.param}` === name)
@@ -199,7 +185,7 @@ export async function applyFiles(
 /** Every file param whose value names a file by digest, as `node.param`, with the digest. */
 function namedFiles(flow: FlowDocument, params: Record<string, unknown>, catalog: Catalog) {
   const named: { at: string; digest: string }[] = [];
-  for (const { node, param, value: literal, input } of fileParams(flow, catalog)) {
+  for (const { node, param, value: literal, input } of flowFileParams(flow, catalog)) {
     const value =
       input === undefined
         ? literal

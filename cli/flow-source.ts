@@ -12,8 +12,7 @@
  * a byte changed is refused whole, as the app refuses it; a run file goes
  * through the app's importer.
  */
-import { readFile } from 'node:fs/promises';
-import { basename } from 'node:path';
+import { basename, dirname, resolve } from 'node:path';
 import { FlowbenchError } from '../src/core/errors';
 import type { FlowDocument } from '../src/core/flow/document';
 import { parseFlow } from '../src/core/flow/validate';
@@ -21,7 +20,7 @@ import { looksLikeZip, openRunBundle } from '../src/core/run/bundle';
 import { fromRunExport } from '../src/core/run/export';
 import { refuseImport } from '../src/core/run/import-file';
 import type { RunId } from '../src/core/run/record';
-import { unreadable, type GivenFile } from './files';
+import { readBytes, type FileSources, type GivenFile } from './files';
 import type { RanFrom } from './report';
 
 /** The run a run file or bundle records: its id, the params and seed it ran with, the files it carries. */
@@ -48,12 +47,7 @@ export interface FlowSource {
  * `invalid-flow` for a flow file that is no flow.
  */
 export async function readFlowSource(path: string): Promise<FlowSource> {
-  let bytes: Uint8Array;
-  try {
-    bytes = new Uint8Array(await readFile(path));
-  } catch (error) {
-    throw unreadable(path, error);
-  }
+  const bytes = await readBytes(path);
   if (looksLikeZip(bytes)) {
     const file = basename(path);
     const bundle = await openRunBundle(file, bytes);
@@ -109,4 +103,15 @@ function recordedIn(
 export function ranFrom(file: string, recorded: RecordedRun, files: readonly GivenFile[]): RanFrom {
   const carried = files.filter((given) => recorded.carried.has(given.digest)).length;
   return { file, runId: recorded.id, files: carried };
+}
+
+/**
+ * Where the files the flow at `path` names and no `--file` gives are taken
+ * from: the bundle it came in (`recorded`'s files), else the folder it lies in.
+ */
+export function fileSources(path: string, recorded: RecordedRun | undefined): FileSources {
+  return {
+    near: dirname(resolve(path)),
+    ...(recorded !== undefined && recorded.carried.size > 0 && { carried: recorded.carried }),
+  };
 }

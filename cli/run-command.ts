@@ -3,7 +3,7 @@
  * progress reported as it goes (report.ts), its run file written into `--out`.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Catalog } from '../src/core/catalog/catalog';
 import { hasCategory } from '../src/core/errors';
@@ -22,7 +22,7 @@ import {
   runOptions,
 } from './args';
 import { applyFiles, type FileBeside, type GivenFile } from './files';
-import { ranFrom, readFlowSource } from './flow-source';
+import { fileSources, ranFrom, readFlowSource } from './flow-source';
 import { runHeadless, type HeadlessRun } from './headless-run';
 import { progressGate } from './progress-gate';
 import type { RanFrom, Reporter } from './report';
@@ -55,10 +55,7 @@ export async function runCommand(args: string[], reporter: () => Reporter): Prom
       { ...recorded?.params, ...parseParams(read, values.param) },
       values.file,
       builtinCatalog,
-      {
-        near: dirname(resolve(positionals[0]!)),
-        ...(recorded && recorded.carried.size > 0 && { carried: recorded.carried }),
-      },
+      fileSources(positionals[0]!, recorded),
     );
     const out = resolve(values.out);
     await mkdir(out, { recursive: true });

@@ -9,7 +9,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { hasCategory } from '../src/core/errors';
 import { builtinCatalog } from '../src/core/nodes';
@@ -22,7 +22,7 @@ import {
   parseThreads,
   runOptions,
 } from './args';
-import { ranFrom, readFlowSource } from './flow-source';
+import { fileSources, ranFrom, readFlowSource } from './flow-source';
 import { describeFrom, type RanFrom } from './report';
 import { applyFiles } from './files';
 import { enqueueSweep, waitForSweep, type QueuedSweep } from './enqueue';
@@ -31,10 +31,10 @@ import { laneThreads } from './backend';
 import { runLocalSweep, sweepTable, type TrialEnd } from './sweep';
 import { describeTrial, newSweepId, planTrials, sweepFields } from './trials';
 
-/** `--parallel`'s value: a positive integer, default the machine's cores. */
 /** `n` trials, as a sentence says it ("1 trial", "6 trials"). */
 const trialsText = (n: number) => `${n} ${n === 1 ? 'trial' : 'trials'}`;
 
+/** `--parallel`'s value: a positive integer, default the machine's cores. */
 function parseParallel(text: string | undefined): number {
   if (text === undefined) return availableParallelism();
   const n = Number(text);
@@ -81,10 +81,7 @@ export async function sweepCommand(args: string[]): Promise<number> {
       { ...recorded?.params },
       values.file,
       builtinCatalog,
-      {
-        near: dirname(flowPath),
-        ...(recorded && recorded.carried.size > 0 && { carried: recorded.carried }),
-      },
+      fileSources(flowPath, recorded),
     );
     const trials = planTrials(flow, fields, builtinCatalog, backend);
     const out = resolve(values.out);

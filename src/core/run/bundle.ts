@@ -18,7 +18,7 @@ import { FILE_DIGEST } from '../catalog/params';
 import { issuesFromZod } from '../flow/issues';
 import { z } from '../schema';
 import { FlowbenchError } from '../errors';
-import { isInputRef } from '../flow/document';
+import { isInputRef, type FlowDocument } from '../flow/document';
 import { resolveRunParams, type RanFlow } from './params';
 import { sha256Hex } from './digest';
 import { toRunExport, type RunRecord } from './export';
@@ -67,6 +67,36 @@ type Manifest = z.infer<typeof manifestSchema>;
 
 const hexOf = (digest: string) => digest.replace(/^sha256:/, '');
 
+/** A file param of one of a flow's nodes. */
+export interface FlowFileParam {
+  readonly node: string;
+  readonly param: string;
+  /** Its value as the flow holds it: a digest, nothing, or a flow input reference. */
+  readonly value: unknown;
+  /** The flow input it is bound to, if it is. */
+  readonly input: string | undefined;
+}
+
+/** Every file param of `flow`'s nodes, of the kinds `catalog` knows. */
+export function flowFileParams(flow: FlowDocument, catalog: Catalog): FlowFileParam[] {
+  const found: FlowFileParam[] = [];
+  for (const node of flow.nodes) {
+    const kind = catalog.get(node.kind);
+    if (!kind) continue;
+    for (const [param, spec] of Object.entries(kind.params)) {
+      if (spec.type !== 'file') continue;
+      const value = node.params[param];
+      found.push({
+        node: node.id,
+        param,
+        value,
+        input: isInputRef(value) ? value.$input : undefined,
+      });
+    }
+  }
+  return found;
+}
+
 /**
  * The digests the file params of `run`'s flow name, each as it is or
  * through a flow input (the run's value for it, else the input's default):
@@ -75,13 +105,9 @@ const hexOf = (digest: string) => digest.replace(/^sha256:/, '');
 export function runFileDigests(run: RanFlow, catalog: Catalog): string[] {
   const { values } = resolveRunParams(run.flowSnapshot, run.params, run.seed);
   const digests = new Set<string>();
-  for (const node of run.flowSnapshot.nodes) {
-    const kind = catalog.get(node.kind);
-    for (const [name, raw] of Object.entries(node.params)) {
-      if (kind?.params[name]?.type !== 'file') continue;
-      const value = isInputRef(raw) ? values[raw.$input] : raw;
-      if (typeof value === 'string' && value !== '') digests.add(value);
-    }
+  for (const { value, input } of flowFileParams(run.flowSnapshot, catalog)) {
+    const named = input === undefined ? value : values[input];
+    if (typeof named === 'string' && named !== '') digests.add(named);
   }
   return [...digests];
 }
