@@ -468,7 +468,6 @@ async function train(
   const result = report.results[0]!;
   if (result.status === 'ok') {
     logTransfers(ctx, result, batches.size * (data.featureSize + spec.outputSize) * 4);
-    ctx.progress(steps, steps);
     if (seen.perSecond !== null) ctx.log(`${steps} steps at ${seen.perSecond.toFixed(1)} steps/s`);
   }
   const ok = result.status === 'ok';

@@ -187,7 +187,6 @@ export async function runOverSequence(
   const result = report.results[0]!;
   if (result.status !== 'ok')
     throw new Error(result.error?.message ?? `the sequence run ended ${result.status}`);
-  ctx.progress(frames, frames);
   ctx.log(`ran on ${seen.ran ?? 'an unknown backend'}`);
   const outputs: Record<string, Tensor> = {};
   for (const o of signature.outputs) {
